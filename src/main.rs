@@ -1,0 +1,2 @@
+//! The `dustpan` command-line program.
+fn main() {}
