@@ -156,15 +156,14 @@ fn run(input: &str, policy: &Policy, explain: bool) -> Result<Normalized, CanonE
         parsed: &parsed,
     };
     parts.apply_rules(policy, &mut run);
-    let url = if run.changed {
+    let (changed, trail) = (run.changed, run.trail);
+    let url = if changed {
         parts.serialize()
     } else {
-        String::from(parsed.clone())
+        drop(parts);
+        String::from(parsed)
     };
-    Ok(Normalized {
-        url,
-        trail: run.trail,
-    })
+    Ok(Normalized { url, trail })
 }
 
 /// Records the trail and remembers whether anything changed.
@@ -317,6 +316,14 @@ impl<'a> Parts<'a> {
         })
     }
 
+    /// Whether any text component holds a `%` (most URLs have none).
+    fn has_escapes(&self) -> bool {
+        self.userinfo.contains('%')
+            || self.path.contains('%')
+            || self.raw_query.is_some_and(|q| q.contains('%'))
+            || self.fragment.as_deref().is_some_and(|f| f.contains('%'))
+    }
+
     /// Applies `f` to userinfo, path, query and fragment text.
     fn map_text(&mut self, f: impl Fn(&str) -> Cow<'_, str>) -> bool {
         fn one<'a>(c: &mut Cow<'a, str>, f: &impl Fn(&str) -> Cow<'_, str>) -> bool {
@@ -379,12 +386,14 @@ impl<'a> Parts<'a> {
     }
 
     fn apply_rules(&mut self, policy: &Policy, run: &mut Runner<'_>) {
-        run.step(self, Rule::PercentHexCase, |p| {
-            p.map_text(pct::uppercase_hex)
-        });
-        run.step(self, Rule::PercentDecodeUnreserved, |p| {
-            p.map_text(pct::decode_unreserved)
-        });
+        if self.has_escapes() {
+            run.step(self, Rule::PercentHexCase, |p| {
+                p.map_text(pct::uppercase_hex)
+            });
+            run.step(self, Rule::PercentDecodeUnreserved, |p| {
+                p.map_text(pct::decode_unreserved)
+            });
+        }
 
         if policy.strip_host_trailing_dot && self.domain {
             run.step(self, Rule::HostTrailingDot, |p| {
@@ -453,7 +462,8 @@ impl<'a> Parts<'a> {
                     return false;
                 };
                 let last = &p.path[slash + 1..];
-                let is_index = !last.is_empty()
+                // Every index name has an extension: most segments fail on that alone.
+                let is_index = last.contains('.')
                     && policy.directory_indexes.iter().any(|name| {
                         if policy.case_insensitive_paths {
                             name.eq_ignore_ascii_case(last)
@@ -525,7 +535,12 @@ impl<'a> Parts<'a> {
                 changed
             });
         }
-        if policy.touches_query() && (self.raw_query.is_some() || self.query.is_some()) {
+        if policy.touches_query()
+            && (self.query.is_some()
+                || self
+                    .raw_query
+                    .is_some_and(|q| !query_is_canonical(q, policy)))
+        {
             self.apply_query_rules(policy, run);
         }
         if policy.remove_fragment {
@@ -606,6 +621,69 @@ impl<'a> Parts<'a> {
             });
         }
     }
+}
+
+/// A conservative fast check that no query rule would change `query` (most crawled
+/// queries are already canonical): `false` only means "run the rules".
+fn query_is_canonical(query: &str, policy: &Policy) -> bool {
+    if query.is_empty() || !policy.params.is_empty() {
+        return false;
+    }
+    let mut previous: &str = "";
+    for pair in query.split('&') {
+        let (key, value) = match pair.split_once('=') {
+            Some((k, v)) => (k, Some(v)),
+            None => (pair, None),
+        };
+        if key.is_empty() && value.is_none_or(str::is_empty) {
+            return false;
+        }
+        if policy.normalize_query_encoding
+            && !(is_standard_component(key) && value.is_none_or(is_standard_component))
+        {
+            return false;
+        }
+        if key.contains(['%', '+'])
+            || policy.is_tracking(key)
+            || (policy.remove_session_params && policy.is_session(key))
+            || crate::policy::name_matches(&policy.drop_params, key)
+            || (policy.drop_empty_values && value == Some(""))
+            || (policy.sort_query && key < previous)
+        {
+            return false;
+        }
+        previous = key;
+    }
+    true
+}
+
+/// Only unreserved bytes and uppercase escapes of reserved ones: what
+/// `query_encoding` produces.
+fn is_standard_component(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'%' {
+            let (Some(&h), Some(&l)) = (b.get(i + 1), b.get(i + 2)) else {
+                return false;
+            };
+            let hex = |x: u8| x.is_ascii_digit() || (b'A'..=b'F').contains(&x);
+            if !hex(h) || !hex(l) {
+                return false;
+            }
+            let v = u8::from_str_radix(&s[i + 1..i + 3], 16).unwrap_or(0);
+            if crate::pct::is_unreserved(v) {
+                return false;
+            }
+            i += 3;
+        } else if crate::pct::is_unreserved(c) {
+            i += 1;
+        } else {
+            return false;
+        }
+    }
+    true
 }
 
 /// Whether `host` is more than a bare public suffix (so `www.` may be stripped to it).

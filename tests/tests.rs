@@ -1,0 +1,6 @@
+//! End-to-end tests of the `dustpan` program: one integration binary, one module
+//! per subcommand, a small harness in `util`.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod normalize;
+mod util;
