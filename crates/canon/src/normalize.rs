@@ -398,7 +398,7 @@ impl<'a> Parts<'a> {
         if policy.strip_host_trailing_dot && self.domain {
             run.step(self, Rule::HostTrailingDot, |p| {
                 let trimmed = p.host.trim_end_matches('.');
-                if trimmed.len() == p.host.len() || trimmed.is_empty() {
+                if trimmed.len() == p.host.len() || !is_plain_domain(trimmed) {
                     return false;
                 }
                 p.host = Cow::Owned(trimmed.to_owned());
@@ -502,7 +502,7 @@ impl<'a> Parts<'a> {
                 Www::Strip => run.step(self, Rule::Www, |p| {
                     let mut host: &str = &p.host;
                     while let Some(rest) = host.strip_prefix("www.") {
-                        if !has_registrable_domain(rest) {
+                        if !has_registrable_domain(rest) || !is_plain_domain(rest) {
                             break;
                         }
                         host = rest;
@@ -686,6 +686,13 @@ fn is_standard_component(s: &str) -> bool {
     true
 }
 
+/// Whether `host` parses back as the same domain name: a rule must not turn a name
+/// into something the URL parser reads as an IPv4 address (`x.4.` without its dot
+/// is `x.4`, whose numeric last label makes it an IPv4 address).
+fn is_plain_domain(host: &str) -> bool {
+    matches!(Host::parse(host), Ok(Host::Domain(d)) if d == host)
+}
+
 /// Whether `host` is more than a bare public suffix (so `www.` may be stripped to it).
 fn has_registrable_domain(host: &str) -> bool {
     host.contains('.') && psl::domain_str(host.trim_end_matches('.')).is_some()
@@ -840,6 +847,16 @@ mod tests {
         }
         assert_eq!(n.trail.last().unwrap().after, n.url);
         assert_eq!(n.url, "http://example.com/a/?a=1&b=2");
+    }
+
+    #[test]
+    fn host_rules_never_make_an_ipv4_address() {
+        // Found by fuzzing: stripping the dots of `...h.4..` left a numeric last label.
+        let input = "http:s.h.4...E.h.4....#6s:";
+        for p in [Policy::rfc3986(), Policy::seo(), Policy::aggressive()] {
+            let once = equivalence_key(input, &p).unwrap();
+            assert_eq!(equivalence_key(&once, &p).unwrap(), once);
+        }
     }
 
     #[test]
