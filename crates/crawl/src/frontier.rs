@@ -1,0 +1,571 @@
+//! Admission to the frontier: which discovered URLs are new, in scope and within limits.
+//!
+//! The frontier itself is the `urls` table (see the store crate). In memory the crawler
+//! keeps only a map from each known URL's `rfc3986` key (as a 128-bit hash) to its id, so
+//! that the links of a page are de-duplicated without a database round trip. The map is
+//! bounded ([`CrawlConfig::known_url_cache`]); once full it stops growing and the
+//! database's UNIQUE index de-duplicates the rest (the writer maps the ids).
+
+use std::collections::HashMap;
+
+use canon::Policy;
+use regex::Regex;
+use store::{FoundVia, KnownUrl, NewUrl, UrlId, UrlState};
+use url::{Host, Url};
+use xxhash_rust::xxh3::{xxh3_64, xxh3_128};
+
+use crate::{CrawlConfig, CrawlError};
+
+/// Reasons a URL is skipped that depend on how it was found, not on the URL: finding it
+/// again in a better context puts it in the queue.
+const CONTEXT_REASONS: [&str; 4] = ["max_depth", "nofollow", "not_followed", "redirect_limit"];
+
+/// Which hosts and URLs the audit crawls.
+#[derive(Debug)]
+pub(crate) struct Scope {
+    hosts: Vec<String>,
+    suffixes: Vec<String>,
+    include: Vec<Regex>,
+    exclude: Vec<Regex>,
+}
+
+/// The host with and without a leading `www.` (none for IP addresses).
+pub(crate) fn www_twin(host: &str) -> Option<String> {
+    if host.parse::<std::net::IpAddr>().is_ok() || host.starts_with('[') || !host.contains('.') {
+        return None;
+    }
+    Some(match host.strip_prefix("www.") {
+        Some(bare) => bare.to_owned(),
+        None => format!("www.{host}"),
+    })
+}
+
+impl Scope {
+    pub(crate) fn new(config: &CrawlConfig) -> Result<Self, CrawlError> {
+        let mut hosts = Vec::new();
+        let mut suffixes = Vec::new();
+        for start in &config.start_urls {
+            let url = Url::parse(start)
+                .map_err(|e| CrawlError::Config(format!("start URL {start:?}: {e}")))?;
+            let Some(host) = url.host_str() else { continue };
+            let host = host.to_ascii_lowercase();
+            if let Some(twin) = www_twin(&host) {
+                let bare = host.strip_prefix("www.").unwrap_or(&host).to_owned();
+                if config.include_subdomains {
+                    suffixes.push(format!(".{bare}"));
+                }
+                hosts.push(twin);
+            }
+            hosts.push(host);
+        }
+        hosts.extend(config.extra_hosts.iter().map(|h| h.to_ascii_lowercase()));
+        hosts.sort();
+        hosts.dedup();
+        let compile = |patterns: &[String]| -> Result<Vec<Regex>, CrawlError> {
+            patterns
+                .iter()
+                .map(|p| {
+                    Regex::new(p).map_err(|e| CrawlError::Config(format!("pattern {p:?}: {e}")))
+                })
+                .collect()
+        };
+        Ok(Self {
+            hosts,
+            suffixes,
+            include: compile(&config.include_patterns)?,
+            exclude: compile(&config.exclude_patterns)?,
+        })
+    }
+
+    /// Whether `url` is on an audited host.
+    pub(crate) fn host_in_scope(&self, url: &Url) -> bool {
+        let Some(host) = url.host_str() else {
+            return false;
+        };
+        self.hosts.iter().any(|h| h == host)
+            || self.suffixes.iter().any(|s| host.ends_with(s.as_str()))
+    }
+
+    /// Whether `url` is crawled: on an audited host, matching the include patterns (if
+    /// any) and none of the exclude patterns.
+    pub(crate) fn contains(&self, url: &Url) -> bool {
+        self.host_in_scope(url)
+            && (self.include.is_empty() || self.include.iter().any(|r| r.is_match(url.as_str())))
+            && !self.exclude.iter().any(|r| r.is_match(url.as_str()))
+    }
+}
+
+/// A URL as discovered, before admission.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Found<'a> {
+    /// The absolute URL, fragment removed.
+    pub url: &'a Url,
+    /// Its `rfc3986` key.
+    pub key: &'a str,
+    /// Link hops from a start URL.
+    pub depth: u32,
+    /// Redirect hops that led to it.
+    pub redirect_depth: u32,
+    /// The page that found it.
+    pub from: Option<UrlId>,
+    /// How.
+    pub via: FoundVia,
+    /// Why it must not be followed from here (`nofollow`, `not_followed`), if so.
+    pub unfollowed: Option<&'static str>,
+}
+
+/// What admission decided.
+#[derive(Debug)]
+pub(crate) enum Admission {
+    /// Already known under this id: nothing to write.
+    Known(UrlId),
+    /// New: write this row (queued or skipped).
+    New(NewUrl),
+    /// Known but skipped for a reason that no longer holds: put it in the queue.
+    Requeue(UrlId, u32),
+}
+
+impl Admission {
+    /// The URL's id.
+    pub(crate) fn id(&self) -> UrlId {
+        match self {
+            Admission::Known(id) | Admission::Requeue(id, _) => *id,
+            Admission::New(url) => url.id,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    id: UrlId,
+    /// Skipped for a reason in [`CONTEXT_REASONS`].
+    requeueable: bool,
+}
+
+/// Counts of admission outcomes, for progress reports.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct FrontierCounts {
+    /// URLs recorded.
+    pub urls: u64,
+    /// URLs admitted to the queue.
+    pub admitted: u64,
+    /// URLs recorded as skipped.
+    pub skipped: u64,
+}
+
+/// The in-memory side of the frontier.
+#[derive(Debug)]
+pub(crate) struct Frontier {
+    known: HashMap<u128, Slot>,
+    cache_cap: usize,
+    next_id: UrlId,
+    counts: FrontierCounts,
+    patterns: HashMap<u64, u64>,
+    scope: Scope,
+    seo: Policy,
+    max_urls: u64,
+    max_depth: u32,
+    max_url_length: usize,
+    max_query_params: usize,
+    max_redirects: u32,
+    trap_pattern_budget: u64,
+    max_segment_repeats: usize,
+}
+
+/// The `rfc3986` key of an absolute URL (the frontier's identity).
+pub(crate) fn rfc3986_key(url: &Url, policy: &Policy) -> Result<String, canon::CanonError> {
+    canon::equivalence_key(url.as_str(), policy)
+}
+
+/// The path (and query) with every run of digits replaced by `#`, hashed; `None` when the
+/// URL has no digit in them (such URLs cannot form a numeric trap).
+fn numeric_pattern(url: &str) -> Option<u64> {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let rest = rest.split('#').next().unwrap_or(rest);
+    if !rest.bytes().any(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let mut pattern = Vec::with_capacity(rest.len());
+    let mut in_digits = false;
+    for b in rest.bytes() {
+        if b.is_ascii_digit() {
+            if !in_digits {
+                pattern.push(b'#');
+            }
+            in_digits = true;
+        } else {
+            pattern.push(b);
+            in_digits = false;
+        }
+    }
+    Some(xxh3_64(&pattern))
+}
+
+/// The pattern shown in a trap reason (digits as `#`, host left out).
+fn pattern_text(url: &Url) -> String {
+    let mut text = String::new();
+    let mut in_digits = false;
+    let path_and_query = match url.query() {
+        Some(q) => format!("{}?{q}", url.path()),
+        None => url.path().to_owned(),
+    };
+    for c in path_and_query.chars().take(200) {
+        if c.is_ascii_digit() {
+            if !in_digits {
+                text.push('#');
+            }
+            in_digits = true;
+        } else {
+            text.push(c);
+            in_digits = false;
+        }
+    }
+    text
+}
+
+/// A path segment that occurs more than `max` times, if any.
+fn repeated_segment(url: &Url, max: usize) -> Option<String> {
+    let segments: Vec<&str> = url.path().split('/').filter(|s| !s.is_empty()).collect();
+    if segments.len() <= max {
+        return None;
+    }
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for s in &segments {
+        let n = counts.entry(s).or_insert(0);
+        *n += 1;
+        if *n > max {
+            return Some((*s).chars().take(100).collect());
+        }
+    }
+    None
+}
+
+fn query_params(url: &Url) -> usize {
+    url.query()
+        .map_or(0, |q| q.split('&').filter(|p| !p.is_empty()).count())
+}
+
+impl Frontier {
+    /// An empty frontier whose ids start at `next_id`.
+    pub(crate) fn new(config: &CrawlConfig, next_id: UrlId) -> Result<Self, CrawlError> {
+        Ok(Self {
+            known: HashMap::new(),
+            cache_cap: config.known_url_cache,
+            next_id,
+            counts: FrontierCounts::default(),
+            patterns: HashMap::new(),
+            scope: Scope::new(config)?,
+            seo: Policy::seo(),
+            max_urls: config.max_urls,
+            max_depth: config.max_depth,
+            max_url_length: config.max_url_length,
+            max_query_params: config.max_query_params,
+            max_redirects: config.max_redirects,
+            trap_pattern_budget: config.trap_pattern_budget,
+            max_segment_repeats: config.max_segment_repeats,
+        })
+    }
+
+    /// Adds a URL stored by an earlier run (resume).
+    pub(crate) fn load(&mut self, known: &KnownUrl) {
+        let requeueable = known.state == UrlState::Skipped
+            && known
+                .reason
+                .as_deref()
+                .is_some_and(|r| CONTEXT_REASONS.contains(&r));
+        if self.known.len() < self.cache_cap {
+            self.known.insert(
+                xxh3_128(known.url_rfc3986.as_bytes()),
+                Slot {
+                    id: known.id,
+                    requeueable,
+                },
+            );
+        }
+        self.counts.urls += 1;
+        if known.state == UrlState::Skipped {
+            self.counts.skipped += 1;
+        } else {
+            self.counts.admitted += 1;
+            if let Some(p) = numeric_pattern(&known.url_rfc3986) {
+                *self.patterns.entry(p).or_insert(0) += 1;
+            }
+        }
+    }
+
+    /// Admission counts so far.
+    pub(crate) fn counts(&self) -> FrontierCounts {
+        self.counts
+    }
+
+    /// The scope.
+    #[cfg(test)]
+    pub(crate) fn scope(&self) -> &Scope {
+        &self.scope
+    }
+
+    /// Why `found` must not be queued, judged on how it was found (context reasons).
+    fn context_reason(&self, found: &Found<'_>) -> Option<String> {
+        if let Some(reason) = found.unfollowed {
+            return Some(reason.to_owned());
+        }
+        if found.depth > self.max_depth {
+            return Some("max_depth".to_owned());
+        }
+        if found.redirect_depth > self.max_redirects {
+            return Some("redirect_limit".to_owned());
+        }
+        None
+    }
+
+    /// Why the URL itself must not be queued (scope, limits, traps).
+    fn url_reason(&self, found: &Found<'_>) -> Option<String> {
+        let url = found.url;
+        let start = matches!(found.via, FoundVia::Start | FoundVia::Variant);
+        if !start && !self.scope.contains(url) {
+            return Some("out_of_scope".to_owned());
+        }
+        if url.as_str().len() > self.max_url_length {
+            return Some("url_too_long".to_owned());
+        }
+        if query_params(url) > self.max_query_params {
+            return Some("too_many_params".to_owned());
+        }
+        if self.max_segment_repeats > 0
+            && let Some(segment) = repeated_segment(url, self.max_segment_repeats)
+        {
+            return Some(format!("trap: path repeats segment {segment:?}"));
+        }
+        if self.trap_pattern_budget > 0
+            && let Some(p) = numeric_pattern(found.key)
+            && self.patterns.get(&p).copied().unwrap_or(0) >= self.trap_pattern_budget
+        {
+            return Some(format!(
+                "trap: over {} URLs like {}",
+                self.trap_pattern_budget,
+                pattern_text(url)
+            ));
+        }
+        if self.counts.admitted >= self.max_urls {
+            return Some("max_urls".to_owned());
+        }
+        None
+    }
+
+    /// Decides what to do with a discovered URL.
+    pub(crate) fn admit(&mut self, found: &Found<'_>) -> Admission {
+        let hash = xxh3_128(found.key.as_bytes());
+        if let Some(slot) = self.known.get(&hash).copied() {
+            if slot.requeueable
+                && self.context_reason(found).is_none()
+                && self.url_reason(found).is_none()
+            {
+                self.known.insert(
+                    hash,
+                    Slot {
+                        id: slot.id,
+                        requeueable: false,
+                    },
+                );
+                self.counts.admitted += 1;
+                self.counts.skipped = self.counts.skipped.saturating_sub(1);
+                return Admission::Requeue(slot.id, found.depth);
+            }
+            return Admission::Known(slot.id);
+        }
+        let context = self.context_reason(found);
+        let reason = context.clone().or_else(|| self.url_reason(found));
+        let id = self.next_id;
+        self.next_id += 1;
+        if self.known.len() < self.cache_cap {
+            let requeueable = context.is_some() && reason == context;
+            self.known.insert(hash, Slot { id, requeueable });
+        }
+        self.counts.urls += 1;
+        if reason.is_some() {
+            self.counts.skipped += 1;
+        } else {
+            self.counts.admitted += 1;
+            if let Some(p) = numeric_pattern(found.key) {
+                *self.patterns.entry(p).or_insert(0) += 1;
+            }
+        }
+        Admission::New(NewUrl {
+            id,
+            url: found.url.as_str().to_owned(),
+            url_rfc3986: found.key.to_owned(),
+            url_seo: canon::equivalence_key(found.url.as_str(), &self.seo).ok(),
+            host: match found.url.host() {
+                Some(Host::Domain(d)) => d.to_owned(),
+                Some(other) => other.to_string(),
+                None => String::new(),
+            },
+            depth: found.depth,
+            redirect_depth: found.redirect_depth,
+            found_from: found.from,
+            found_via: found.via,
+            state: if reason.is_some() {
+                UrlState::Skipped
+            } else {
+                UrlState::Queued
+            },
+            reason,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> CrawlConfig {
+        CrawlConfig {
+            max_depth: 3,
+            max_urls: 5,
+            trap_pattern_budget: 2,
+            ..CrawlConfig::for_url("https://example.test/")
+        }
+    }
+
+    fn admit(f: &mut Frontier, url: &str, depth: u32) -> Admission {
+        let url = Url::parse(url).unwrap();
+        let key = rfc3986_key(&url, &Policy::rfc3986()).unwrap();
+        f.admit(&Found {
+            url: &url,
+            key: &key,
+            depth,
+            redirect_depth: 0,
+            from: None,
+            via: FoundVia::Link,
+            unfollowed: None,
+        })
+    }
+
+    fn reason(a: &Admission) -> Option<&str> {
+        match a {
+            Admission::New(u) => u.reason.as_deref(),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn scope_covers_the_www_twin_only() {
+        let f = Frontier::new(&config(), 1).unwrap();
+        let s = f.scope();
+        assert!(s.contains(&Url::parse("http://www.example.test:8080/x").unwrap()));
+        assert!(s.contains(&Url::parse("https://example.test/").unwrap()));
+        assert!(!s.contains(&Url::parse("https://blog.example.test/").unwrap()));
+        assert!(!s.contains(&Url::parse("https://other.test/").unwrap()));
+        let sub = CrawlConfig {
+            include_subdomains: true,
+            ..config()
+        };
+        assert!(
+            Frontier::new(&sub, 1)
+                .unwrap()
+                .scope()
+                .contains(&Url::parse("https://blog.example.test/").unwrap())
+        );
+    }
+
+    #[test]
+    fn known_urls_get_one_id_and_rfc3986_variants_are_one_url() {
+        let mut f = Frontier::new(&config(), 10).unwrap();
+        let a = admit(&mut f, "https://example.test/a", 1);
+        assert!(matches!(a, Admission::New(ref u) if u.id == 10 && u.state == UrlState::Queued));
+        assert!(matches!(
+            admit(&mut f, "https://EXAMPLE.test:443/%61", 1),
+            Admission::Known(10)
+        ));
+        // An SEO variant is a different URL (it is fetched).
+        assert!(
+            matches!(admit(&mut f, "https://example.test/a/", 1), Admission::New(ref u) if u.id == 11)
+        );
+    }
+
+    #[test]
+    fn limits_and_traps_are_recorded_with_reasons() {
+        let mut f = Frontier::new(&config(), 1).unwrap();
+        assert_eq!(
+            reason(&admit(&mut f, "https://other.test/", 1)),
+            Some("out_of_scope")
+        );
+        assert_eq!(
+            reason(&admit(&mut f, "https://example.test/deep", 4)),
+            Some("max_depth")
+        );
+        assert_eq!(
+            reason(&admit(&mut f, "https://example.test/cal/1", 1)),
+            None
+        );
+        assert_eq!(
+            reason(&admit(&mut f, "https://example.test/cal/2", 1)),
+            None
+        );
+        assert!(
+            reason(&admit(&mut f, "https://example.test/cal/3", 1))
+                .unwrap()
+                .starts_with("trap: over 2 URLs like /cal/#")
+        );
+        assert_eq!(
+            reason(&admit(&mut f, "https://example.test/a/b/a/b/a/", 1)),
+            Some("trap: path repeats segment \"a\"")
+        );
+        let long = format!("https://example.test/{}", "x".repeat(3000));
+        assert_eq!(reason(&admit(&mut f, &long, 1)), Some("url_too_long"));
+        let params: String = (0..30).map(|i| format!("p{i}=1&")).collect();
+        assert_eq!(
+            reason(&admit(
+                &mut f,
+                &format!("https://example.test/q?{params}"),
+                1
+            )),
+            Some("too_many_params")
+        );
+        assert_eq!(reason(&admit(&mut f, "https://example.test/x", 1)), None);
+        assert_eq!(reason(&admit(&mut f, "https://example.test/y", 1)), None);
+        assert_eq!(reason(&admit(&mut f, "https://example.test/z", 1)), None);
+        assert_eq!(
+            reason(&admit(&mut f, "https://example.test/w", 1)),
+            Some("max_urls")
+        );
+        assert_eq!(f.counts().admitted, 5);
+    }
+
+    #[test]
+    fn a_url_skipped_for_depth_is_requeued_when_found_shallower() {
+        let mut f = Frontier::new(&config(), 1).unwrap();
+        assert_eq!(
+            reason(&admit(&mut f, "https://example.test/d", 9)),
+            Some("max_depth")
+        );
+        assert!(matches!(
+            admit(&mut f, "https://example.test/d", 2),
+            Admission::Requeue(1, 2)
+        ));
+        assert!(matches!(
+            admit(&mut f, "https://example.test/d", 1),
+            Admission::Known(1)
+        ));
+    }
+
+    #[test]
+    fn a_full_cache_stops_growing_but_keeps_allocating() {
+        let mut f = Frontier::new(
+            &CrawlConfig {
+                known_url_cache: 1,
+                ..config()
+            },
+            1,
+        )
+        .unwrap();
+        assert_eq!(admit(&mut f, "https://example.test/a", 1).id(), 1);
+        assert_eq!(admit(&mut f, "https://example.test/b", 1).id(), 2);
+        // Not cached: a new id, which the store's writer maps onto 2.
+        assert_eq!(admit(&mut f, "https://example.test/b", 1).id(), 3);
+        assert!(matches!(
+            admit(&mut f, "https://example.test/a", 1),
+            Admission::Known(1)
+        ));
+    }
+}

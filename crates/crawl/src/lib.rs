@@ -1,0 +1,192 @@
+//! Dustpan's crawler: discovers a site through robots.txt, its sitemaps and the scheme /
+//! `www.` variants of the start URLs, then fetches every distinct URL once, following
+//! redirects hop by hop, and stores everything through the [`store`] crate.
+//!
+//! * The frontier is the store's `urls` table (state `queued`, by depth then id), so an
+//!   audit killed at any point resumes with [`resume_audit`]: nothing committed is lost
+//!   and no `done` URL is fetched again.
+//! * Every distinct URL is fetched once: URLs are identified by their `rfc3986` form
+//!   (`canon::Policy::rfc3986()`), so SEO variants (trailing slash, case, parameters,
+//!   index pages) are fetched and stored with their raw, `rfc3986` and `seo` forms.
+//! * Limits ([`CrawlConfig`]) bound what is fetched; whatever is not fetched is recorded
+//!   with the reason (out of scope, depth, URL length, parameters, trap, robots.txt).
+//! * Progress goes to a `tokio::sync::watch` channel; a [`CancellationToken`] stops the
+//!   crawl (the audit is then `cancelled` and can be resumed).
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), crawl::CrawlError> {
+//! let store = store::Store::open(std::path::Path::new("audits.sqlite")).await?;
+//! let config = crawl::CrawlConfig::for_url("https://example.com/");
+//! let (progress, _watch) = tokio::sync::watch::channel(crawl::Progress::default());
+//! let cancel = crawl::CancellationToken::new();
+//! let summary = crawl::start_audit(&store, &config, &progress, &cancel).await?;
+//! println!("audit {}: {} pages", summary.audit, summary.fetched);
+//! # Ok(())
+//! # }
+//! ```
+
+mod config;
+mod fetch;
+mod frontier;
+mod page;
+mod redirects;
+mod robots;
+mod run;
+mod sitemaps;
+
+use std::time::Duration;
+
+use serde::Serialize;
+use store::{AuditId, AuditStatus, Store, StoreError};
+use tokio::sync::watch;
+
+pub use config::{CrawlConfig, default_user_agent, parse_resolve};
+pub use tokio_util::sync::CancellationToken;
+
+/// Everything that stops an audit from running. A page that fails to load, a bad
+/// sitemap or a broken robots.txt is not an error: it is recorded in the store.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CrawlError {
+    /// The configuration cannot be used.
+    #[error("invalid crawl configuration: {0}")]
+    Config(String),
+    /// The store failed (the audit is marked `failed` if the store still works).
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The audit's stored configuration cannot be read back.
+    #[error("audit {audit}: stored configuration is unreadable: {detail}")]
+    StoredConfig {
+        /// The audit.
+        audit: AuditId,
+        /// What is wrong.
+        detail: String,
+    },
+    /// The audit already finished; there is nothing to resume.
+    #[error("audit {0} already finished")]
+    AlreadyFinished(AuditId),
+}
+
+/// What the crawl is doing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Not started.
+    #[default]
+    Starting,
+    /// Start URLs, robots.txt and sitemaps.
+    Discovery,
+    /// Fetching the frontier.
+    Crawling,
+    /// Walking redirect chains and closing the audit.
+    Finishing,
+    /// Over.
+    Done,
+}
+
+/// A snapshot of a running crawl, sent through a `watch` channel after every page.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Progress {
+    /// The audit.
+    pub audit: Option<AuditId>,
+    /// What the crawl is doing.
+    pub phase: Phase,
+    /// URLs processed (fetched, failed or blocked), this run and earlier ones.
+    pub fetched: u64,
+    /// URLs waiting in the frontier (approximate while pages are in flight).
+    pub queued: u64,
+    /// Requests in flight.
+    pub in_flight: u64,
+    /// Fetches that ended without a usable response.
+    pub errors: u64,
+    /// URLs blocked by robots.txt.
+    pub blocked: u64,
+    /// URLs recorded (fetched or not).
+    pub urls: u64,
+    /// Sitemaps read.
+    pub sitemaps: u64,
+    /// URLs processed per second over this run.
+    pub pages_per_sec: f64,
+    /// Time spent in this run.
+    pub elapsed: Duration,
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CrawlSummary {
+    /// The audit.
+    pub audit: AuditId,
+    /// Its status now: `finished`, `cancelled` or `failed`.
+    pub status: AuditStatus,
+    /// URLs processed in this run (fetched, failed or blocked).
+    pub fetched: u64,
+    /// Of those, fetches without a usable response.
+    pub errors: u64,
+    /// Of those, URLs blocked by robots.txt.
+    pub blocked: u64,
+    /// URLs recorded in the audit (all runs).
+    pub urls: u64,
+    /// URLs still queued (non-zero after a cancel).
+    pub queued: u64,
+    /// Time this run took.
+    pub elapsed: Duration,
+    /// URLs processed per second in this run.
+    pub pages_per_sec: f64,
+    /// Why the run failed, if it did.
+    pub failure: Option<String>,
+}
+
+/// Creates an audit for `config` (stored with it) and runs it to the end, a cancel or
+/// a failure.
+pub async fn start_audit(
+    store: &Store,
+    config: &CrawlConfig,
+    progress: &watch::Sender<Progress>,
+    cancel: &CancellationToken,
+) -> Result<CrawlSummary, CrawlError> {
+    let audit = create_audit(store, config).await?;
+    run(store, audit, config, progress, cancel).await
+}
+
+/// Creates an audit for `config` without running it (the desktop app shows it at once).
+pub async fn create_audit(store: &Store, config: &CrawlConfig) -> Result<AuditId, CrawlError> {
+    config.validate()?;
+    let json = serde_json::to_string(config).map_err(|e| CrawlError::Config(e.to_string()))?;
+    Ok(store.create_audit(&config.start_urls, &json).await?)
+}
+
+/// The configuration stored with an audit.
+pub async fn audit_config(store: &Store, audit: AuditId) -> Result<CrawlConfig, CrawlError> {
+    let row = store.audit(audit).await?;
+    serde_json::from_str(&row.config_json).map_err(|e| CrawlError::StoredConfig {
+        audit,
+        detail: e.to_string(),
+    })
+}
+
+/// Resumes an audit that was cancelled, failed or killed, with its stored configuration:
+/// URLs left `fetching` are queued again, `done` URLs are not fetched again.
+pub async fn resume_audit(
+    store: &Store,
+    audit: AuditId,
+    progress: &watch::Sender<Progress>,
+    cancel: &CancellationToken,
+) -> Result<CrawlSummary, CrawlError> {
+    if store.audit(audit).await?.status == AuditStatus::Finished {
+        return Err(CrawlError::AlreadyFinished(audit));
+    }
+    let config = audit_config(store, audit).await?;
+    run(store, audit, &config, progress, cancel).await
+}
+
+/// Runs (or continues) `audit` with `config` until the frontier is empty, `cancel` fires
+/// or the store fails. The audit's status is set accordingly.
+pub async fn run(
+    store: &Store,
+    audit: AuditId,
+    config: &CrawlConfig,
+    progress: &watch::Sender<Progress>,
+    cancel: &CancellationToken,
+) -> Result<CrawlSummary, CrawlError> {
+    run::run(store, audit, config, progress, cancel).await
+}

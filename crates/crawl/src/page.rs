@@ -1,0 +1,561 @@
+//! Processing one frontier URL: robots.txt check, politeness, the request (with bounded
+//! Retry-After retries), then what the response says: a redirect hop, headers
+//! (X-Robots-Tag, Link, Refresh) and, for HTML, everything `extract` finds. Discovered
+//! URLs go through admission ([`Frontier`](crate::frontier::Frontier)) in one batch.
+
+use std::time::Instant;
+
+use extract::{Page, PageDirection};
+use store::{
+    CanonicalRecord, Claimed, DeclarationSource, ErrorRecord, FetchRecord, FoundVia, HopKind,
+    HreflangRecord, LinkRecord, PageRecord, RedirectRecord, UrlId, UrlState, now_ms,
+};
+use url::Url;
+
+use crate::fetch::{self, Response};
+use crate::frontier::{Admission, Found, rfc3986_key};
+use crate::robots::origin;
+use crate::run::Ctx;
+
+/// Bodies larger than this are parsed on the blocking pool, not on a runtime worker.
+const INLINE_PARSE_BYTES: usize = 256 * 1024;
+/// Anchor texts are stored up to this many characters.
+const MAX_ANCHOR_CHARS: usize = 300;
+
+/// Where the id of an admitted URL goes once known.
+#[derive(Debug, Clone, Copy)]
+enum Target {
+    Link(usize),
+    Canonical(usize),
+    Hreflang(usize),
+    Redirect,
+}
+
+/// A discovered URL waiting for admission.
+struct Candidate {
+    url: Url,
+    key: String,
+    depth: u32,
+    redirect_depth: u32,
+    via: FoundVia,
+    unfollowed: Option<&'static str>,
+    target: Target,
+}
+
+/// Collects the URLs a page points at, then admits them all under one lock.
+struct Discoveries<'a> {
+    ctx: &'a Ctx,
+    page: UrlId,
+    candidates: Vec<Candidate>,
+}
+
+impl<'a> Discoveries<'a> {
+    fn new(ctx: &'a Ctx, page: UrlId) -> Self {
+        Self {
+            ctx,
+            page,
+            candidates: Vec::new(),
+        }
+    }
+
+    /// Resolves `href` against `base`; on success queues it for admission and returns
+    /// `None`, otherwise returns the canon error kind to store.
+    fn add(
+        &mut self,
+        base: &Url,
+        href: &str,
+        (depth, redirect_depth): (u32, u32),
+        via: FoundVia,
+        unfollowed: Option<&'static str>,
+        target: Target,
+    ) -> Option<String> {
+        let mut url = match canon::resolve(base, href) {
+            Ok(url) => url,
+            Err(e) => return Some(e.kind().to_owned()),
+        };
+        url.set_fragment(None);
+        match rfc3986_key(&url, &self.ctx.rfc3986) {
+            Ok(key) => {
+                self.candidates.push(Candidate {
+                    url,
+                    key,
+                    depth,
+                    redirect_depth,
+                    via,
+                    unfollowed,
+                    target,
+                });
+                None
+            }
+            Err(e) => Some(e.kind().to_owned()),
+        }
+    }
+
+    /// Admits every candidate and writes the ids (and new URL rows) into `record`.
+    fn admit_into(self, record: &mut PageRecord) {
+        if self.candidates.is_empty() {
+            return;
+        }
+        let mut frontier = self.ctx.lock_frontier();
+        for c in self.candidates {
+            let admission = frontier.admit(&Found {
+                url: &c.url,
+                key: &c.key,
+                depth: c.depth,
+                redirect_depth: c.redirect_depth,
+                from: Some(self.page),
+                via: c.via,
+                unfollowed: c.unfollowed,
+            });
+            let id = admission.id();
+            match admission {
+                Admission::Known(_) => {}
+                Admission::New(url) => record.new_urls.push(url),
+                Admission::Requeue(id, depth) => record.requeue.push(store::Requeue { id, depth }),
+            }
+            match c.target {
+                Target::Link(i) => record.links[i].to = Some(id),
+                Target::Canonical(i) => record.canonicals[i].target = Some(id),
+                Target::Hreflang(i) => record.hreflang[i].target = Some(id),
+                Target::Redirect => {
+                    if let Some(r) = record.redirect.as_mut() {
+                        r.to = Some(id);
+                    }
+                    if let Some(f) = record.fetch.as_mut() {
+                        f.redirect_to = Some(id);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Robots directives as the major search engines and we read them.
+#[derive(Default)]
+struct Directives {
+    noindex: bool,
+    nofollow: bool,
+}
+
+impl Directives {
+    fn apply(&mut self, d: &extract::RobotsDirectives, agent: &str) {
+        let applies = d.user_agent.as_deref().is_none_or(|ua| {
+            ua.eq_ignore_ascii_case(agent)
+                || ua.eq_ignore_ascii_case("googlebot")
+                || ua.eq_ignore_ascii_case("bingbot")
+        });
+        if applies {
+            self.noindex |= d.noindex;
+            self.nofollow |= d.nofollow;
+        }
+    }
+}
+
+fn truncate_chars(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((cut, _)) => text[..cut].to_owned(),
+        None => text.to_owned(),
+    }
+}
+
+fn ms(d: std::time::Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Processes one claimed URL into the record the writer stores.
+pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
+    let mut record = PageRecord::new(claimed.id, UrlState::Done);
+    let url = match Url::parse(&claimed.url) {
+        Ok(url) => url,
+        Err(e) => {
+            record.state = UrlState::Failed;
+            record.reason = Some("invalid_url".into());
+            record.errors.push(ErrorRecord {
+                url_id: Some(claimed.id),
+                phase: "fetch".into(),
+                kind: "invalid_url".into(),
+                message: e.to_string(),
+            });
+            return record;
+        }
+    };
+
+    let mut crawl_delay = None;
+    if ctx.config.obey_robots {
+        let rules = ctx.robots_for(&url).await;
+        if !rules.allows(&url) {
+            record.state = UrlState::Blocked;
+            record.reason = Some("robots_txt".into());
+            record.blocked_by = Some(origin(&url));
+            return record;
+        }
+        crawl_delay = rules.crawl_delay;
+    }
+
+    let host = url.host_str().unwrap_or("").to_owned();
+    ctx.gate.wait(&host, crawl_delay).await;
+    let fetched_at = now_ms();
+    let started = Instant::now();
+    let mut attempts = 0u32;
+    let result = loop {
+        attempts += 1;
+        let result = fetch::get(
+            &ctx.client,
+            &url,
+            ctx.config.max_response_bytes,
+            |status, headers| {
+                status.is_success()
+                    && headers
+                        .get(reqwest::header::CONTENT_TYPE)
+                        .and_then(|v| v.to_str().ok())
+                        .is_none_or(|ct| fetch::is_html(Some(ct), b""))
+            },
+        )
+        .await;
+        if let Ok(response) = &result
+            && matches!(response.status.as_u16(), 429 | 503)
+            && attempts <= ctx.config.max_retries
+            && let Some(wait) = fetch::retry_after(&response.headers)
+            && ms(wait) <= ctx.config.max_retry_after_ms
+        {
+            tokio::time::sleep(wait).await;
+            ctx.gate.wait(&host, crawl_delay).await;
+            continue;
+        }
+        break result;
+    };
+
+    let mut fetch = FetchRecord {
+        fetched_at,
+        attempts,
+        ..FetchRecord::default()
+    };
+    let response = match result {
+        Ok(response) => response,
+        Err(failure) => {
+            if let Some(head) = &failure.partial {
+                fetch.status = Some(head.status.as_u16());
+                fetch.content_type = head.header("content-type").map(str::to_owned);
+                fetch.content_length = head.header("content-length").and_then(|v| v.parse().ok());
+                fetch.ttfb_ms = Some(ms(head.ttfb));
+                fetch.body_bytes = head.body.len() as u64;
+            }
+            fetch.total_ms = ms(started.elapsed());
+            fetch.error_kind = Some(failure.kind.to_owned());
+            fetch.error_message = Some(failure.message);
+            record.state = UrlState::Failed;
+            record.reason = Some(failure.kind.to_owned());
+            record.fetch = Some(fetch);
+            return record;
+        }
+    };
+    fetch.total_ms = ms(started.elapsed());
+    fetch.status = Some(response.status.as_u16());
+    fetch.content_type = response.header("content-type").map(str::to_owned);
+    fetch.content_length = response
+        .header("content-length")
+        .and_then(|v| v.parse().ok());
+    fetch.ttfb_ms = Some(ms(response.ttfb));
+    fetch.body_bytes = response.body.len() as u64;
+    fetch.truncated = response.truncated;
+    record.fetch = Some(fetch);
+
+    let mut found = Discoveries::new(ctx, claimed.id);
+    let mut directives = Directives::default();
+    if let Some(tag) = response.header_all("x-robots-tag") {
+        for scope in extract::parse_robots_scopes(&tag) {
+            directives.apply(&scope, &ctx.agent);
+        }
+        if let Some(f) = record.fetch.as_mut() {
+            f.x_robots_tag = Some(tag);
+        }
+    }
+
+    // A redirect hop.
+    let hop_depths = (claimed.depth, claimed.redirect_depth + 1);
+    if response.status.is_redirection()
+        && let Some(location) = response.header_all("location")
+    {
+        let error = found.add(
+            &url,
+            &location,
+            hop_depths,
+            FoundVia::Redirect,
+            None,
+            Target::Redirect,
+        );
+        record.redirect = Some(RedirectRecord {
+            to: None,
+            status: response.status.as_u16(),
+            location_raw: location,
+            hop_index: claimed.redirect_depth,
+            kind: HopKind::Http,
+            error,
+        });
+    }
+
+    // Link and Refresh headers.
+    let link_depths = (claimed.depth + 1, 0);
+    if let Some(header) = response.header_all("link") {
+        for entry in extract::parse_link_header(&header) {
+            if entry.has_rel("canonical") {
+                let i = record.canonicals.len();
+                let unfollowed = (!ctx.config.follow_canonicals).then_some("not_followed");
+                let error = found.add(
+                    &url,
+                    &entry.url,
+                    link_depths,
+                    FoundVia::Canonical,
+                    unfollowed,
+                    Target::Canonical(i),
+                );
+                record.canonicals.push(CanonicalRecord {
+                    target: None,
+                    href_raw: entry.url.clone(),
+                    source: DeclarationSource::HttpHeader,
+                    in_head: true,
+                    error,
+                });
+            } else if entry.has_rel("alternate")
+                && let Some(lang) = &entry.hreflang
+            {
+                let i = record.hreflang.len();
+                let unfollowed = (!ctx.config.follow_hreflang).then_some("not_followed");
+                found.add(
+                    &url,
+                    &entry.url,
+                    link_depths,
+                    FoundVia::Hreflang,
+                    unfollowed,
+                    Target::Hreflang(i),
+                );
+                record.hreflang.push(HreflangRecord {
+                    lang: lang.clone(),
+                    target: None,
+                    href_raw: entry.url.clone(),
+                    source: DeclarationSource::HttpHeader,
+                });
+            }
+        }
+    }
+    if record.redirect.is_none()
+        && let Some(refresh) = response.header("refresh").and_then(extract::parse_refresh)
+        && let Some(target) = refresh.url
+    {
+        meta_refresh_hop(
+            &mut record,
+            &mut found,
+            &url,
+            &response,
+            &target,
+            hop_depths,
+            claimed.redirect_depth,
+        );
+    }
+
+    // The HTML itself.
+    if response.status.is_success()
+        && !response.body.is_empty()
+        && fetch::is_html(response.header("content-type"), &response.body)
+    {
+        let page = parse(&response).await;
+        html(
+            ctx,
+            &mut record,
+            &mut found,
+            &url,
+            &response,
+            &page,
+            &mut directives,
+            claimed,
+        );
+    }
+
+    if let Some(f) = record.fetch.as_mut() {
+        f.noindex = directives.noindex;
+        f.nofollow = directives.nofollow;
+    }
+    found.admit_into(&mut record);
+    record
+}
+
+/// Runs the HTML extractor, off the runtime's workers for large bodies.
+async fn parse(response: &Response) -> Page {
+    let content_type = response.header("content-type").map(str::to_owned);
+    if response.body.len() <= INLINE_PARSE_BYTES {
+        return extract::extract(&response.body, content_type.as_deref());
+    }
+    let body = response.body.clone();
+    match tokio::task::spawn_blocking(move || extract::extract(&body, content_type.as_deref()))
+        .await
+    {
+        Ok(page) => page,
+        Err(_) => extract::extract(b"", None),
+    }
+}
+
+fn meta_refresh_hop(
+    record: &mut PageRecord,
+    found: &mut Discoveries<'_>,
+    url: &Url,
+    response: &Response,
+    target: &str,
+    depths: (u32, u32),
+    hop_index: u32,
+) {
+    let error = found.add(
+        url,
+        target,
+        depths,
+        FoundVia::MetaRefresh,
+        None,
+        Target::Redirect,
+    );
+    record.redirect = Some(RedirectRecord {
+        to: None,
+        status: response.status.as_u16(),
+        location_raw: target.to_owned(),
+        hop_index,
+        kind: HopKind::MetaRefresh,
+        error,
+    });
+}
+
+/// Everything an HTML page contributes.
+#[allow(clippy::too_many_arguments)]
+fn html(
+    ctx: &Ctx,
+    record: &mut PageRecord,
+    found: &mut Discoveries<'_>,
+    url: &Url,
+    response: &Response,
+    page: &Page,
+    directives: &mut Directives,
+    claimed: &Claimed,
+) {
+    for meta in &page.meta_robots {
+        directives.apply(&meta.directives, &ctx.agent);
+    }
+    if let Some(f) = record.fetch.as_mut() {
+        f.title = page.title.clone();
+        if !page.meta_robots.is_empty() {
+            f.meta_robots = Some(
+                page.meta_robots
+                    .iter()
+                    .map(|m| format!("{}: {}", m.name, m.content))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            );
+        }
+        f.text_hash = Some(page.text_hash);
+        f.simhash = Some(page.simhash);
+        f.word_count = Some(u32::try_from(page.word_count).unwrap_or(u32::MAX));
+        f.charset = Some(page.charset.clone());
+    }
+    let base = canon::document_base(url, page.base_href.as_deref());
+    let link_depths = (claimed.depth + 1, 0);
+
+    for link in &page.links {
+        let unfollowed = ((link.nofollow || directives.nofollow) && !ctx.config.follow_nofollow)
+            .then_some("nofollow");
+        let i = record.links.len();
+        let error = found.add(
+            &base,
+            &link.href,
+            link_depths,
+            FoundVia::Link,
+            unfollowed,
+            Target::Link(i),
+        );
+        record.links.push(LinkRecord {
+            to: None,
+            href_raw: link.href.clone(),
+            anchor_text: (!link.text.is_empty())
+                .then(|| truncate_chars(&link.text, MAX_ANCHOR_CHARS)),
+            nofollow: link.nofollow,
+            tag: match link.tag {
+                extract::LinkTag::A => "a",
+                extract::LinkTag::Area => "area",
+            }
+            .to_owned(),
+            error,
+        });
+    }
+    for p in &page.pagination {
+        let unfollowed = (directives.nofollow && !ctx.config.follow_nofollow).then_some("nofollow");
+        let i = record.links.len();
+        let error = found.add(
+            &base,
+            &p.href,
+            link_depths,
+            FoundVia::Link,
+            unfollowed,
+            Target::Link(i),
+        );
+        record.links.push(LinkRecord {
+            to: None,
+            href_raw: p.href.clone(),
+            anchor_text: None,
+            nofollow: false,
+            tag: match p.direction {
+                PageDirection::Next => "link_next",
+                PageDirection::Prev => "link_prev",
+            }
+            .to_owned(),
+            error,
+        });
+    }
+    for c in &page.canonicals {
+        let i = record.canonicals.len();
+        let unfollowed = (!ctx.config.follow_canonicals).then_some("not_followed");
+        let error = found.add(
+            &base,
+            &c.href,
+            link_depths,
+            FoundVia::Canonical,
+            unfollowed,
+            Target::Canonical(i),
+        );
+        record.canonicals.push(CanonicalRecord {
+            target: None,
+            href_raw: c.href.clone(),
+            source: DeclarationSource::LinkElement,
+            in_head: c.in_head,
+            error,
+        });
+    }
+    for h in &page.hreflangs {
+        let i = record.hreflang.len();
+        let unfollowed = (!ctx.config.follow_hreflang).then_some("not_followed");
+        found.add(
+            &base,
+            &h.href,
+            link_depths,
+            FoundVia::Hreflang,
+            unfollowed,
+            Target::Hreflang(i),
+        );
+        record.hreflang.push(HreflangRecord {
+            lang: h.hreflang.clone(),
+            target: None,
+            href_raw: h.href.clone(),
+            source: DeclarationSource::LinkElement,
+        });
+    }
+    if record.redirect.is_none()
+        && let Some(target) = page
+            .meta_refresh
+            .iter()
+            .find_map(|m| m.refresh.as_ref().and_then(|r| r.url.clone()))
+    {
+        meta_refresh_hop(
+            record,
+            found,
+            url,
+            response,
+            &target,
+            (claimed.depth, claimed.redirect_depth + 1),
+            claimed.redirect_depth,
+        );
+    }
+}

@@ -1,0 +1,500 @@
+//! One run of an audit: reload what an earlier run stored, discover, crawl the frontier
+//! with bounded concurrency, then walk redirect chains and set the audit's status.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+use canon::Policy;
+use reqwest::Client;
+use store::{
+    AuditId, AuditStatus, Claimed, ErrorRecord, FetchRecord, FoundVia, NewUrl, PageRecord,
+    SitemapSource, Store, UrlId, UrlState, Writer, WriterOptions,
+};
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+use url::Url;
+
+use crate::frontier::{Admission, Found, Frontier, rfc3986_key, www_twin};
+use crate::robots::{HostGate, RobotsCache, RobotsRules};
+use crate::{CrawlConfig, CrawlError, CrawlSummary, Phase, Progress, page, redirects, sitemaps};
+
+/// How long pages in flight at a cancel may take to finish.
+const CANCEL_GRACE: Duration = Duration::from_secs(2);
+
+/// URLs read per query when a resumed run reloads the known URLs.
+const RELOAD_PAGE: u32 = 20_000;
+
+/// What every task of a run shares.
+pub(crate) struct Ctx {
+    /// The configuration.
+    pub config: CrawlConfig,
+    /// The HTTP client.
+    pub client: Client,
+    /// The frontier's identity policy.
+    pub rfc3986: Policy,
+    /// The robots.txt product token.
+    pub agent: String,
+    /// Per-host politeness.
+    pub gate: HostGate,
+    /// The store's writer for this audit.
+    pub writer: Writer,
+    frontier: Mutex<Frontier>,
+    robots: RobotsCache,
+}
+
+impl Ctx {
+    /// The in-memory frontier (a poisoned lock is taken over: admission keeps no
+    /// invariant a panic could break halfway).
+    pub(crate) fn lock_frontier(&self) -> MutexGuard<'_, Frontier> {
+        self.frontier.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The robots.txt rules for `url`'s origin; a first fetch is stored.
+    pub(crate) async fn robots_for(&self, url: &Url) -> Arc<RobotsRules> {
+        let (rules, fetched) = self.robots.rules(&self.client, url).await;
+        if fetched {
+            // A failed send means the writer stopped; the crawl loop reports that.
+            let _ = self.writer.robots(rules.record.clone()).await;
+            if let Some(error) = &rules.record.error {
+                let _ = self
+                    .writer
+                    .error(ErrorRecord {
+                        url_id: None,
+                        phase: "robots".into(),
+                        kind: rules.record.verdict.as_str().to_owned(),
+                        message: format!("{}/robots.txt: {error}", rules.record.origin),
+                    })
+                    .await;
+            }
+        }
+        rules
+    }
+
+    /// Admits URLs found outside pages (start URLs, variants, sitemap entries) and
+    /// returns their ids and the rows / re-queues to write.
+    pub(crate) fn admit_loose(
+        &self,
+        found: &[(Url, String)],
+        depth: u32,
+        via: FoundVia,
+    ) -> (Vec<UrlId>, Vec<NewUrl>, Vec<store::Requeue>) {
+        let mut frontier = self.lock_frontier();
+        let mut ids = Vec::with_capacity(found.len());
+        let mut new = Vec::new();
+        let mut requeue = Vec::new();
+        for (url, key) in found {
+            let admission = frontier.admit(&Found {
+                url,
+                key,
+                depth,
+                redirect_depth: 0,
+                from: None,
+                via,
+                unfollowed: None,
+            });
+            ids.push(admission.id());
+            match admission {
+                Admission::Known(_) => {}
+                Admission::New(u) => new.push(u),
+                Admission::Requeue(id, depth) => requeue.push(store::Requeue { id, depth }),
+            }
+        }
+        (ids, new, requeue)
+    }
+}
+
+/// Running counts for progress reports.
+#[derive(Debug, Default)]
+struct Tally {
+    fetched: u64,
+    errors: u64,
+    blocked: u64,
+    sitemaps: u64,
+}
+
+/// The scheme and `www.` variants of a start URL (the URL itself excluded).
+fn variants(url: &Url) -> Vec<Url> {
+    let Some(host) = url.host_str() else {
+        return Vec::new();
+    };
+    let mut hosts = vec![host.to_owned()];
+    hosts.extend(www_twin(host));
+    let explicit_port = url.port();
+    let mut out = Vec::new();
+    for scheme in ["http", "https"] {
+        for host in &hosts {
+            let mut v = url.clone();
+            if v.set_scheme(scheme).is_err() || v.set_host(Some(host)).is_err() {
+                continue;
+            }
+            if v.set_port(explicit_port).is_err() {
+                continue;
+            }
+            if v != *url && !out.contains(&v) {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+fn keyed(ctx: &Ctx, urls: impl IntoIterator<Item = Url>) -> Vec<(Url, String)> {
+    urls.into_iter()
+        .filter_map(|mut u| {
+            u.set_fragment(None);
+            let key = rfc3986_key(&u, &ctx.rfc3986).ok()?;
+            Some((u, key))
+        })
+        .collect()
+}
+
+pub(crate) async fn run(
+    store: &Store,
+    audit: AuditId,
+    config: &CrawlConfig,
+    progress: &watch::Sender<Progress>,
+    cancel: &CancellationToken,
+) -> Result<CrawlSummary, CrawlError> {
+    config.validate()?;
+    let started = Instant::now();
+    let point = store.prepare_run(audit).await?;
+    let audit_row = store.audit(audit).await?;
+    let client = crate::fetch::client(config)?;
+
+    let mut frontier = Frontier::new(config, point.next_url_id)?;
+    let mut after = 0;
+    loop {
+        let page = store.known_urls(audit, after, RELOAD_PAGE).await?;
+        let Some(last) = page.last() else { break };
+        after = last.id;
+        for known in &page {
+            frontier.load(known);
+        }
+    }
+    let agent = config.robots_agent().to_owned();
+    let robots = RobotsCache::new(&agent, Duration::from_millis(config.max_crawl_delay_ms));
+    for record in store.robots(audit).await? {
+        robots.preload(record);
+    }
+    let writer = store
+        .writer(
+            audit,
+            WriterOptions {
+                elapsed_base_ms: point.elapsed_ms,
+                ..WriterOptions::default()
+            },
+        )
+        .await?;
+    let ctx = Arc::new(Ctx {
+        config: config.clone(),
+        client,
+        rfc3986: Policy::rfc3986(),
+        agent,
+        gate: HostGate::new(config.requests_per_second),
+        writer,
+        frontier: Mutex::new(frontier),
+        robots,
+    });
+    let mut tally = Tally {
+        fetched: audit_row.pages_fetched,
+        errors: audit_row.fetch_errors,
+        ..Tally::default()
+    };
+    let fetched_before = tally.fetched;
+    let errors_before = tally.errors;
+    let report = |phase: Phase, tally: &Tally, in_flight: usize| {
+        let counts = ctx.lock_frontier().counts();
+        let elapsed = started.elapsed();
+        let done_now = tally.fetched - fetched_before;
+        progress.send_replace(Progress {
+            audit: Some(audit),
+            phase,
+            fetched: tally.fetched,
+            queued: counts
+                .admitted
+                .saturating_sub(tally.fetched + in_flight as u64),
+            in_flight: in_flight as u64,
+            errors: tally.errors,
+            blocked: tally.blocked,
+            urls: counts.urls,
+            sitemaps: tally.sitemaps,
+            pages_per_sec: done_now as f64 / elapsed.as_secs_f64().max(1e-3),
+            elapsed,
+        });
+    };
+
+    report(Phase::Discovery, &tally, 0);
+    let mut outcome = Ok(());
+    if !audit_row.discovery_done {
+        outcome = discover(
+            &ctx,
+            store,
+            audit,
+            point.next_sitemap_id,
+            &mut tally,
+            cancel,
+        )
+        .await;
+        if outcome.is_ok() && !cancel.is_cancelled() {
+            outcome = ctx.writer.flush().await.map_err(CrawlError::from);
+            if outcome.is_ok() {
+                outcome = store
+                    .mark_discovery_done(audit)
+                    .await
+                    .map_err(CrawlError::from);
+            }
+        }
+    }
+    let mut cancelled = cancel.is_cancelled();
+    if outcome.is_ok() && !cancelled {
+        report(Phase::Crawling, &tally, 0);
+        match crawl(&ctx, &mut tally, cancel, &report).await {
+            Ok(was_cancelled) => cancelled = was_cancelled,
+            Err(e) => outcome = Err(e),
+        }
+    }
+    report(Phase::Finishing, &tally, 0);
+
+    let closed = ctx.writer.close().await;
+    if outcome.is_ok()
+        && let Err(e) = closed
+    {
+        outcome = Err(e.into());
+    }
+
+    let (status, failure) = match &outcome {
+        Err(e) => (AuditStatus::Failed, Some(e.to_string())),
+        Ok(()) if cancelled => (AuditStatus::Cancelled, None),
+        Ok(()) => (AuditStatus::Finished, None),
+    };
+    if status != AuditStatus::Finished {
+        // Claimed URLs whose results were not stored go back to the queue now, so the
+        // audit's numbers are right before it is resumed.
+        store.requeue_interrupted(audit).await?;
+    }
+    if status != AuditStatus::Failed {
+        let edges = store.redirect_edges(audit).await?;
+        let chains = redirects::problem_chains(&edges, config.max_redirects);
+        store.replace_redirect_chains(audit, &chains).await?;
+    }
+    store
+        .set_audit_status(audit, status, failure.as_deref())
+        .await?;
+    outcome?;
+
+    let summary = store.audit_summary(audit).await?;
+    let elapsed = started.elapsed();
+    let fetched = tally.fetched - fetched_before;
+    report(Phase::Done, &tally, 0);
+    Ok(CrawlSummary {
+        audit,
+        status,
+        fetched,
+        errors: tally.errors - errors_before,
+        blocked: tally.blocked,
+        urls: summary.audit.urls_found,
+        queued: summary.states.queued,
+        elapsed,
+        pages_per_sec: fetched as f64 / elapsed.as_secs_f64().max(1e-3),
+        failure,
+    })
+}
+
+/// Start URLs and their variants, robots.txt of the start origins, sitemaps.
+async fn discover(
+    ctx: &Ctx,
+    store: &Store,
+    audit: AuditId,
+    next_sitemap_id: i64,
+    tally: &mut Tally,
+    cancel: &CancellationToken,
+) -> Result<(), CrawlError> {
+    let starts: Vec<Url> = ctx
+        .config
+        .start_urls
+        .iter()
+        .filter_map(|s| Url::parse(s).ok())
+        .collect();
+    let (_, new, _) = ctx.admit_loose(&keyed(ctx, starts.clone()), 0, FoundVia::Start);
+    ctx.writer.urls(new).await?;
+    let all_variants: Vec<Url> = starts.iter().flat_map(variants).collect();
+    let (_, new, _) = ctx.admit_loose(&keyed(ctx, all_variants), 0, FoundVia::Variant);
+    ctx.writer.urls(new).await?;
+
+    let mut seeds: Vec<(String, SitemapSource)> = Vec::new();
+    for start in &starts {
+        let rules = ctx.robots_for(start).await;
+        seeds.extend(
+            rules
+                .record
+                .sitemaps
+                .iter()
+                .map(|s| (s.clone(), SitemapSource::Robots)),
+        );
+        if ctx.config.default_sitemap
+            && let Ok(default) = start.join("/sitemap.xml")
+        {
+            seeds.push((default.to_string(), SitemapSource::Default));
+        }
+    }
+    seeds.extend(
+        ctx.config
+            .sitemaps
+            .iter()
+            .map(|s| (s.clone(), SitemapSource::User)),
+    );
+    let done: Vec<String> = store
+        .sitemaps_fetched(audit)
+        .await?
+        .into_iter()
+        .map(|(_, url)| url)
+        .collect();
+    tally.sitemaps = sitemaps::read_all(ctx, seeds, &done, next_sitemap_id, cancel).await?;
+    Ok(())
+}
+
+/// The fetch loop. Returns whether it stopped because of `cancel`.
+async fn crawl(
+    ctx: &Arc<Ctx>,
+    tally: &mut Tally,
+    cancel: &CancellationToken,
+    report: &impl Fn(Phase, &Tally, usize),
+) -> Result<bool, CrawlError> {
+    let concurrency = ctx.config.concurrency.max(1);
+    let claim_size = u32::try_from((concurrency * 4).clamp(16, 256)).unwrap_or(64);
+    let mut tasks: JoinSet<PageRecord> = JoinSet::new();
+    let mut running: HashMap<tokio::task::Id, UrlId> = HashMap::new();
+    let mut ready: VecDeque<Claimed> = VecDeque::new();
+    // Set when a claim came back empty; cleared by every stored result (which may have
+    // queued new URLs).
+    let mut drained = false;
+    let mut last_report = Instant::now();
+    let result = loop {
+        if cancel.is_cancelled() {
+            break Ok(true);
+        }
+        while tasks.len() < concurrency {
+            if ready.is_empty() && !drained {
+                match ctx.writer.claim(claim_size).await {
+                    Ok(batch) if batch.is_empty() => drained = true,
+                    Ok(batch) => ready.extend(batch),
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            let Some(claimed) = ready.pop_front() else {
+                break;
+            };
+            let task_ctx = Arc::clone(ctx);
+            let id = claimed.id;
+            let handle = tasks.spawn(async move { page::process(&task_ctx, &claimed).await });
+            running.insert(handle.id(), id);
+        }
+        if tasks.is_empty() {
+            break Ok(false);
+        }
+        let joined = tokio::select! {
+            () = cancel.cancelled() => break Ok(true),
+            joined = tasks.join_next_with_id() => joined,
+        };
+        let record = match joined {
+            None => continue,
+            Some(Ok((task, record))) => {
+                running.remove(&task);
+                record
+            }
+            Some(Err(error)) => {
+                let Some(url_id) = running.remove(&error.id()) else {
+                    continue;
+                };
+                panicked(url_id, &error)
+            }
+        };
+        tally.fetched += 1;
+        match record.state {
+            UrlState::Blocked => tally.blocked += 1,
+            UrlState::Failed => tally.errors += 1,
+            _ => {}
+        }
+        if let Err(e) = ctx.writer.page(record).await {
+            break Err(e.into());
+        }
+        drained = false;
+        if last_report.elapsed() >= Duration::from_millis(50) {
+            report(Phase::Crawling, tally, tasks.len());
+            last_report = Instant::now();
+        }
+    };
+    // After a cancel, pages already in flight get a moment to finish and be stored (so a
+    // resumed audit does not request them again); whatever is still running then (or after
+    // a store failure) is abandoned: its URLs stay `fetching` and are queued again.
+    if matches!(result, Ok(true)) {
+        let grace = tokio::time::Instant::now() + CANCEL_GRACE;
+        while let Ok(Some(Ok((task, record)))) =
+            tokio::time::timeout_at(grace, tasks.join_next_with_id()).await
+        {
+            running.remove(&task);
+            tally.fetched += 1;
+            if ctx.writer.page(record).await.is_err() {
+                break;
+            }
+        }
+    }
+    tasks.shutdown().await;
+    report(Phase::Crawling, tally, 0);
+    result
+}
+
+/// The record of a URL whose processing panicked: the audit goes on without it.
+fn panicked(url_id: UrlId, error: &tokio::task::JoinError) -> PageRecord {
+    let mut record = PageRecord::new(url_id, UrlState::Failed);
+    record.reason = Some("panic".into());
+    record.fetch = Some(FetchRecord {
+        fetched_at: store::now_ms(),
+        error_kind: Some("panic".into()),
+        error_message: Some(error.to_string()),
+        ..FetchRecord::default()
+    });
+    record.errors.push(ErrorRecord {
+        url_id: Some(url_id),
+        phase: "crawl".into(),
+        kind: "panic".into(),
+        message: error.to_string(),
+    });
+    record
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variants_cover_scheme_and_www_and_keep_an_explicit_port() {
+        let url = Url::parse("https://example.test:8443/start?x=1").unwrap();
+        let v: Vec<String> = variants(&url).iter().map(|u| u.to_string()).collect();
+        assert_eq!(
+            v,
+            vec![
+                "http://example.test:8443/start?x=1",
+                "http://www.example.test:8443/start?x=1",
+                "https://www.example.test:8443/start?x=1",
+            ]
+        );
+        let url = Url::parse("http://www.example.test/").unwrap();
+        let v: Vec<String> = variants(&url).iter().map(|u| u.to_string()).collect();
+        assert_eq!(
+            v,
+            vec![
+                "http://example.test/",
+                "https://www.example.test/",
+                "https://example.test/"
+            ]
+        );
+        assert!(
+            variants(&Url::parse("http://127.0.0.1:9/").unwrap())
+                .iter()
+                .all(|u| u.host_str() == Some("127.0.0.1"))
+        );
+    }
+}

@@ -1,0 +1,251 @@
+//! Sitemaps: the seeds (robots.txt `Sitemap:` lines, `/sitemap.xml`, the user's), then
+//! sitemap indexes recursively, breadth first, each sitemap fetched once and stored with
+//! its entries and the issues the parser found. Every entry's URL is admitted (depth 1).
+
+use std::collections::{HashSet, VecDeque};
+
+use store::{FoundVia, SitemapEntryRecord, SitemapId, SitemapRecord, SitemapSource, now_ms};
+use tokio_util::sync::CancellationToken;
+use url::Url;
+
+use crate::CrawlError;
+use crate::fetch;
+use crate::run::Ctx;
+
+/// Index nesting followed (an index listing an index listing sitemaps is already unusual).
+const MAX_INDEX_LEVELS: u32 = 3;
+
+/// A sitemap waiting to be read.
+struct Pending {
+    url: String,
+    source: SitemapSource,
+    parent: Option<SitemapId>,
+    level: u32,
+}
+
+/// What the parser made of one sitemap body.
+pub(crate) struct Parsed {
+    /// `urlset`, `sitemapindex`, `text`, `rss`, `atom` or `unknown`.
+    pub kind: String,
+    /// The body was gzip-compressed.
+    pub gzip: bool,
+    /// URL entries.
+    pub entries: Vec<SitemapEntryRecord>,
+    /// Child sitemaps (of an index).
+    pub children: Vec<String>,
+    /// Issues as `(kind, detail)`.
+    pub issues: Vec<(String, String)>,
+    /// A fatal problem (nothing could be read).
+    pub error: Option<String>,
+}
+
+/// Reads every sitemap reachable from `seeds` (skipping `done`, stored by an earlier run)
+/// and returns how many were read.
+pub(crate) async fn read_all(
+    ctx: &Ctx,
+    seeds: Vec<(String, SitemapSource)>,
+    done: &[String],
+    mut next_id: SitemapId,
+    cancel: &CancellationToken,
+) -> Result<u64, CrawlError> {
+    let mut seen: HashSet<String> = done.iter().cloned().collect();
+    let mut queue: VecDeque<Pending> = VecDeque::new();
+    for (url, source) in seeds {
+        if seen.insert(url.clone()) {
+            queue.push_back(Pending {
+                url,
+                source,
+                parent: None,
+                level: 0,
+            });
+        }
+    }
+    let mut read = 0u64;
+    while let Some(pending) = queue.pop_front() {
+        if cancel.is_cancelled() {
+            break;
+        }
+        if read + done.len() as u64 >= u64::from(ctx.config.max_sitemaps) {
+            ctx.writer
+                .error(store::ErrorRecord {
+                    url_id: None,
+                    phase: "sitemap".into(),
+                    kind: "max_sitemaps".into(),
+                    message: format!(
+                        "more than {} sitemaps: {} and {} more not read",
+                        ctx.config.max_sitemaps,
+                        pending.url,
+                        queue.len()
+                    ),
+                })
+                .await?;
+            break;
+        }
+        let id = next_id;
+        next_id += 1;
+        read += 1;
+        let (record, children) = read_one(ctx, id, &pending).await;
+        ctx.writer.sitemap(record).await?;
+        if pending.level < MAX_INDEX_LEVELS {
+            for child in children {
+                if seen.insert(child.clone()) {
+                    queue.push_back(Pending {
+                        url: child,
+                        source: SitemapSource::Index,
+                        parent: Some(id),
+                        level: pending.level + 1,
+                    });
+                }
+            }
+        }
+    }
+    Ok(read)
+}
+
+/// Fetches and parses one sitemap; returns its record and its child sitemaps.
+async fn read_one(ctx: &Ctx, id: SitemapId, pending: &Pending) -> (SitemapRecord, Vec<String>) {
+    let mut record = SitemapRecord {
+        id,
+        url: pending.url.clone(),
+        kind: "unknown".into(),
+        parent_id: pending.parent,
+        found_via: pending.source,
+        fetched_at: now_ms(),
+        status: None,
+        body_bytes: 0,
+        gzip: false,
+        issues_json: "[]".into(),
+        error: None,
+        new_urls: Vec::new(),
+        requeue: Vec::new(),
+        entries: Vec::new(),
+    };
+    let url = match Url::parse(&pending.url) {
+        Ok(url) if matches!(url.scheme(), "http" | "https") => url,
+        Ok(_) => {
+            record.error = Some("not an http(s) URL".into());
+            return (record, Vec::new());
+        }
+        Err(e) => {
+            record.error = Some(format!("invalid URL: {e}"));
+            return (record, Vec::new());
+        }
+    };
+    ctx.gate.wait(url.host_str().unwrap_or(""), None).await;
+    let response = match fetch::get(&ctx.client, &url, ctx.config.max_sitemap_bytes, |s, _| {
+        s.is_success()
+    })
+    .await
+    {
+        Ok(response) => response,
+        Err(failure) => {
+            record.status = failure.partial.as_ref().map(|p| p.status.as_u16());
+            record.error = Some(format!("{}: {}", failure.kind, failure.message));
+            return (record, Vec::new());
+        }
+    };
+    record.status = Some(response.status.as_u16());
+    record.body_bytes = response.body.len() as u64;
+    if !response.status.is_success() {
+        record.error = Some(format!("status {}", response.status.as_u16()));
+        return (record, Vec::new());
+    }
+    let mut parsed = parse(&response.body, &url, ctx.config.max_sitemap_bytes);
+    if response.truncated {
+        parsed.issues.push((
+            "truncated".into(),
+            format!(
+                "body over {} bytes; the rest was not read",
+                ctx.config.max_sitemap_bytes
+            ),
+        ));
+    }
+    record.kind = parsed.kind;
+    record.gzip = parsed.gzip;
+    record.error = parsed.error;
+    record.issues_json = serde_json::to_string(
+        &parsed
+            .issues
+            .iter()
+            .map(|(kind, detail)| serde_json::json!({ "kind": kind, "detail": detail }))
+            .collect::<Vec<_>>(),
+    )
+    .unwrap_or_else(|_| "[]".into());
+
+    // Admit every entry's URL (those that resolve) in one batch.
+    let mut keyed = Vec::with_capacity(parsed.entries.len());
+    let mut slots = Vec::with_capacity(parsed.entries.len());
+    for (i, entry) in parsed.entries.iter().enumerate() {
+        if let Ok(mut loc) = canon::resolve(&url, &entry.loc_raw) {
+            loc.set_fragment(None);
+            if let Ok(key) = crate::frontier::rfc3986_key(&loc, &ctx.rfc3986) {
+                keyed.push((loc, key));
+                slots.push(i);
+            }
+        }
+    }
+    let (ids, new, requeue) = ctx.admit_loose(&keyed, 1, FoundVia::Sitemap);
+    for (slot, id) in slots.into_iter().zip(ids) {
+        parsed.entries[slot].url_id = Some(id);
+    }
+    record.new_urls = new;
+    record.requeue = requeue;
+    record.entries = parsed.entries;
+    (record, parsed.children)
+}
+
+/// Parses a sitemap body with the `sitemap` crate (gzip detected by its magic bytes;
+/// decompression bounded by `max_bytes`).
+fn parse(body: &[u8], url: &Url, max_bytes: u64) -> Parsed {
+    let limits = sitemap::Limits {
+        max_uncompressed_bytes: max_bytes,
+        ..sitemap::Limits::default()
+    };
+    match sitemap::parse(body, url, &limits) {
+        Ok(parsed) => {
+            let mut issues: Vec<(String, String)> = parsed
+                .issues
+                .iter()
+                .map(|i| {
+                    let detail = match &i.loc {
+                        Some(loc) => format!("{} ({loc})", i.message),
+                        None => i.message.clone(),
+                    };
+                    (i.kind.code().to_owned(), detail)
+                })
+                .collect();
+            if parsed.suppressed_issues > 0 {
+                issues.push((
+                    "suppressed_issues".into(),
+                    format!("{} more issues not listed", parsed.suppressed_issues),
+                ));
+            }
+            Parsed {
+                kind: parsed.kind.as_str().to_owned(),
+                gzip: parsed.compressed,
+                entries: parsed
+                    .entries
+                    .into_iter()
+                    .map(|e| SitemapEntryRecord {
+                        url_id: None,
+                        loc_raw: e.loc,
+                        lastmod: e.lastmod,
+                        changefreq: e.changefreq.map(|c| c.as_str().to_owned()),
+                        priority: e.priority.map(f64::from),
+                    })
+                    .collect(),
+                children: parsed.sitemaps.into_iter().map(|s| s.loc).collect(),
+                issues,
+                error: None,
+            }
+        }
+        Err(e) => Parsed {
+            kind: "unknown".into(),
+            gzip: body.starts_with(&[0x1f, 0x8b]),
+            entries: Vec::new(),
+            children: Vec::new(),
+            issues: Vec::new(),
+            error: Some(e.to_string()),
+        },
+    }
+}

@@ -1,0 +1,64 @@
+//! The store's error type.
+
+use std::path::PathBuf;
+
+use crate::AuditId;
+
+/// Everything that can go wrong in the store.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The database file could not be opened or created.
+    #[error("cannot open database {path}: {source}")]
+    Open {
+        /// The database file.
+        path: PathBuf,
+        /// What SQLite said.
+        source: sqlx::Error,
+    },
+    /// The schema migrations could not be applied (for example, the file was written by a
+    /// newer Dustpan).
+    #[error("cannot migrate database {path}: {source}")]
+    Migrate {
+        /// The database file.
+        path: PathBuf,
+        /// What the migrator said.
+        source: sqlx::migrate::MigrateError,
+    },
+    /// A statement failed.
+    #[error("database error while {context}: {source}")]
+    Sql {
+        /// What the store was doing.
+        context: &'static str,
+        /// What SQLite said.
+        source: sqlx::Error,
+    },
+    /// No audit has this id in this file.
+    #[error("audit {0} not found")]
+    AuditNotFound(AuditId),
+    /// A stored value could not be read back (for example, hand-edited JSON).
+    #[error("audit {audit}: stored {field} is unreadable: {detail}")]
+    Corrupt {
+        /// The audit concerned.
+        audit: AuditId,
+        /// The column concerned.
+        field: &'static str,
+        /// What was wrong with it.
+        detail: String,
+    },
+    /// The batched writer task stopped (after an error it already reported, or a panic).
+    #[error("the store writer has stopped")]
+    WriterClosed,
+}
+
+/// Adds the "while doing what" context to a `sqlx::Error`.
+pub(crate) trait SqlContext<T> {
+    /// Maps the error to [`StoreError::Sql`] with `context`.
+    fn ctx(self, context: &'static str) -> Result<T, StoreError>;
+}
+
+impl<T> SqlContext<T> for Result<T, sqlx::Error> {
+    fn ctx(self, context: &'static str) -> Result<T, StoreError> {
+        self.map_err(|source| StoreError::Sql { context, source })
+    }
+}

@@ -1,0 +1,347 @@
+//! Reading back what a crawl stored, row by row (for reports, the analysis and tests).
+
+use serde::Serialize;
+use sqlx::Row;
+use sqlx::sqlite::SqliteRow;
+
+use crate::error::SqlContext;
+use crate::{
+    AuditId, CanonicalRecord, DeclarationSource, FetchRecord, FoundVia, HopKind, LinkRecord,
+    RedirectRecord, SitemapEntryRecord, SitemapId, Store, StoreError, UrlId, UrlState,
+};
+
+/// A stored URL.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UrlRow {
+    /// Its id within the audit.
+    pub id: UrlId,
+    /// The absolute URL as first found.
+    pub url: String,
+    /// Its `rfc3986` form.
+    pub url_rfc3986: String,
+    /// Its `seo` form.
+    pub url_seo: Option<String>,
+    /// Its host.
+    pub host: String,
+    /// Link hops from a start URL.
+    pub depth: u32,
+    /// Redirect hops that led here.
+    pub redirect_depth: u32,
+    /// The URL that found it.
+    pub found_from: Option<UrlId>,
+    /// How it was found.
+    pub found_via: FoundVia,
+    /// Its frontier state.
+    pub state: UrlState,
+    /// Why it is skipped, blocked or failed.
+    pub reason: Option<String>,
+}
+
+/// A stored sitemap.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SitemapRow {
+    /// Its id within the audit.
+    pub id: SitemapId,
+    /// Its URL.
+    pub url: String,
+    /// `urlset`, `sitemapindex`, `text`, `rss`, `atom` or `unknown`.
+    pub kind: String,
+    /// The index that listed it.
+    pub parent_id: Option<SitemapId>,
+    /// How it was found (`robots`, `default`, `user`, `index`).
+    pub found_via: String,
+    /// The HTTP status, if a response arrived.
+    pub status: Option<u16>,
+    /// It was gzip-compressed.
+    pub gzip: bool,
+    /// Entries stored.
+    pub entries: u64,
+    /// The parser's issues (JSON array).
+    pub issues_json: String,
+    /// A fetch or fatal parse error.
+    pub error: Option<String>,
+}
+
+const URL_COLUMNS: &str = "id, url, url_rfc3986, url_seo, host, depth, redirect_depth, found_from, found_via, state, reason";
+
+fn corrupt(audit: AuditId, field: &'static str, detail: &str) -> StoreError {
+    StoreError::Corrupt {
+        audit,
+        field,
+        detail: detail.to_owned(),
+    }
+}
+
+fn url_row(audit: AuditId, row: &SqliteRow) -> Result<UrlRow, StoreError> {
+    let via: String = row.get(8);
+    let state: String = row.get(9);
+    Ok(UrlRow {
+        id: row.get(0),
+        url: row.get(1),
+        url_rfc3986: row.get(2),
+        url_seo: row.get(3),
+        host: row.get(4),
+        depth: row.get(5),
+        redirect_depth: row.get(6),
+        found_from: row.get(7),
+        found_via: FoundVia::parse(&via).ok_or_else(|| corrupt(audit, "urls.found_via", &via))?,
+        state: UrlState::parse(&state).ok_or_else(|| corrupt(audit, "urls.state", &state))?,
+        reason: row.get(10),
+    })
+}
+
+fn status(value: Option<i64>) -> Option<u16> {
+    value.and_then(|s| u16::try_from(s).ok())
+}
+
+fn unsigned(value: Option<i64>) -> Option<u64> {
+    value.and_then(|v| u64::try_from(v).ok())
+}
+
+fn fingerprint(value: Option<i64>) -> Option<u64> {
+    value.map(|v| u64::from_ne_bytes(v.to_ne_bytes()))
+}
+
+impl Store {
+    /// Every URL of `audit`, in id order.
+    pub async fn urls(&self, audit: AuditId) -> Result<Vec<UrlRow>, StoreError> {
+        let sql = format!("SELECT {URL_COLUMNS} FROM urls WHERE audit_id = ? ORDER BY id");
+        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(audit.0)
+            .fetch_all(self.pool())
+            .await
+            .ctx("reading URLs")?;
+        rows.iter().map(|row| url_row(audit, row)).collect()
+    }
+
+    /// One URL by id.
+    pub async fn url(&self, audit: AuditId, id: UrlId) -> Result<Option<UrlRow>, StoreError> {
+        let sql = format!("SELECT {URL_COLUMNS} FROM urls WHERE audit_id = ? AND id = ?");
+        let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(audit.0)
+            .bind(id)
+            .fetch_optional(self.pool())
+            .await
+            .ctx("reading a URL")?;
+        row.map(|row| url_row(audit, &row)).transpose()
+    }
+
+    /// One URL by its `rfc3986` form.
+    pub async fn url_by_rfc3986(
+        &self,
+        audit: AuditId,
+        key: &str,
+    ) -> Result<Option<UrlRow>, StoreError> {
+        let sql = format!("SELECT {URL_COLUMNS} FROM urls WHERE audit_id = ? AND url_rfc3986 = ?");
+        let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(audit.0)
+            .bind(key.to_owned())
+            .fetch_optional(self.pool())
+            .await
+            .ctx("reading a URL")?;
+        row.map(|row| url_row(audit, &row)).transpose()
+    }
+
+    /// The fetch of one URL, if it was fetched.
+    pub async fn fetch(
+        &self,
+        audit: AuditId,
+        url_id: UrlId,
+    ) -> Result<Option<FetchRecord>, StoreError> {
+        let row = sqlx::query(
+            "SELECT fetched_at, status, content_type, content_length, body_bytes, truncated, ttfb_ms,
+                    total_ms, attempts, redirect_to, title, meta_robots, x_robots_tag, noindex,
+                    nofollow, text_hash, simhash, word_count, charset, error_kind, error_message
+             FROM fetches WHERE audit_id = ? AND url_id = ?",
+        )
+        .bind(audit.0)
+        .bind(url_id)
+        .fetch_optional(self.pool())
+        .await
+        .ctx("reading a fetch")?;
+        Ok(row.map(|r| FetchRecord {
+            fetched_at: r.get(0),
+            status: status(r.get(1)),
+            content_type: r.get(2),
+            content_length: unsigned(r.get(3)),
+            body_bytes: unsigned(r.get(4)).unwrap_or(0),
+            truncated: r.get(5),
+            ttfb_ms: unsigned(r.get(6)),
+            total_ms: unsigned(r.get(7)).unwrap_or(0),
+            attempts: r.get(8),
+            redirect_to: r.get(9),
+            title: r.get(10),
+            meta_robots: r.get(11),
+            x_robots_tag: r.get(12),
+            noindex: r.get(13),
+            nofollow: r.get(14),
+            text_hash: fingerprint(r.get(15)),
+            simhash: fingerprint(r.get(16)),
+            word_count: r.get(17),
+            charset: r.get(18),
+            error_kind: r.get(19),
+            error_message: r.get(20),
+        }))
+    }
+
+    /// The links of one page, in document order.
+    pub async fn links_from(
+        &self,
+        audit: AuditId,
+        url_id: UrlId,
+    ) -> Result<Vec<LinkRecord>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT to_url_id, href_raw, anchor_text, nofollow, tag, error FROM links
+             WHERE audit_id = ? AND from_url_id = ? ORDER BY position",
+        )
+        .bind(audit.0)
+        .bind(url_id)
+        .fetch_all(self.pool())
+        .await
+        .ctx("reading links")?;
+        Ok(rows
+            .iter()
+            .map(|r| LinkRecord {
+                to: r.get(0),
+                href_raw: r.get(1),
+                anchor_text: r.get(2),
+                nofollow: r.get(3),
+                tag: r.get(4),
+                error: r.get(5),
+            })
+            .collect())
+    }
+
+    /// The canonical declarations of one page, in order.
+    pub async fn canonicals_of(
+        &self,
+        audit: AuditId,
+        url_id: UrlId,
+    ) -> Result<Vec<CanonicalRecord>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT target_url_id, href_raw, source, in_head, error FROM canonicals
+             WHERE audit_id = ? AND page_url_id = ? ORDER BY position",
+        )
+        .bind(audit.0)
+        .bind(url_id)
+        .fetch_all(self.pool())
+        .await
+        .ctx("reading canonicals")?;
+        rows.iter()
+            .map(|r| {
+                let source: String = r.get(2);
+                Ok(CanonicalRecord {
+                    target: r.get(0),
+                    href_raw: r.get(1),
+                    source: DeclarationSource::parse(&source)
+                        .ok_or_else(|| corrupt(audit, "canonicals.source", &source))?,
+                    in_head: r.get(3),
+                    error: r.get(4),
+                })
+            })
+            .collect()
+    }
+
+    /// The redirect hop out of one URL, if it redirected.
+    pub async fn redirect_from(
+        &self,
+        audit: AuditId,
+        url_id: UrlId,
+    ) -> Result<Option<RedirectRecord>, StoreError> {
+        let row = sqlx::query(
+            "SELECT to_url_id, status, location_raw, hop_index, kind, error FROM redirects
+             WHERE audit_id = ? AND from_url_id = ?",
+        )
+        .bind(audit.0)
+        .bind(url_id)
+        .fetch_optional(self.pool())
+        .await
+        .ctx("reading a redirect")?;
+        row.map(|r| {
+            let kind: String = r.get(4);
+            Ok(RedirectRecord {
+                to: r.get(0),
+                status: status(r.get(1)).unwrap_or(0),
+                location_raw: r.get(2),
+                hop_index: r.get(3),
+                kind: HopKind::parse(&kind)
+                    .ok_or_else(|| corrupt(audit, "redirects.kind", &kind))?,
+                error: r.get(5),
+            })
+        })
+        .transpose()
+    }
+
+    /// The sitemaps of `audit`, in id order.
+    pub async fn sitemaps(&self, audit: AuditId) -> Result<Vec<SitemapRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, url, kind, parent_id, found_via, status, gzip, entries, issues, error
+             FROM sitemaps WHERE audit_id = ? ORDER BY id",
+        )
+        .bind(audit.0)
+        .fetch_all(self.pool())
+        .await
+        .ctx("reading sitemaps")?;
+        Ok(rows
+            .iter()
+            .map(|r| SitemapRow {
+                id: r.get(0),
+                url: r.get(1),
+                kind: r.get(2),
+                parent_id: r.get(3),
+                found_via: r.get(4),
+                status: status(r.get(5)),
+                gzip: r.get(6),
+                entries: unsigned(r.get(7)).unwrap_or(0),
+                issues_json: r.get(8),
+                error: r.get(9),
+            })
+            .collect())
+    }
+
+    /// The entries of one sitemap, in document order.
+    pub async fn sitemap_entries(
+        &self,
+        audit: AuditId,
+        sitemap: SitemapId,
+    ) -> Result<Vec<SitemapEntryRecord>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT url_id, loc_raw, lastmod, changefreq, priority FROM sitemap_entries
+             WHERE audit_id = ? AND sitemap_id = ? ORDER BY position",
+        )
+        .bind(audit.0)
+        .bind(sitemap)
+        .fetch_all(self.pool())
+        .await
+        .ctx("reading sitemap entries")?;
+        Ok(rows
+            .iter()
+            .map(|r| SitemapEntryRecord {
+                url_id: r.get(0),
+                loc_raw: r.get(1),
+                lastmod: r.get(2),
+                changefreq: r.get(3),
+                priority: r.get(4),
+            })
+            .collect())
+    }
+
+    /// Errors recorded for `audit` outside fetch results, oldest first:
+    /// `(url id, phase, kind, message)`.
+    pub async fn errors(
+        &self,
+        audit: AuditId,
+    ) -> Result<Vec<(Option<UrlId>, String, String, String)>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT url_id, phase, kind, message FROM errors WHERE audit_id = ? ORDER BY id",
+        )
+        .bind(audit.0)
+        .fetch_all(self.pool())
+        .await
+        .ctx("reading errors")?;
+        Ok(rows
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
+            .collect())
+    }
+}

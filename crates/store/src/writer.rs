@@ -1,0 +1,867 @@
+//! The batched writer: one task per running audit owns a connection, turns records into
+//! multi-row INSERTs and commits many of them per transaction.
+//!
+//! Records are sent through a bounded channel (so a slow disk slows the crawl down instead
+//! of filling memory). The task keeps a transaction open while records arrive and commits
+//! it when [`WriterOptions::batch_records`] records are in it, when
+//! [`WriterOptions::batch_interval`] has passed since it began, on [`Writer::flush`], and on
+//! [`Writer::close`]. Frontier claims go through the same task, so a claim sees every URL
+//! written before it, committed or not.
+
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+use sqlx::pool::PoolConnection;
+use sqlx::sqlite::SqliteArguments;
+use sqlx::{AssertSqlSafe, Row, Sqlite, SqlitePool};
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
+
+use crate::error::SqlContext;
+use crate::{
+    AuditId, CanonicalRecord, Claimed, ErrorRecord, FetchRecord, HreflangRecord, LinkRecord,
+    NewUrl, PageRecord, RedirectRecord, Requeue, RobotsRecord, SitemapEntryRecord, SitemapId,
+    SitemapRecord, StoreError, UrlId, UrlState, now_ms,
+};
+
+/// How the writer batches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WriterOptions {
+    /// Commit once this many records are in the open transaction.
+    pub batch_records: usize,
+    /// Commit at the latest this long after the transaction began.
+    pub batch_interval: Duration,
+    /// Records that may wait in the channel before senders wait.
+    pub channel_capacity: usize,
+    /// Crawl time of earlier runs, in ms: the writer stores `elapsed_base_ms` plus the time
+    /// since it started in `audits.elapsed_ms` at each commit.
+    pub elapsed_base_ms: u64,
+}
+
+impl Default for WriterOptions {
+    fn default() -> Self {
+        Self {
+            batch_records: 500,
+            batch_interval: Duration::from_millis(200),
+            channel_capacity: 1024,
+            elapsed_base_ms: 0,
+        }
+    }
+}
+
+/// What a writer did, returned by [`Writer::close`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WriterStats {
+    /// Transactions committed.
+    pub commits: u64,
+    /// Records written.
+    pub records: u64,
+    /// URL rows inserted.
+    pub urls_inserted: u64,
+    /// New URLs that were already stored under another id and were mapped onto it.
+    pub urls_merged: u64,
+}
+
+enum Command {
+    Page(Box<PageRecord>),
+    Urls(Vec<NewUrl>),
+    Sitemap(Box<SitemapRecord>),
+    Robots(RobotsRecord),
+    Error(ErrorRecord),
+    Claim {
+        max: u32,
+        reply: oneshot::Sender<Vec<Claimed>>,
+    },
+    Flush {
+        reply: oneshot::Sender<()>,
+    },
+    Close,
+}
+
+/// The handle of a running writer task. Dropping it without [`Writer::close`] commits what
+/// was sent (the task drains the channel) but does not report errors.
+#[derive(Debug)]
+pub struct Writer {
+    tx: mpsc::Sender<Command>,
+    task: std::sync::Mutex<Option<JoinHandle<Result<WriterStats, StoreError>>>>,
+}
+
+impl Writer {
+    pub(crate) async fn start(
+        pool: &SqlitePool,
+        audit: AuditId,
+        options: WriterOptions,
+    ) -> Result<Self, StoreError> {
+        let conn = pool
+            .acquire()
+            .await
+            .ctx("acquiring the writer's connection")?;
+        let (tx, rx) = mpsc::channel(options.channel_capacity.max(1));
+        let task = tokio::spawn(run(conn, audit, options, rx));
+        Ok(Self {
+            tx,
+            task: std::sync::Mutex::new(Some(task)),
+        })
+    }
+
+    async fn send(&self, command: Command) -> Result<(), StoreError> {
+        self.tx
+            .send(command)
+            .await
+            .map_err(|_| StoreError::WriterClosed)
+    }
+
+    /// Queues everything learned from one frontier URL.
+    pub async fn page(&self, record: PageRecord) -> Result<(), StoreError> {
+        self.send(Command::Page(Box::new(record))).await
+    }
+
+    /// Queues URLs found outside a page (start URLs and their variants).
+    pub async fn urls(&self, urls: Vec<NewUrl>) -> Result<(), StoreError> {
+        self.send(Command::Urls(urls)).await
+    }
+
+    /// Queues a fetched sitemap with its entries.
+    pub async fn sitemap(&self, record: SitemapRecord) -> Result<(), StoreError> {
+        self.send(Command::Sitemap(Box::new(record))).await
+    }
+
+    /// Queues a robots.txt fetch (replacing an earlier one for the same origin).
+    pub async fn robots(&self, record: RobotsRecord) -> Result<(), StoreError> {
+        self.send(Command::Robots(record)).await
+    }
+
+    /// Queues an error that is not a page's fetch result.
+    pub async fn error(&self, record: ErrorRecord) -> Result<(), StoreError> {
+        self.send(Command::Error(record)).await
+    }
+
+    /// Takes up to `max` queued URLs (lowest depth, then oldest first), marks them
+    /// `fetching` and returns them. Empty when the frontier is empty.
+    pub async fn claim(&self, max: u32) -> Result<Vec<Claimed>, StoreError> {
+        let (reply, answer) = oneshot::channel();
+        self.send(Command::Claim { max, reply }).await?;
+        answer.await.map_err(|_| StoreError::WriterClosed)
+    }
+
+    /// Commits everything sent so far.
+    pub async fn flush(&self) -> Result<(), StoreError> {
+        let (reply, answer) = oneshot::channel();
+        self.send(Command::Flush { reply }).await?;
+        answer.await.map_err(|_| StoreError::WriterClosed)
+    }
+
+    /// Commits everything sent so far, stops the task and reports its result (the first
+    /// error it met, if any). Later calls, and sends after it, fail with
+    /// [`StoreError::WriterClosed`].
+    pub async fn close(&self) -> Result<WriterStats, StoreError> {
+        // If the task already stopped, the send fails and the join below has its error.
+        let _ = self.tx.send(Command::Close).await;
+        let task = self
+            .task
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        match task {
+            Some(task) => task.await.unwrap_or(Err(StoreError::WriterClosed)),
+            None => Err(StoreError::WriterClosed),
+        }
+    }
+}
+
+type Query = sqlx::query::Query<'static, Sqlite, SqliteArguments>;
+
+/// Rows per multi-row statement; remainders use the smaller sizes.
+const CHUNKS: [usize; 4] = [64, 16, 4, 1];
+/// Buffered rows that trigger writing the buffers (inside the open transaction).
+const FLUSH_ROWS: usize = 4096;
+
+/// A row type written by multi-row INSERT.
+trait BatchRow {
+    /// `INSERT INTO t (cols)`.
+    const HEAD: &'static str;
+    /// One `(?, ?, ...)` group.
+    const GROUP: &'static str;
+    /// What is being written, for errors.
+    const CONTEXT: &'static str;
+    /// Binds this row's values in `GROUP` order.
+    fn bind(&self, q: Query, audit: i64, ids: &IdMap) -> Query;
+}
+
+fn multi_row_sql(head: &str, group: &str, rows: usize, tail: &str) -> String {
+    let mut sql = String::with_capacity(head.len() + (group.len() + 1) * rows + tail.len() + 8);
+    sql.push_str(head);
+    sql.push_str(" VALUES ");
+    for i in 0..rows {
+        if i > 0 {
+            sql.push(',');
+        }
+        sql.push_str(group);
+    }
+    sql.push_str(tail);
+    sql
+}
+
+fn chunk_len(remaining: usize) -> usize {
+    CHUNKS.into_iter().find(|&n| n <= remaining).unwrap_or(1)
+}
+
+fn opt_u64(value: Option<u64>) -> Option<i64> {
+    value.map(|v| i64::try_from(v).unwrap_or(i64::MAX))
+}
+
+/// Stores a 64-bit fingerprint bit for bit in an INTEGER column.
+fn fingerprint(value: Option<u64>) -> Option<i64> {
+    value.map(|v| i64::from_ne_bytes(v.to_ne_bytes()))
+}
+
+/// Maps ids the crawler allocated for URLs that turned out to be stored already.
+#[derive(Default)]
+struct IdMap(HashMap<UrlId, UrlId>);
+
+impl IdMap {
+    fn get(&self, id: UrlId) -> UrlId {
+        if self.0.is_empty() {
+            id
+        } else {
+            self.0.get(&id).copied().unwrap_or(id)
+        }
+    }
+
+    fn opt(&self, id: Option<UrlId>) -> Option<UrlId> {
+        id.map(|id| self.get(id))
+    }
+}
+
+impl BatchRow for NewUrl {
+    const HEAD: &'static str = "INSERT INTO urls (audit_id, id, url, url_rfc3986, url_seo, host, depth, \
+         redirect_depth, found_from, found_via, state, reason)";
+    const GROUP: &'static str = "(?,?,?,?,?,?,?,?,?,?,?,?)";
+    const CONTEXT: &'static str = "storing URLs";
+    fn bind(&self, q: Query, audit: i64, ids: &IdMap) -> Query {
+        q.bind(audit)
+            .bind(self.id)
+            .bind(self.url.clone())
+            .bind(self.url_rfc3986.clone())
+            .bind(self.url_seo.clone())
+            .bind(self.host.clone())
+            .bind(self.depth)
+            .bind(self.redirect_depth)
+            .bind(ids.opt(self.found_from))
+            .bind(self.found_via.as_str())
+            .bind(self.state.as_str())
+            .bind(self.reason.clone())
+    }
+}
+
+struct FetchRow(UrlId, FetchRecord);
+
+impl BatchRow for FetchRow {
+    const HEAD: &'static str = "INSERT INTO fetches (audit_id, url_id, fetched_at, status, content_type, \
+         content_length, body_bytes, truncated, ttfb_ms, total_ms, attempts, redirect_to, title, \
+         meta_robots, x_robots_tag, noindex, nofollow, text_hash, simhash, word_count, charset, \
+         error_kind, error_message)";
+    const GROUP: &'static str = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    const CONTEXT: &'static str = "storing fetches";
+    fn bind(&self, q: Query, audit: i64, ids: &IdMap) -> Query {
+        let f = &self.1;
+        q.bind(audit)
+            .bind(ids.get(self.0))
+            .bind(f.fetched_at)
+            .bind(f.status)
+            .bind(f.content_type.clone())
+            .bind(opt_u64(f.content_length))
+            .bind(opt_u64(Some(f.body_bytes)))
+            .bind(f.truncated)
+            .bind(opt_u64(f.ttfb_ms))
+            .bind(opt_u64(Some(f.total_ms)))
+            .bind(f.attempts)
+            .bind(ids.opt(f.redirect_to))
+            .bind(f.title.clone())
+            .bind(f.meta_robots.clone())
+            .bind(f.x_robots_tag.clone())
+            .bind(f.noindex)
+            .bind(f.nofollow)
+            .bind(fingerprint(f.text_hash))
+            .bind(fingerprint(f.simhash))
+            .bind(f.word_count)
+            .bind(f.charset.clone())
+            .bind(f.error_kind.clone())
+            .bind(f.error_message.clone())
+    }
+}
+
+struct RedirectRow(UrlId, RedirectRecord);
+
+impl BatchRow for RedirectRow {
+    const HEAD: &'static str = "INSERT OR REPLACE INTO redirects (audit_id, from_url_id, to_url_id, status, \
+         location_raw, hop_index, kind, error)";
+    const GROUP: &'static str = "(?,?,?,?,?,?,?,?)";
+    const CONTEXT: &'static str = "storing redirects";
+    fn bind(&self, q: Query, audit: i64, ids: &IdMap) -> Query {
+        let r = &self.1;
+        q.bind(audit)
+            .bind(ids.get(self.0))
+            .bind(ids.opt(r.to))
+            .bind(r.status)
+            .bind(r.location_raw.clone())
+            .bind(r.hop_index)
+            .bind(r.kind.as_str())
+            .bind(r.error.clone())
+    }
+}
+
+struct LinkRow(UrlId, u32, LinkRecord);
+
+impl BatchRow for LinkRow {
+    const HEAD: &'static str = "INSERT OR REPLACE INTO links (audit_id, from_url_id, position, to_url_id, \
+         href_raw, anchor_text, nofollow, tag, error)";
+    const GROUP: &'static str = "(?,?,?,?,?,?,?,?,?)";
+    const CONTEXT: &'static str = "storing links";
+    fn bind(&self, q: Query, audit: i64, ids: &IdMap) -> Query {
+        let l = &self.2;
+        q.bind(audit)
+            .bind(ids.get(self.0))
+            .bind(self.1)
+            .bind(ids.opt(l.to))
+            .bind(l.href_raw.clone())
+            .bind(l.anchor_text.clone())
+            .bind(l.nofollow)
+            .bind(l.tag.clone())
+            .bind(l.error.clone())
+    }
+}
+
+struct CanonicalRow(UrlId, u32, CanonicalRecord);
+
+impl BatchRow for CanonicalRow {
+    const HEAD: &'static str = "INSERT OR REPLACE INTO canonicals (audit_id, page_url_id, position, \
+         target_url_id, href_raw, source, in_head, error)";
+    const GROUP: &'static str = "(?,?,?,?,?,?,?,?)";
+    const CONTEXT: &'static str = "storing canonicals";
+    fn bind(&self, q: Query, audit: i64, ids: &IdMap) -> Query {
+        let c = &self.2;
+        q.bind(audit)
+            .bind(ids.get(self.0))
+            .bind(self.1)
+            .bind(ids.opt(c.target))
+            .bind(c.href_raw.clone())
+            .bind(c.source.as_str())
+            .bind(c.in_head)
+            .bind(c.error.clone())
+    }
+}
+
+struct HreflangRow(UrlId, u32, HreflangRecord);
+
+impl BatchRow for HreflangRow {
+    const HEAD: &'static str = "INSERT OR REPLACE INTO hreflang (audit_id, page_url_id, position, lang, \
+         target_url_id, href_raw, source)";
+    const GROUP: &'static str = "(?,?,?,?,?,?,?)";
+    const CONTEXT: &'static str = "storing hreflang";
+    fn bind(&self, q: Query, audit: i64, ids: &IdMap) -> Query {
+        let h = &self.2;
+        q.bind(audit)
+            .bind(ids.get(self.0))
+            .bind(self.1)
+            .bind(h.lang.clone())
+            .bind(ids.opt(h.target))
+            .bind(h.href_raw.clone())
+            .bind(h.source.as_str())
+    }
+}
+
+struct EntryRow(SitemapId, u32, SitemapEntryRecord);
+
+impl BatchRow for EntryRow {
+    const HEAD: &'static str = "INSERT OR REPLACE INTO sitemap_entries (audit_id, sitemap_id, position, url_id, \
+         loc_raw, lastmod, changefreq, priority)";
+    const GROUP: &'static str = "(?,?,?,?,?,?,?,?)";
+    const CONTEXT: &'static str = "storing sitemap entries";
+    fn bind(&self, q: Query, audit: i64, ids: &IdMap) -> Query {
+        let e = &self.2;
+        q.bind(audit)
+            .bind(self.0)
+            .bind(self.1)
+            .bind(ids.opt(e.url_id))
+            .bind(e.loc_raw.clone())
+            .bind(e.lastmod.clone())
+            .bind(e.changefreq.clone())
+            .bind(e.priority)
+    }
+}
+
+impl BatchRow for ErrorRecord {
+    const HEAD: &'static str = "INSERT INTO errors (audit_id, url_id, at, phase, kind, message)";
+    const GROUP: &'static str = "(?,?,?,?,?,?)";
+    const CONTEXT: &'static str = "storing errors";
+    fn bind(&self, q: Query, audit: i64, ids: &IdMap) -> Query {
+        q.bind(audit)
+            .bind(ids.opt(self.url_id))
+            .bind(now_ms())
+            .bind(self.phase.clone())
+            .bind(self.kind.clone())
+            .bind(self.message.clone())
+    }
+}
+
+struct BlockRow(UrlId, String);
+
+impl BatchRow for BlockRow {
+    const HEAD: &'static str = "INSERT OR REPLACE INTO robots_blocks (audit_id, url_id, origin)";
+    const GROUP: &'static str = "(?,?,?)";
+    const CONTEXT: &'static str = "storing robots.txt blocks";
+    fn bind(&self, q: Query, audit: i64, ids: &IdMap) -> Query {
+        q.bind(audit).bind(ids.get(self.0)).bind(self.1.clone())
+    }
+}
+
+/// Writes `rows` with multi-row INSERTs, then empties it.
+async fn insert_rows<T: BatchRow>(
+    conn: &mut PoolConnection<Sqlite>,
+    rows: &mut Vec<T>,
+    audit: i64,
+    ids: &IdMap,
+) -> Result<(), StoreError> {
+    let mut rest = &rows[..];
+    while !rest.is_empty() {
+        let n = chunk_len(rest.len());
+        let (chunk, tail) = rest.split_at(n);
+        let mut q = sqlx::query(AssertSqlSafe(multi_row_sql(T::HEAD, T::GROUP, n, "")));
+        for row in chunk {
+            q = row.bind(q, audit, ids);
+        }
+        q.execute(&mut **conn).await.ctx(T::CONTEXT)?;
+        rest = tail;
+    }
+    rows.clear();
+    Ok(())
+}
+
+/// Rows waiting for the next write of the buffers.
+#[derive(Default)]
+struct Buffers {
+    urls: Vec<NewUrl>,
+    fetches: Vec<FetchRow>,
+    redirects: Vec<RedirectRow>,
+    links: Vec<LinkRow>,
+    canonicals: Vec<CanonicalRow>,
+    hreflang: Vec<HreflangRow>,
+    entries: Vec<EntryRow>,
+    errors: Vec<ErrorRecord>,
+    blocks: Vec<BlockRow>,
+    done: Vec<UrlId>,
+    states: Vec<(UrlId, UrlState, Option<String>)>,
+    requeue: Vec<Requeue>,
+}
+
+impl Buffers {
+    fn rows(&self) -> usize {
+        self.urls.len()
+            + self.fetches.len()
+            + self.redirects.len()
+            + self.links.len()
+            + self.canonicals.len()
+            + self.hreflang.len()
+            + self.entries.len()
+            + self.errors.len()
+            + self.blocks.len()
+            + self.done.len()
+            + self.states.len()
+            + self.requeue.len()
+    }
+}
+
+struct State {
+    audit: i64,
+    options: WriterOptions,
+    started: Instant,
+    in_tx: bool,
+    deadline: Option<tokio::time::Instant>,
+    records_in_tx: usize,
+    buffers: Buffers,
+    ids: IdMap,
+    stats: WriterStats,
+    // counter deltas for the audits row, applied at commit
+    new_urls: u64,
+    new_fetches: u64,
+    new_errors: u64,
+}
+
+async fn run(
+    mut conn: PoolConnection<Sqlite>,
+    audit: AuditId,
+    options: WriterOptions,
+    mut rx: mpsc::Receiver<Command>,
+) -> Result<WriterStats, StoreError> {
+    let mut state = State {
+        audit: audit.0,
+        options,
+        started: Instant::now(),
+        in_tx: false,
+        deadline: None,
+        records_in_tx: 0,
+        buffers: Buffers::default(),
+        ids: IdMap::default(),
+        stats: WriterStats::default(),
+        new_urls: 0,
+        new_fetches: 0,
+        new_errors: 0,
+    };
+    let result = state.serve(&mut conn, &mut rx).await;
+    if result.is_err() && state.in_tx {
+        // Best effort: the connection is dropped right after, which also rolls back.
+        let _ = sqlx::query("ROLLBACK").execute(&mut *conn).await;
+    }
+    if let Err(error) = &result {
+        tracing::error!(audit = audit.0, %error, "store writer stopped");
+    }
+    result
+}
+
+impl State {
+    async fn serve(
+        &mut self,
+        conn: &mut PoolConnection<Sqlite>,
+        rx: &mut mpsc::Receiver<Command>,
+    ) -> Result<WriterStats, StoreError> {
+        loop {
+            let command = match self.deadline {
+                Some(deadline) => match tokio::time::timeout_at(deadline, rx.recv()).await {
+                    Ok(command) => command,
+                    Err(_) => {
+                        self.commit(conn).await?;
+                        continue;
+                    }
+                },
+                None => rx.recv().await,
+            };
+            let Some(command) = command else {
+                self.commit(conn).await?;
+                return Ok(self.stats);
+            };
+            match command {
+                Command::Claim { max, reply } => {
+                    self.begin(conn).await?;
+                    self.write_buffers(conn).await?;
+                    let claimed = self.claim(conn, max).await?;
+                    // A fetcher that went away leaves its URLs `fetching`: the next run
+                    // re-queues them.
+                    let _ = reply.send(claimed);
+                }
+                Command::Flush { reply } => {
+                    self.commit(conn).await?;
+                    let _ = reply.send(());
+                }
+                Command::Close => {
+                    self.commit(conn).await?;
+                    return Ok(self.stats);
+                }
+                other => {
+                    self.begin(conn).await?;
+                    self.apply(conn, other).await?;
+                    self.records_in_tx += 1;
+                    self.stats.records += 1;
+                    if self.records_in_tx >= self.options.batch_records {
+                        self.commit(conn).await?;
+                    } else if self.buffers.rows() >= FLUSH_ROWS {
+                        self.write_buffers(conn).await?;
+                    }
+                }
+            }
+        }
+    }
+
+    async fn begin(&mut self, conn: &mut PoolConnection<Sqlite>) -> Result<(), StoreError> {
+        if !self.in_tx {
+            sqlx::query("BEGIN IMMEDIATE")
+                .execute(&mut **conn)
+                .await
+                .ctx("starting a write transaction")?;
+            self.in_tx = true;
+            self.deadline = Some(tokio::time::Instant::now() + self.options.batch_interval);
+        }
+        Ok(())
+    }
+
+    async fn commit(&mut self, conn: &mut PoolConnection<Sqlite>) -> Result<(), StoreError> {
+        if !self.in_tx {
+            return Ok(());
+        }
+        self.write_buffers(conn).await?;
+        let elapsed = self
+            .options
+            .elapsed_base_ms
+            .saturating_add(u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX));
+        sqlx::query(
+            "UPDATE audits SET urls_found = urls_found + ?, pages_fetched = pages_fetched + ?,
+             fetch_errors = fetch_errors + ?, elapsed_ms = ? WHERE id = ?",
+        )
+        .bind(opt_u64(Some(self.new_urls)))
+        .bind(opt_u64(Some(self.new_fetches)))
+        .bind(opt_u64(Some(self.new_errors)))
+        .bind(opt_u64(Some(elapsed)))
+        .bind(self.audit)
+        .execute(&mut **conn)
+        .await
+        .ctx("updating audit counters")?;
+        sqlx::query("COMMIT")
+            .execute(&mut **conn)
+            .await
+            .ctx("committing a batch")?;
+        self.in_tx = false;
+        self.deadline = None;
+        self.records_in_tx = 0;
+        self.ids.0.clear();
+        self.new_urls = 0;
+        self.new_fetches = 0;
+        self.new_errors = 0;
+        self.stats.commits += 1;
+        Ok(())
+    }
+
+    async fn apply(
+        &mut self,
+        conn: &mut PoolConnection<Sqlite>,
+        command: Command,
+    ) -> Result<(), StoreError> {
+        let b = &mut self.buffers;
+        match command {
+            Command::Page(page) => {
+                let page = *page;
+                let id = page.url_id;
+                b.urls.extend(page.new_urls);
+                b.requeue.extend(page.requeue);
+                if page.state == UrlState::Done && page.reason.is_none() {
+                    b.done.push(id);
+                } else {
+                    b.states.push((id, page.state, page.reason));
+                }
+                if let Some(origin) = page.blocked_by {
+                    b.blocks.push(BlockRow(id, origin));
+                }
+                if let Some(fetch) = page.fetch {
+                    self.new_fetches += 1;
+                    if fetch.error_kind.is_some() {
+                        self.new_errors += 1;
+                    }
+                    b.fetches.push(FetchRow(id, fetch));
+                }
+                if let Some(redirect) = page.redirect {
+                    b.redirects.push(RedirectRow(id, redirect));
+                }
+                b.links.extend(
+                    page.links
+                        .into_iter()
+                        .zip(0u32..)
+                        .map(|(l, i)| LinkRow(id, i, l)),
+                );
+                b.canonicals.extend(
+                    page.canonicals
+                        .into_iter()
+                        .zip(0u32..)
+                        .map(|(c, i)| CanonicalRow(id, i, c)),
+                );
+                b.hreflang.extend(
+                    page.hreflang
+                        .into_iter()
+                        .zip(0u32..)
+                        .map(|(h, i)| HreflangRow(id, i, h)),
+                );
+                b.errors.extend(page.errors);
+            }
+            Command::Urls(urls) => b.urls.extend(urls),
+            Command::Sitemap(sitemap) => {
+                let s = *sitemap;
+                sqlx::query(
+                    "INSERT OR REPLACE INTO sitemaps (audit_id, id, url, kind, parent_id, found_via,
+                     fetched_at, status, body_bytes, gzip, entries, issues, error)
+                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                )
+                .bind(self.audit)
+                .bind(s.id)
+                .bind(s.url)
+                .bind(s.kind)
+                .bind(s.parent_id)
+                .bind(s.found_via.as_str())
+                .bind(s.fetched_at)
+                .bind(s.status)
+                .bind(opt_u64(Some(s.body_bytes)))
+                .bind(s.gzip)
+                .bind(opt_u64(Some(s.entries.len() as u64)))
+                .bind(s.issues_json)
+                .bind(s.error)
+                .execute(&mut **conn)
+                .await
+                .ctx("storing a sitemap")?;
+                b.urls.extend(s.new_urls);
+                b.requeue.extend(s.requeue);
+                b.entries.extend(
+                    s.entries
+                        .into_iter()
+                        .zip(0u32..)
+                        .map(|(e, i)| EntryRow(s.id, i, e)),
+                );
+            }
+            Command::Robots(r) => {
+                sqlx::query(
+                    "INSERT OR REPLACE INTO robots (audit_id, origin, fetched_at, status, body,
+                     crawl_delay, sitemaps, verdict, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                )
+                .bind(self.audit)
+                .bind(r.origin)
+                .bind(r.fetched_at)
+                .bind(r.status)
+                .bind(r.body)
+                .bind(r.crawl_delay)
+                .bind(serde_json::to_string(&r.sitemaps).unwrap_or_else(|_| "[]".to_owned()))
+                .bind(r.verdict.as_str())
+                .bind(r.error)
+                .execute(&mut **conn)
+                .await
+                .ctx("storing a robots.txt fetch")?;
+            }
+            Command::Error(e) => b.errors.push(e),
+            Command::Claim { .. } | Command::Flush { .. } | Command::Close => {}
+        }
+        Ok(())
+    }
+
+    /// Writes every buffered row inside the open transaction: URLs first, so that the ids
+    /// of URLs found to be stored already are known before the rows that point at them.
+    async fn write_buffers(&mut self, conn: &mut PoolConnection<Sqlite>) -> Result<(), StoreError> {
+        self.write_urls(conn).await?;
+        let audit = self.audit;
+        let ids = &self.ids;
+        let b = &mut self.buffers;
+        insert_rows(conn, &mut b.fetches, audit, ids).await?;
+        insert_rows(conn, &mut b.redirects, audit, ids).await?;
+        insert_rows(conn, &mut b.links, audit, ids).await?;
+        insert_rows(conn, &mut b.canonicals, audit, ids).await?;
+        insert_rows(conn, &mut b.hreflang, audit, ids).await?;
+        insert_rows(conn, &mut b.entries, audit, ids).await?;
+        insert_rows(conn, &mut b.errors, audit, ids).await?;
+        insert_rows(conn, &mut b.blocks, audit, ids).await?;
+
+        let mut rest = &b.done[..];
+        while !rest.is_empty() {
+            let n = chunk_len(rest.len());
+            let (chunk, tail) = rest.split_at(n);
+            let mut sql = String::from(
+                "UPDATE urls SET state = 'done', reason = NULL WHERE audit_id = ? AND id IN (?",
+            );
+            sql.push_str(&",?".repeat(n - 1));
+            sql.push(')');
+            let mut q = sqlx::query(AssertSqlSafe(sql)).bind(audit);
+            for &id in chunk {
+                q = q.bind(ids.get(id));
+            }
+            q.execute(&mut **conn).await.ctx("marking URLs done")?;
+            rest = tail;
+        }
+        b.done.clear();
+        for (id, state, reason) in b.states.drain(..) {
+            sqlx::query("UPDATE urls SET state = ?, reason = ? WHERE audit_id = ? AND id = ?")
+                .bind(state.as_str())
+                .bind(reason)
+                .bind(audit)
+                .bind(ids.get(id))
+                .execute(&mut **conn)
+                .await
+                .ctx("updating URL states")?;
+        }
+        for r in b.requeue.drain(..) {
+            sqlx::query(
+                "UPDATE urls SET state = 'queued', reason = NULL, depth = ?
+                 WHERE audit_id = ? AND id = ? AND state = 'skipped'",
+            )
+            .bind(r.depth)
+            .bind(audit)
+            .bind(ids.get(r.id))
+            .execute(&mut **conn)
+            .await
+            .ctx("re-queueing URLs")?;
+        }
+        Ok(())
+    }
+
+    /// Inserts the buffered URLs; a URL already stored under another id (the crawler's set
+    /// of known URLs is bounded) is mapped onto the stored id.
+    async fn write_urls(&mut self, conn: &mut PoolConnection<Sqlite>) -> Result<(), StoreError> {
+        let mut rest = &self.buffers.urls[..];
+        let mut merged: Vec<(UrlId, &str)> = Vec::new();
+        while !rest.is_empty() {
+            let n = chunk_len(rest.len());
+            let (chunk, tail) = rest.split_at(n);
+            let sql = multi_row_sql(
+                NewUrl::HEAD,
+                NewUrl::GROUP,
+                n,
+                " ON CONFLICT (audit_id, url_rfc3986) DO NOTHING RETURNING id",
+            );
+            let mut q = sqlx::query(AssertSqlSafe(sql));
+            for row in chunk {
+                q = row.bind(q, self.audit, &self.ids);
+            }
+            let inserted: HashSet<UrlId> = q
+                .fetch_all(&mut **conn)
+                .await
+                .ctx(NewUrl::CONTEXT)?
+                .iter()
+                .map(|row| row.get::<i64, _>(0))
+                .collect();
+            self.new_urls += inserted.len() as u64;
+            self.stats.urls_inserted += inserted.len() as u64;
+            merged.extend(
+                chunk
+                    .iter()
+                    .filter(|u| !inserted.contains(&u.id))
+                    .map(|u| (u.id, u.url_rfc3986.as_str())),
+            );
+            rest = tail;
+        }
+        for (id, key) in merged {
+            let stored: i64 =
+                sqlx::query_scalar("SELECT id FROM urls WHERE audit_id = ? AND url_rfc3986 = ?")
+                    .bind(self.audit)
+                    .bind(key.to_owned())
+                    .fetch_one(&mut **conn)
+                    .await
+                    .ctx("looking up a known URL")?;
+            self.ids.0.insert(id, stored);
+            self.stats.urls_merged += 1;
+        }
+        self.buffers.urls.clear();
+        Ok(())
+    }
+
+    async fn claim(
+        &mut self,
+        conn: &mut PoolConnection<Sqlite>,
+        max: u32,
+    ) -> Result<Vec<Claimed>, StoreError> {
+        let rows = sqlx::query(
+            "UPDATE urls SET state = 'fetching'
+             WHERE audit_id = ?1 AND id IN (
+                 SELECT id FROM urls WHERE audit_id = ?1 AND state = 'queued'
+                 ORDER BY depth, id LIMIT ?2)
+             RETURNING id, url, depth, redirect_depth",
+        )
+        .bind(self.audit)
+        .bind(max)
+        .fetch_all(&mut **conn)
+        .await
+        .ctx("claiming frontier URLs")?;
+        let mut claimed: Vec<Claimed> = rows
+            .iter()
+            .map(|row| Claimed {
+                id: row.get(0),
+                url: row.get(1),
+                depth: row.get(2),
+                redirect_depth: row.get(3),
+            })
+            .collect();
+        claimed.sort_by_key(|c| (c.depth, c.id));
+        Ok(claimed)
+    }
+}
