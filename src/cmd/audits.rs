@@ -1,0 +1,75 @@
+//! `dustpan audits`: the audits in a database.
+
+use super::db::DbArgs;
+use anyhow::{Context, Result};
+use std::process::ExitCode;
+
+/// List the audits in the database, newest first.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    db: DbArgs,
+}
+
+/// Runs the subcommand.
+pub fn run(args: Args) -> Result<ExitCode> {
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let store = args.db.open().await?;
+        let audits = store.list_audits().await?;
+        if audits.is_empty() {
+            eprintln!("no audits in {}", args.db.path()?.display());
+            return Ok(ExitCode::SUCCESS);
+        }
+        println!(
+            "{:>5}  {:<19}  {:<9}  {:>8}  {:>8}  {:>7}  start URL",
+            "id", "started (UTC)", "status", "URLs", "fetched", "errors"
+        );
+        for a in audits {
+            println!(
+                "{:>5}  {:<19}  {:<9}  {:>8}  {:>8}  {:>7}  {}",
+                a.id.0,
+                utc(a.started_at),
+                a.status.as_str(),
+                a.urls_found,
+                a.pages_fetched,
+                a.fetch_errors,
+                a.start_urls.join(" ")
+            );
+        }
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+/// `YYYY-MM-DD HH:MM:SS` for milliseconds since the Unix epoch (UTC).
+pub fn utc(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn utc_dates() {
+        assert_eq!(super::utc(0), "1970-01-01 00:00:00");
+        assert_eq!(super::utc(1_795_000_000_000), "2026-11-18 10:26:40");
+        assert_eq!(super::utc(951_782_400_000), "2000-02-29 00:00:00");
+    }
+}

@@ -1,0 +1,77 @@
+//! `dustpan demo`: audit the built-in fixture site, served on loopback.
+
+use super::audit::{crawl_with_progress, exit_code, print_summary};
+use super::db::DbArgs;
+use anyhow::{Context, Result};
+use crawl::CrawlConfig;
+use std::process::ExitCode;
+
+/// Start the built-in problem site on 127.0.0.1 (host and scheme variants, duplicate
+/// pages, wrong canonicals, redirect chains, bad sitemap entries, a crawler trap, ...)
+/// and audit it, so you can see a real audit without choosing a site. Nothing leaves
+/// this machine: every request goes to the loopback server.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Serve the "after" version of the site (some problems fixed, one new), to compare
+    /// two audits.
+    #[arg(long)]
+    after: bool,
+    /// Delay of the site's deliberately slow page, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 2000)]
+    slow_ms: u64,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+    #[command(flatten)]
+    db: DbArgs,
+}
+
+/// Runs the subcommand.
+pub fn run(args: Args) -> Result<ExitCode> {
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let store = args.db.open().await?;
+        let site = fixture::FixtureServer::start(fixture::FixtureConfig {
+            variant: if args.after {
+                fixture::SiteVariant::After
+            } else {
+                fixture::SiteVariant::Before
+            },
+            slow_delay: std::time::Duration::from_millis(args.slow_ms),
+            hostile: false,
+            log_requests: false,
+            ..fixture::FixtureConfig::default()
+        })
+        .await
+        .context("cannot start the fixture site on 127.0.0.1")?;
+        let config = demo_config(&site);
+        eprintln!(
+            "Fixture site on {} (served as {}); auditing it into {}",
+            site.addr(),
+            site.base_url(),
+            args.db.path()?.display()
+        );
+        let summary = crawl_with_progress(args.quiet, |tx, cancel| {
+            let store = store.clone();
+            async move { crawl::start_audit(&store, &config, &tx, &cancel).await }
+        })
+        .await?;
+        site.shutdown().await;
+        print_summary(&store, &summary).await?;
+        Ok(exit_code(&summary))
+    })
+}
+
+/// The crawl configuration for the fixture: its host names mapped to its loopback
+/// port, its private CA trusted.
+pub fn demo_config(site: &fixture::FixtureServer) -> CrawlConfig {
+    let port = site.port();
+    let mut config = CrawlConfig::for_url(&site.base_url());
+    config.include_subdomains = true;
+    config.resolve = fixture::HOSTS
+        .iter()
+        .map(|h| format!("{h}:{port}:127.0.0.1"))
+        .collect();
+    config.extra_root_certs_pem = vec![site.ca_pem().to_owned()];
+    config
+}
