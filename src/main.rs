@@ -15,7 +15,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    Audit(cmd::audit::Args),
+    Audit(Box<cmd::audit::Args>),
     Audits(cmd::audits::Args),
     Demo(cmd::demo::Args),
     Normalize(cmd::normalize::Args),
@@ -24,7 +24,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Audit(args) => cmd::audit::run(args),
+        Command::Audit(args) => cmd::audit::run(*args),
         Command::Audits(args) => cmd::audits::run(args),
         Command::Demo(args) => cmd::demo::run(args),
         Command::Normalize(args) => cmd::normalize::run(args),

@@ -69,7 +69,7 @@ mod tests {
     #[test]
     fn utc_dates() {
         assert_eq!(super::utc(0), "1970-01-01 00:00:00");
-        assert_eq!(super::utc(1_795_000_000_000), "2026-11-18 10:26:40");
+        assert_eq!(super::utc(1_795_000_000_000), "2026-11-18 11:06:40");
         assert_eq!(super::utc(951_782_400_000), "2000-02-29 00:00:00");
     }
 }
