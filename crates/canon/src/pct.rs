@@ -78,6 +78,15 @@ pub(crate) fn uppercase_hex(s: &str) -> Cow<'_, str> {
     })
 }
 
+/// Whether appending a hex digit to `out` would complete a new escape with a literal
+/// `%` already there (`%%33` must not become `%3`, then `%3F` on the next pass).
+fn completes_escape(out: &[u8], decoded: u8) -> bool {
+    let n = out.len();
+    decoded.is_ascii_hexdigit()
+        && ((n >= 1 && out[n - 1] == b'%')
+            || (n >= 2 && out[n - 2] == b'%' && out[n - 1].is_ascii_hexdigit()))
+}
+
 /// `%7E` -> `~`, `%41` -> `A`; other escapes stay.
 pub(crate) fn decode_unreserved(s: &str) -> Cow<'_, str> {
     let b = s.as_bytes();
@@ -86,8 +95,16 @@ pub(crate) fn decode_unreserved(s: &str) -> Cow<'_, str> {
         .enumerate()
         .any(|(i, &c)| c == b'%' && escape_at(b, i).is_some_and(is_unreserved));
     rewrite(s, needs, |b, i, out| match (b[i], escape_at(b, i)) {
-        (b'%', Some(d)) if is_unreserved(d) => {
+        (b'%', Some(d)) if is_unreserved(d) && !completes_escape(out, d) => {
             out.push(d);
+            3
+        }
+        (b'%', Some(_)) => {
+            out.extend_from_slice(&[
+                b'%',
+                b[i + 1].to_ascii_uppercase(),
+                b[i + 2].to_ascii_uppercase(),
+            ]);
             3
         }
         _ => {
@@ -115,7 +132,7 @@ pub(crate) fn standard_query_component(s: &str) -> Cow<'_, str> {
         let c = b[i];
         if c == b'%' {
             match escape_at(b, i) {
-                Some(d) if is_unreserved(d) => out.push(d),
+                Some(d) if is_unreserved(d) && !completes_escape(out, d) => out.push(d),
                 Some(d) => push_escape(out, d),
                 None => {
                     out.push(b'%');
@@ -205,6 +222,15 @@ mod tests {
     fn unreserved() {
         assert_eq!(decode_unreserved("/%7Efoo%2Fbar%41"), "/~foo%2FbarA");
         assert_eq!(decode_unreserved("%3F%2"), "%3F%2");
+    }
+
+    #[test]
+    fn decoding_never_completes_an_escape() {
+        // Found by fuzzing: `%%%%33f` decoded `%33` into `%3f`, an escape of `?`.
+        assert_eq!(decode_unreserved("%%%%33f"), "%%%%33f");
+        assert_eq!(decode_unreserved("%%34%31"), "%%341");
+        assert_eq!(standard_query_component("%%33f"), "%%33f");
+        assert_eq!(decode_unreserved("a%33"), "a3");
     }
 
     #[test]
