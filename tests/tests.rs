@@ -2,5 +2,8 @@
 //! per subcommand, a small harness in `util`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod audit;
+mod hostile;
 mod normalize;
+mod resume;
 mod util;

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Crawl benchmark: `dustpan audit` of the generated fixture site, served on loopback by
+# `dustpan-fixture --generated PAGES`, both built in release.
+#
+#   bash scripts/bench-crawl.sh [PAGES]      # PAGES defaults to 20000; 100000 works too
+#
+# Prints pages fetched, wall seconds, pages/s, CPU seconds (user + sys) and peak RSS of
+# the audit process, and the size of the audit database. Nothing leaves the machine: the
+# fixture binds 127.0.0.1 and every host name is --resolve'd to it.
+#
+# The generated site answers 200 on every host and scheme with root-relative links, so
+# the audit keeps to https://example.test (--include); --trap-budget 0 because /p/N is one
+# numeric pattern with more than the default 10,000 URLs; --max-urls above the site size.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+pages=${1:-20000}
+if ! [[ $pages =~ ^[0-9]+$ ]] || ((pages < 1)); then
+    echo "usage: bash scripts/bench-crawl.sh [PAGES]" >&2
+    exit 2
+fi
+
+echo "==> cargo build --release (dustpan, dustpan-fixture)" >&2
+cargo build --release --locked -p dustpan -p fixture --bin dustpan --bin dustpan-fixture >&2
+target_dir=$(cargo metadata --format-version 1 --no-deps --locked |
+    sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+bin="${target_dir:-target}/release"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dustpan-bench.XXXXXX")
+fixture_pid=
+cleanup() {
+    if [[ -n $fixture_pid ]]; then
+        kill "$fixture_pid" 2>/dev/null || true
+        wait "$fixture_pid" 2>/dev/null || true
+    fi
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# Port 0: the fixture picks a free port and prints it.
+"$bin/dustpan-fixture" --generated "$pages" --port 0 --ca-out "$tmp/ca.pem" >"$tmp/fixture.log" 2>&1 &
+fixture_pid=$!
+port=
+for _ in $(seq 1 600); do
+    port=$(sed -n 's/^dustpan-fixture listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$tmp/fixture.log")
+    [[ -n $port ]] && break
+    if ! kill -0 "$fixture_pid" 2>/dev/null; then
+        cat "$tmp/fixture.log" >&2
+        echo "dustpan-fixture exited" >&2
+        exit 1
+    fi
+    sleep 0.1
+done
+if [[ -z $port ]]; then
+    echo "dustpan-fixture did not start" >&2
+    exit 1
+fi
+# Wait until it accepts connections.
+for _ in $(seq 1 100); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+        break
+    fi
+    sleep 0.1
+done
+echo "==> fixture (pid $fixture_pid) on 127.0.0.1:$port, $pages pages" >&2
+
+resolve=()
+for host in example.test www.example.test blog.example.test; do
+    resolve+=(--resolve "$host:$port:127.0.0.1")
+done
+db="$tmp/bench.sqlite"
+audit=("$bin/dustpan" audit https://example.test/ --db "$db" "${resolve[@]}"
+    --ca-cert "$tmp/ca.pem" --include '^https://example\.test/'
+    --max-urls $((pages * 2 + 1000)) --trap-budget 0 -q)
+echo "==> ${audit[*]}" >&2
+
+start_ns=$(date +%s%N)
+if [[ -x /usr/bin/time ]]; then
+    /usr/bin/time -v -o "$tmp/time.txt" "${audit[@]}" >"$tmp/audit.txt"
+    end_ns=$(date +%s%N)
+    user=$(sed -n 's/^\s*User time (seconds): //p' "$tmp/time.txt")
+    sys=$(sed -n 's/^\s*System time (seconds): //p' "$tmp/time.txt")
+    cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+    rss_kib=$(sed -n 's/^\s*Maximum resident set size (kbytes): //p' "$tmp/time.txt")
+else
+    # No GNU time: poll /proc for the peak RSS and the CPU ticks while it runs.
+    "${audit[@]}" >"$tmp/audit.txt" &
+    pid=$!
+    rss_kib=0
+    ticks=0
+    while kill -0 "$pid" 2>/dev/null; do
+        hwm=$(sed -n 's/^VmHWM:\s*\([0-9]*\) kB/\1/p' "/proc/$pid/status" 2>/dev/null || true)
+        [[ -n $hwm ]] && ((hwm > rss_kib)) && rss_kib=$hwm
+        t=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || true)
+        [[ -n $t ]] && ticks=$t
+        sleep 0.05
+    done
+    wait "$pid"
+    end_ns=$(date +%s%N)
+    cpu=$(awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", t / hz }')
+fi
+
+cat "$tmp/audit.txt"
+fetched=$(sed -n 's/^  URLs .* recorded: \([0-9]*\) fetched.*/\1/p' "$tmp/audit.txt")
+fixture_cpu=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$fixture_pid/stat")
+db_bytes=$(cat "$db" "$db-wal" 2>/dev/null | wc -c)
+
+awk -v pages="$pages" -v fetched="$fetched" -v ns=$((end_ns - start_ns)) -v cpu="$cpu" \
+    -v rss="$rss_kib" -v db="$db_bytes" -v fcpu="$fixture_cpu" 'BEGIN {
+    wall = ns / 1e9
+    printf "\nsite pages        %d\n", pages
+    printf "pages fetched     %d\n", fetched
+    printf "wall seconds      %.2f\n", wall
+    printf "pages/s           %.0f\n", fetched / wall
+    printf "CPU seconds       %.2f (user + sys of dustpan; the fixture used %.2f)\n", cpu, fcpu
+    printf "peak RSS          %.1f MiB\n", rss / 1024
+    printf "database size     %.1f MiB\n", db / 1048576
+}'
+if ((fetched < pages)); then
+    echo "warning: fewer pages fetched ($fetched) than the site has ($pages)" >&2
+    exit 1
+fi
