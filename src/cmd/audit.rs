@@ -1,7 +1,7 @@
 //! `dustpan audit`: crawl a site and its sitemaps into the audit database.
 
 use super::db::DbArgs;
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use crawl::{CancellationToken, CrawlConfig, CrawlSummary, Progress};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -19,8 +19,13 @@ pub struct Args {
     /// The start URL (http or https). More start URLs with --start.
     #[arg(required_unless_present_any = ["resume", "config"], conflicts_with = "resume")]
     url: Option<String>,
-    /// Resume audit ID where it stopped, with the configuration it started with.
-    #[arg(long, value_name = "ID")]
+    /// Resume audit ID where it stopped, with the configuration it started with (so
+    /// no other crawl option may be given).
+    #[arg(long, value_name = "ID", conflicts_with_all = [
+        "config", "starts", "max_urls", "max_depth", "concurrency", "rate", "no_robots",
+        "user_agent", "include_subdomains", "includes", "excludes", "sitemaps", "resolves",
+        "ca_certs", "timeout", "max_response_bytes", "trap_budget",
+    ])]
     resume: Option<i64>,
     /// A crawl configuration file (TOML, or JSON when it ends in .json) with any field
     /// of the crawl configuration; options given on the command line override it.
@@ -161,9 +166,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let store = args.db.open().await?;
         let summary = match args.resume {
             Some(id) => {
-                if args.config.is_some() || args.max_urls.is_some() {
-                    bail!("--resume uses the configuration the audit started with; other options do not apply");
-                }
                 crawl_with_progress(args.quiet, |tx, cancel| {
                     let store = store.clone();
                     async move { crawl::resume_audit(&store, AuditId(id), &tx, &cancel).await }
