@@ -690,7 +690,14 @@ fn is_standard_component(s: &str) -> bool {
 /// into something the URL parser reads as an IPv4 address (`x.4.` without its dot
 /// is `x.4`, whose numeric last label makes it an IPv4 address).
 fn is_plain_domain(host: &str) -> bool {
-    matches!(Host::parse(host), Ok(Host::Domain(d)) if d == host)
+    // WHATWG reads a host as IPv4 only when its last label (one trailing empty
+    // label aside) is a number: decimal, or hex with `0x`. Anything else stays a name.
+    let trimmed = host.strip_suffix('.').unwrap_or(host);
+    let last = trimmed.rsplit('.').next().unwrap_or(trimmed);
+    let numeric = !last.is_empty()
+        && (last.bytes().all(|b| b.is_ascii_digit())
+            || last.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("0x")));
+    !numeric || matches!(Host::parse(host), Ok(Host::Domain(d)) if d == host)
 }
 
 /// Whether `host` is more than a bare public suffix (so `www.` may be stripped to it).
