@@ -1,0 +1,425 @@
+//! rel=canonical problems, page by page.
+
+use super::Ctx;
+use crate::finding::{Finding, FindingId, Fix};
+use crate::input::DeclarationSource;
+use crate::site::NONE;
+use crate::urlparts::{is_absolute_http, split};
+use rustc_hash::FxHashSet;
+
+pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
+    let site = cx.site;
+    let mut loops_done: FxHashSet<u32> = FxHashSet::default();
+    let unrelated: rustc_hash::FxHashMap<u32, (u32, u32)> = cx
+        .graph
+        .unrelated_canonicals
+        .iter()
+        .map(|&(p, t, d)| (p, (t, d)))
+        .collect();
+    for i in 0..site.n as u32 {
+        if !site.serves(i) || site.canonicals(i).next().is_none() {
+            continue;
+        }
+        declarations(cx, i, out);
+        let t = site.eff_canon[i as usize];
+        if t == NONE || t == i {
+            continue;
+        }
+        if let Some(f) = target_problem(cx, i, t, &mut loops_done, unrelated.get(&i).copied()) {
+            out.push(f);
+        }
+        linked(cx, i, t, out);
+    }
+}
+
+/// The page's target fix: the preferred URL of its cluster if it serves and is not
+/// `avoid`, else the page itself.
+fn better_target(cx: &Ctx<'_, '_>, i: u32, avoid: u32) -> u32 {
+    let p = cx.clusters.preferred_of(i);
+    if p != avoid && cx.site.serves(p) {
+        p
+    } else {
+        i
+    }
+}
+
+fn declarations(cx: &Ctx<'_, '_>, i: u32, out: &mut Vec<Finding>) {
+    let site = cx.site;
+    let page = cx.url(i);
+    let decls: Vec<_> = site.canonicals(i).collect();
+    if let Some(bad) = decls
+        .iter()
+        .find(|c| c.target.and_then(|t| site.idx(t)).is_none())
+    {
+        let to = better_target(cx, i, NONE);
+        out.push(
+            Finding::new(
+                FindingId::CanonInvalid,
+                &[&page],
+                format!("{page} declares a canonical that is not a valid http(s) URL."),
+            )
+            .urls([page.clone()])
+            .evidence(format!(
+                "href {:?} ({})",
+                bad.href_raw,
+                source_name(bad.source)
+            ))
+            .fix(Fix::SetCanonical {
+                page: page.clone(),
+                href: cx.url(to),
+            }),
+        );
+    }
+    if let Some(bad) = decls
+        .iter()
+        .find(|c| c.source == DeclarationSource::LinkElement && !c.in_head)
+    {
+        out.push(
+            Finding::new(
+                FindingId::CanonOutsideHead,
+                &[&page],
+                format!("{page} has its canonical element in the <body>, where it is ignored."),
+            )
+            .urls([page.clone()])
+            .evidence(format!(
+                "<link rel=\"canonical\" href={:?}> outside <head>",
+                bad.href_raw
+            ))
+            .fix(Fix::MoveCanonicalToHead { page: page.clone() }),
+        );
+    }
+    let valid: Vec<_> = decls
+        .iter()
+        .filter(|c| c.source == DeclarationSource::HttpHeader || c.in_head)
+        .filter_map(|c| c.target.and_then(|t| site.idx(t)).map(|t| (*c, t)))
+        .collect();
+    if let Some((rel, t)) = valid.iter().find(|(c, _)| !is_absolute_http(&c.href_raw)) {
+        out.push(
+            Finding::new(
+                FindingId::CanonRelative,
+                &[&page],
+                format!(
+                    "{page} declares its canonical with the relative href {:?}.",
+                    rel.href_raw
+                ),
+            )
+            .urls([page.clone(), cx.url(*t)])
+            .evidence(format!(
+                "href {:?} resolves to {}",
+                rel.href_raw,
+                site.url(*t)
+            ))
+            .fix(Fix::SetCanonical {
+                page: page.clone(),
+                href: cx.url(*t),
+            }),
+        );
+    }
+    let mut targets: Vec<u32> = valid.iter().map(|&(_, t)| t).collect();
+    targets.sort_unstable();
+    targets.dedup();
+    if targets.len() > 1 {
+        let keep = {
+            let p = cx.clusters.preferred_of(i);
+            if targets.contains(&p) { p } else { targets[0] }
+        };
+        let mut f = Finding::new(
+            FindingId::CanonConflict,
+            &[&page],
+            format!(
+                "{page} declares {} different canonical URLs.",
+                targets.len()
+            ),
+        )
+        .urls(std::iter::once(page.clone()).chain(targets.iter().map(|&t| cx.url(t))));
+        for (c, t) in &valid {
+            f = f.evidence(format!("{} says {}", source_name(c.source), site.url(*t)));
+        }
+        f = f.fix(Fix::SetCanonical {
+            page: page.clone(),
+            href: cx.url(keep),
+        });
+        for (c, t) in &valid {
+            if *t != keep {
+                f = f.fix(Fix::RemoveCanonical {
+                    page: page.clone(),
+                    href: c.href_raw.clone(),
+                });
+            }
+        }
+        out.push(f);
+    } else {
+        let elements: Vec<_> = valid
+            .iter()
+            .filter(|(c, _)| c.source == DeclarationSource::LinkElement)
+            .collect();
+        if elements.len() > 1 {
+            let mut f = Finding::new(
+                FindingId::CanonMultiple,
+                &[&page],
+                format!(
+                    "{page} has {} canonical elements (all naming the same URL).",
+                    elements.len()
+                ),
+            )
+            .urls([page.clone()])
+            .evidence(format!(
+                "{} <link rel=\"canonical\"> elements",
+                elements.len()
+            ));
+            for (c, _) in elements.iter().skip(1) {
+                f = f.fix(Fix::RemoveCanonical {
+                    page: page.clone(),
+                    href: c.href_raw.clone(),
+                });
+            }
+            out.push(f);
+        }
+    }
+}
+
+fn source_name(s: DeclarationSource) -> &'static str {
+    match s {
+        DeclarationSource::LinkElement => "the link element",
+        DeclarationSource::HttpHeader => "the HTTP Link header",
+    }
+}
+
+fn target_problem(
+    cx: &Ctx<'_, '_>,
+    i: u32,
+    t: u32,
+    loops_done: &mut FxHashSet<u32>,
+    unrelated: Option<(u32, u32)>,
+) -> Option<Finding> {
+    let site = cx.site;
+    let (page, target) = (cx.url(i), cx.url(t));
+    let base = |id: FindingId, summary: String| {
+        Finding::new(id, &[&page], summary)
+            .urls([page.clone(), target.clone()])
+            .evidence(format!("{page} declares {target} canonical"))
+    };
+    if site.hops[t as usize].is_some() {
+        let mut f = base(
+            FindingId::CanonToRedirect,
+            format!("The canonical of {page} points at {target}, which redirects."),
+        )
+        .evidence(cx.hop_line(t));
+        let to = cx.live_final(t).unwrap_or_else(|| better_target(cx, i, t));
+        f = f.fix(Fix::SetCanonical {
+            page: page.clone(),
+            href: cx.url(to),
+        });
+        return Some(f);
+    }
+    if site.fetch(t).is_some() && site.error(t) {
+        let to = better_target(cx, i, t);
+        return Some(
+            base(
+                FindingId::CanonToError,
+                format!(
+                    "The canonical of {page} points at {target}, which {}.",
+                    site.describe(t)
+                ),
+            )
+            .evidence(format!("{target} {}", site.describe(t)))
+            .fix(Fix::SetCanonical {
+                page: page.clone(),
+                href: cx.url(to),
+            }),
+        );
+    }
+    if site.blocked[t as usize] {
+        return Some(
+            base(
+                FindingId::CanonToBlocked,
+                format!("The canonical of {page} points at {target}, which robots.txt blocks."),
+            )
+            .evidence(format!("{target} is blocked by robots.txt"))
+            .fix(Fix::AllowInRobots {
+                url: target.clone(),
+            }),
+        );
+    }
+    if site.serves(t) && site.noindex(t) {
+        return Some(
+            base(
+                FindingId::CanonToNoindex,
+                format!(
+                    "The canonical of {page} points at {target}, which is noindex; remove the noindex, or make {page} self-canonical if {target} must stay out of the index."
+                ),
+            )
+            .evidence(format!("{target} carries noindex"))
+            .fix(Fix::RemoveNoindex { page: target.clone() }),
+        );
+    }
+    if site.serves(t) {
+        let u = site.eff_canon[t as usize];
+        if u != NONE && u != t {
+            // Follow the chain: a loop, or its end.
+            let mut path = vec![i, t];
+            let mut cur = u;
+            loop {
+                if let Some(at) = path.iter().position(|&x| x == cur) {
+                    let cycle = &path[at..];
+                    if at != 0 {
+                        return None;
+                    }
+                    let first = *cycle.iter().min_by_key(|&&x| site.url(x))?;
+                    if !loops_done.insert(first) {
+                        return None;
+                    }
+                    return Some(canon_loop(cx, cycle));
+                }
+                path.push(cur);
+                let next = site.eff_canon[cur as usize];
+                if next == NONE || next == cur || !site.serves(cur) || path.len() > 32 {
+                    break;
+                }
+                cur = next;
+            }
+            let last = *path.last()?;
+            let end = if site.serves(last) {
+                last
+            } else {
+                better_target(cx, i, last)
+            };
+            let mut f = base(
+                FindingId::CanonChain,
+                format!(
+                    "The canonical of {page} points at {target}, which declares another canonical."
+                ),
+            );
+            for w in path.windows(2).skip(1) {
+                f = f.evidence(format!(
+                    "{} declares {} canonical",
+                    site.url(w[0]),
+                    site.url(w[1])
+                ));
+            }
+            return Some(f.urls([cx.url(end)]).fix(Fix::SetCanonical {
+                page: page.clone(),
+                href: cx.url(end),
+            }));
+        }
+    }
+    let (pp, tp) = (split(&page), split(&target));
+    let preferred_scheme = site.preferred_scheme.unwrap_or(pp.scheme);
+    if tp.scheme != preferred_scheme && site.same_site(i, t) {
+        let fixed = format!("{preferred_scheme}{}", &target[tp.scheme.len()..]);
+        return Some(
+            base(
+                FindingId::CanonCrossScheme,
+                format!(
+                    "The canonical of {page} uses {}, but the site serves {preferred_scheme}.",
+                    tp.scheme
+                ),
+            )
+            .fix(Fix::SetCanonical {
+                page: page.clone(),
+                href: fixed,
+            }),
+        );
+    }
+    if !site.same_site(i, t) {
+        return Some(
+            base(
+                FindingId::CanonCrossHost,
+                format!(
+                    "The canonical of {page} points at another host, {}; unless the page is syndicated from there, make it self-canonical.",
+                    tp.host
+                ),
+            )
+            .fix(Fix::SetCanonical {
+                page: page.clone(),
+                href: page.clone(),
+            }),
+        );
+    }
+    if let Some((ut, d)) = unrelated
+        && ut == t
+    {
+        return Some(
+            base(
+                FindingId::CanonToUnrelated,
+                format!("The canonical of {page} points at {target}, whose text is unrelated."),
+            )
+            .evidence(format!("text SimHash distance {d} of 64 bits"))
+            .fix(Fix::SetCanonical {
+                page: page.clone(),
+                href: page.clone(),
+            }),
+        );
+    }
+    None
+}
+
+fn canon_loop(cx: &Ctx<'_, '_>, cycle: &[u32]) -> Finding {
+    let site = cx.site;
+    let mut sorted: Vec<u32> = cycle.to_vec();
+    sorted.sort_by(|&a, &b| site.url(a).cmp(site.url(b)));
+    let first = cx.url(sorted[0]);
+    let target = {
+        let p = cx.clusters.preferred_of(sorted[0]);
+        if site.serves(p) { p } else { sorted[0] }
+    };
+    let mut f = Finding::new(
+        FindingId::CanonLoop,
+        &[&first],
+        format!("{} pages name each other canonical in a loop.", cycle.len()),
+    )
+    .urls(cycle.iter().map(|&x| cx.url(x)));
+    for (k, &x) in cycle.iter().enumerate() {
+        let y = cycle[(k + 1) % cycle.len()];
+        f = f.evidence(format!(
+            "{} declares {} canonical",
+            site.url(x),
+            site.url(y)
+        ));
+    }
+    for &x in &sorted {
+        f = f.fix(Fix::SetCanonical {
+            page: cx.url(x),
+            href: cx.url(target),
+        });
+    }
+    f
+}
+
+/// Internal links to a page that declares another URL canonical.
+fn linked(cx: &Ctx<'_, '_>, i: u32, t: u32, out: &mut Vec<Finding>) {
+    let site = cx.site;
+    if !site.indexable(t) || site.eff_canon[t as usize] != t && site.eff_canon[t as usize] != NONE {
+        return;
+    }
+    let from: Vec<u32> = site
+        .linked_from(i)
+        .iter()
+        .copied()
+        .filter(|&x| x != t)
+        .collect();
+    if from.is_empty() {
+        return;
+    }
+    let (page, target) = (cx.url(i), cx.url(t));
+    let (pages, more_pages) = cx.pages(&from);
+    out.push(
+        Finding::new(
+            FindingId::CanonLinked,
+            &[&page],
+            format!(
+                "{} internal pages link to {page}, which declares {target} canonical.",
+                from.len()
+            ),
+        )
+        .urls([page.clone(), target.clone()])
+        .evidence(format!("{page} declares {target} canonical"))
+        .evidence(format!("{} internal pages link to {page}", from.len()))
+        .fix(Fix::UpdateLinks {
+            pages,
+            more_pages,
+            from: page,
+            to: target,
+        }),
+    );
+}

@@ -1,0 +1,139 @@
+//! Crawl-level problems: crawler traps, and robots.txt blocks that hide duplicates.
+
+use super::Ctx;
+use crate::finding::{Finding, FindingId, Fix};
+use crate::urlparts::split;
+use std::collections::BTreeMap;
+
+pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
+    traps(cx, out);
+    hidden_duplicates(cx, out);
+}
+
+fn traps(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
+    let site = cx.site;
+    let mut by_reason: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
+    for u in 0..site.n as u32 {
+        if let Some(r) = site.reason(u)
+            && r.starts_with("trap:")
+        {
+            by_reason.entry(r).or_default().push(u);
+        }
+    }
+    for (reason, mut urls) in by_reason {
+        urls.sort_by(|&a, &b| site.url(a).cmp(site.url(b)));
+        let mut from: Vec<u32> = urls
+            .iter()
+            .flat_map(|&u| site.linked_from(u).iter().copied())
+            .collect();
+        from.sort_unstable();
+        from.dedup();
+        let pattern = reason.trim_start_matches("trap:").trim();
+        let mut f = Finding::new(
+            FindingId::Trap,
+            &[reason],
+            format!(
+                "{} URLs were left uncrawled as a crawler trap ({pattern}).",
+                urls.len()
+            ),
+        )
+        .urls(urls.iter().take(10).map(|&u| cx.url(u)))
+        .evidence(format!("{} URLs skipped: {pattern}", urls.len()))
+        .evidence(format!("{} crawled pages link into it", from.len()));
+        if !from.is_empty() {
+            let (pages, more_pages) = cx.pages(&from);
+            f = f.fix(Fix::RemoveLinks {
+                pages,
+                more_pages,
+                to: pattern.to_owned(),
+            });
+        }
+        if let Some(prefix) = common_path_prefix(cx, &urls) {
+            f = f.fix(Fix::DisallowInRobots { pattern: prefix });
+        }
+        out.push(f);
+    }
+}
+
+/// The longest common path prefix of the URLs, cut after its last `/`, if it is more
+/// than the root.
+fn common_path_prefix(cx: &Ctx<'_, '_>, urls: &[u32]) -> Option<String> {
+    let mut prefix: Option<&str> = None;
+    for &u in urls {
+        let path = split(cx.site.url(u)).path;
+        prefix = Some(match prefix {
+            None => path,
+            Some(p) => {
+                let n = p
+                    .bytes()
+                    .zip(path.bytes())
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                let mut n = n.min(p.len());
+                while !p.is_char_boundary(n) {
+                    n -= 1;
+                }
+                &p[..n]
+            }
+        });
+    }
+    let p = prefix?;
+    let cut = &p[..p.rfind('/')? + 1];
+    (cut.len() > 1).then(|| cut.to_owned())
+}
+
+fn hidden_duplicates(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
+    let site = cx.site;
+    for b in 0..site.n as u32 {
+        if !site.blocked[b as usize] || site.external[b as usize] {
+            continue;
+        }
+        if site.inlinks(b) == 0 && site.sitemap_count[b as usize] == 0 {
+            continue;
+        }
+        let Some(key) = cx.key(b) else { continue };
+        let same_key = cx
+            .keys
+            .find(site, key)
+            .filter(|&a| a != b && site.serves(a));
+        let (twin, how) = match same_key {
+            Some(a) => (a, format!("same key {key} under the audit policy")),
+            None => {
+                let learned = cx
+                    .mined
+                    .rules
+                    .iter()
+                    .filter(|r| r.status == crate::dust::RuleStatus::Confirmed)
+                    .find_map(|r| {
+                        let rewritten = r.apply(key)?;
+                        let a = cx.keys.find(site, &rewritten)?;
+                        (a != b && site.serves(a)).then(|| (a, format!("learned rule {}", r.id)))
+                    });
+                match learned {
+                    Some(found) => found,
+                    None => continue,
+                }
+            }
+        };
+        let (url, twin_url) = (cx.url(b), cx.url(twin));
+        let mut f = Finding::new(
+            FindingId::RobotsHidesDup,
+            &[&url],
+            format!("{url} is blocked by robots.txt but is linked, and duplicates {twin_url}."),
+        )
+        .urls([url.clone(), twin_url.clone()])
+        .evidence(format!("{url} is blocked by robots.txt"))
+        .evidence(format!("it duplicates {twin_url}: {how}"));
+        if let Some(fix) = cx.update_links(b, twin) {
+            f = f.fix(fix);
+        }
+        for sitemap in cx.sitemaps_of(b) {
+            f = f.fix(Fix::SitemapReplace {
+                sitemap,
+                loc: url.clone(),
+                with: twin_url.clone(),
+            });
+        }
+        out.push(f);
+    }
+}

@@ -1,0 +1,820 @@
+//! Learned DUST rules and the parameter classifier (see the crate docs, "Learned
+//! rules").
+
+use crate::config::{AnalysisConfig, DustConfig};
+use crate::input::AuditInput;
+use crate::keys::Keys;
+use crate::site::{Site, distance};
+use crate::urlparts::{params, split};
+use canon::Policy;
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+use xxhash_rust::xxh3::xxh3_64;
+
+/// How far a rule is trusted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RuleStatus {
+    /// Enough support and precision: used as cluster evidence and to skip fetches.
+    Confirmed,
+    /// Too little evidence either way: fetch [`validation_candidates`] to decide.
+    NeedsValidation,
+    /// Measured, and wrong too often.
+    Rejected,
+}
+
+/// The kind of character that follows a substitution's `from` text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NextChar {
+    /// The end of the URL.
+    End,
+    /// An ASCII digit.
+    Digit,
+    /// A letter.
+    Letter,
+    /// Anything else (`/`, `?`, `&`, `.`, `-`, ...).
+    Other,
+}
+
+impl NextChar {
+    fn of(rest: &str) -> NextChar {
+        match rest.chars().next() {
+            None => NextChar::End,
+            Some(c) if c.is_ascii_digit() => NextChar::Digit,
+            Some(c) if c.is_alphabetic() => NextChar::Letter,
+            Some(_) => NextChar::Other,
+        }
+    }
+}
+
+/// What a rule rewrites.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum DustRuleKind {
+    /// Replace the first occurrence of `from` (in the path or query, followed by a
+    /// character of a kind in `next`) with `to`.
+    Replace {
+        /// The text replaced.
+        from: String,
+        /// Its replacement.
+        to: String,
+        /// Kinds of character seen after `from` in the supporting pairs.
+        next: Vec<NextChar>,
+    },
+    /// Remove every occurrence of the query parameter `name`.
+    DropParam {
+        /// The parameter's name (case-sensitive, as servers read it).
+        name: String,
+    },
+}
+
+/// One learned rule with its evidence on the audit's own data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DustRule {
+    /// A stable id: `replace:FROM=>TO` or `drop_param:NAME`.
+    pub id: String,
+    /// What it rewrites.
+    pub kind: DustRuleKind,
+    /// Pairs of identical pages that suggested the rule.
+    pub support: u32,
+    /// URLs where the rule rewrites to another fetched page.
+    pub applicable: u32,
+    /// Of those, pairs whose text is the same or near-same.
+    pub agreed: u32,
+    /// `agreed / applicable` (0 when nothing applied).
+    pub precision: f64,
+    /// URLs where the rule rewrites to a URL that was not fetched.
+    pub unverified: u32,
+    /// How far the rule is trusted.
+    pub status: RuleStatus,
+    /// A few supporting pairs `[url, rewritten]`.
+    pub examples: Vec<[String; 2]>,
+}
+
+impl DustRule {
+    fn new(kind: DustRuleKind) -> DustRule {
+        let id = match &kind {
+            DustRuleKind::Replace { from, to, .. } => format!("replace:{from}=>{to}"),
+            DustRuleKind::DropParam { name } => format!("drop_param:{name}"),
+        };
+        DustRule {
+            id,
+            kind,
+            support: 0,
+            applicable: 0,
+            agreed: 0,
+            precision: 0.0,
+            unverified: 0,
+            status: RuleStatus::NeedsValidation,
+            examples: Vec::new(),
+        }
+    }
+
+    /// The URL rewritten by the rule, or `None` where it does not apply.
+    ///
+    /// `url` is an equivalence key under the policy the rule was learned with.
+    pub fn apply(&self, url: &str) -> Option<String> {
+        let parts = split(url);
+        match &self.kind {
+            DustRuleKind::Replace { from, to, next } => {
+                if from.is_empty() {
+                    return None;
+                }
+                let (at, _) = url.match_indices(from.as_str()).find(|&(at, _)| {
+                    at >= parts.origin_end && next.contains(&NextChar::of(&url[at + from.len()..]))
+                })?;
+                let mut out = String::with_capacity(url.len() + to.len());
+                out.push_str(&url[..at]);
+                out.push_str(to);
+                out.push_str(&url[at + from.len()..]);
+                Some(out)
+            }
+            DustRuleKind::DropParam { name } => {
+                let query = parts.query?;
+                let kept: Vec<&str> = params(query)
+                    .filter(|(n, _)| n != name)
+                    .map(|(_, c)| c)
+                    .collect();
+                if kept.len() == params(query).count() {
+                    return None;
+                }
+                Some(with_query(url, &parts, &kept))
+            }
+        }
+    }
+
+    fn measure(&mut self, cfg: &DustConfig) {
+        self.precision = if self.applicable == 0 {
+            0.0
+        } else {
+            f64::from(self.agreed) / f64::from(self.applicable)
+        };
+        self.status = if self.applicable >= cfg.min_support && self.precision < cfg.min_precision {
+            RuleStatus::Rejected
+        } else if self.support >= cfg.min_support
+            && self.applicable >= cfg.min_support
+            && self.precision >= cfg.min_precision
+        {
+            RuleStatus::Confirmed
+        } else {
+            RuleStatus::NeedsValidation
+        };
+    }
+
+    /// Folds a validation sample's measurements into the rule and re-decides its status.
+    pub fn apply_validation(&mut self, report: &ValidationReport, cfg: &DustConfig) {
+        self.applicable += report.tested;
+        self.agreed += report.agreed;
+        self.support = self.support.max(self.agreed);
+        self.measure(cfg);
+    }
+}
+
+/// `url` with its query replaced by the given components (and no `?` if none).
+fn with_query(url: &str, parts: &crate::urlparts::Parts<'_>, components: &[&str]) -> String {
+    let q_start = parts.origin_end + parts.path.len();
+    let mut out = String::with_capacity(url.len());
+    out.push_str(&url[..q_start]);
+    if !components.is_empty() {
+        out.push('?');
+        out.push_str(&components.join("&"));
+    }
+    let after_query = q_start + parts.query.map_or(0, |q| q.len() + 1);
+    out.push_str(&url[after_query..]);
+    out
+}
+
+/// Rules learned on one audit, serializable so a policy can carry them into the next.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LearnedRules {
+    /// The canon policy whose equivalence keys the rules rewrite.
+    pub policy: Policy,
+    /// The rules, confirmed ones first, then by support.
+    pub rules: Vec<DustRule>,
+}
+
+impl LearnedRules {
+    /// The confirmed rules.
+    pub fn confirmed(&self) -> impl Iterator<Item = &DustRule> {
+        self.rules
+            .iter()
+            .filter(|r| r.status == RuleStatus::Confirmed)
+    }
+
+    /// If confirmed rules say `url` is a duplicate of another URL, that URL (an
+    /// equivalence key under [`LearnedRules::policy`]); the crawler may skip fetching
+    /// `url` when it fetches the returned one.
+    pub fn predicts_duplicate(&self, url: &str) -> Option<String> {
+        let key = canon::equivalence_key(url, &self.policy).ok()?;
+        let mut current = key.clone();
+        for rule in self.confirmed() {
+            if matches!(rule.kind, DustRuleKind::DropParam { .. })
+                && let Some(next) = rule.apply(&current)
+            {
+                current = next;
+            }
+        }
+        if let Some(next) = self
+            .confirmed()
+            .filter(|r| matches!(r.kind, DustRuleKind::Replace { .. }))
+            .find_map(|r| r.apply(&current))
+        {
+            current = next;
+        }
+        (current != key).then_some(current)
+    }
+}
+
+/// What a query parameter does to a page, judged on pairs of fetched URLs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParamClass {
+    /// More than 10% of the pairs have different text.
+    ChangesContent,
+    /// The text stays near-identical but not identical (sort orders, minor variation).
+    ReordersOnly,
+    /// The text stays identical in at least 90% of the pairs.
+    NeverMatters,
+    /// Fewer than two pairs could be compared.
+    Unknown,
+}
+
+/// Evidence about one query parameter.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ParamStats {
+    /// The parameter's name.
+    pub name: String,
+    /// URLs (keys) carrying it.
+    pub urls: u32,
+    /// Compared pairs (with / without it, or two values) whose text is identical.
+    pub identical: u32,
+    /// Pairs whose text is near-identical (SimHash within the near threshold).
+    pub near: u32,
+    /// Pairs whose text differs.
+    pub different: u32,
+    /// The verdict.
+    pub class: ParamClass,
+}
+
+impl ParamStats {
+    fn classify(&mut self) {
+        let obs = self.identical + self.near + self.different;
+        self.class = if obs < 2 {
+            ParamClass::Unknown
+        } else if u64::from(self.different) * 10 > u64::from(obs) {
+            ParamClass::ChangesContent
+        } else if u64::from(self.identical) * 10 >= u64::from(self.identical + self.near) * 9 {
+            ParamClass::NeverMatters
+        } else {
+            ParamClass::ReordersOnly
+        };
+    }
+}
+
+/// The outcome of mining.
+pub(crate) struct Mined {
+    pub rules: Vec<DustRule>,
+    pub params: Vec<ParamStats>,
+    /// Agreeing pairs of confirmed rules: `(url, rewritten, rule index)`.
+    pub pairs: Vec<(u32, u32, u32)>,
+}
+
+/// How two fetched pages compare.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Compare {
+    Identical,
+    Near,
+    Different,
+}
+
+fn compare(site: &Site<'_>, a: u32, b: u32) -> Option<Compare> {
+    let (ca, cb) = (site.content(a)?, site.content(b)?);
+    Some(if ca.text_hash == cb.text_hash {
+        Compare::Identical
+    } else if matches!((ca.simhash, cb.simhash), (Some(x), Some(y)) if distance(x, y) <= site.cfg.near_distance)
+    {
+        Compare::Near
+    } else {
+        Compare::Different
+    })
+}
+
+struct Candidate {
+    support: u32,
+    next: Vec<NextChar>,
+    examples: Vec<[String; 2]>,
+}
+
+/// Mines substitution and parameter rules, then measures them (and carried rules).
+pub(crate) fn mine(site: &Site<'_>, keys: &Keys, carried: Option<&LearnedRules>) -> Mined {
+    let cfg = &site.cfg.dust;
+    let mut rules = Vec::new();
+    if cfg.enabled {
+        rules = substitution_candidates(site, keys);
+    }
+    // Carried rules: their evidence from earlier audits is added to this audit's.
+    let carried: Vec<&DustRule> = carried
+        .map(|c| {
+            c.rules
+                .iter()
+                .filter(|r| r.status != RuleStatus::Rejected)
+                .collect()
+        })
+        .unwrap_or_default();
+    for r in &carried {
+        if !rules.iter().any(|x: &DustRule| x.id == r.id) {
+            let mut r = DustRule::new(r.kind.clone());
+            r.examples.clear();
+            rules.push(r);
+        }
+    }
+    let mut pairs = Vec::new();
+    for (ri, rule) in rules.iter_mut().enumerate() {
+        if matches!(rule.kind, DustRuleKind::Replace { .. }) {
+            measure_replace(site, keys, rule, ri as u32, &mut pairs);
+        }
+    }
+    let (params, param_pairs) = if cfg.enabled {
+        classify_params(site, keys)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    for p in &params {
+        let agreed = p.identical + p.near;
+        let obs = agreed + p.different;
+        if obs == 0 || p.class == ParamClass::ChangesContent {
+            continue;
+        }
+        let id = format!("drop_param:{}", p.name);
+        let mut rule = match rules.iter().position(|r| r.id == id) {
+            Some(at) => rules.remove(at),
+            None => DustRule::new(DustRuleKind::DropParam {
+                name: p.name.clone(),
+            }),
+        };
+        rule.support = agreed;
+        rule.applicable = obs;
+        rule.agreed = agreed;
+        rule.measure(cfg);
+        rules.push(rule);
+    }
+    for rule in &mut rules {
+        if let Some(old) = carried.iter().find(|r| r.id == rule.id) {
+            rule.support += old.support;
+            rule.applicable += old.applicable;
+            rule.agreed += old.agreed;
+            rule.unverified += old.unverified;
+            for e in &old.examples {
+                if rule.examples.len() < 3 && !rule.examples.contains(e) {
+                    rule.examples.push(e.clone());
+                }
+            }
+            rule.measure(cfg);
+        }
+    }
+    let by_name: FxHashMap<&str, u32> = rules
+        .iter()
+        .enumerate()
+        .filter_map(|(ri, r)| match &r.kind {
+            DustRuleKind::DropParam { name } => Some((name.as_str(), ri as u32)),
+            DustRuleKind::Replace { .. } => None,
+        })
+        .collect();
+    let mut param_examples: Vec<(u32, [String; 2])> = Vec::new();
+    for (a, b, name) in param_pairs {
+        if let Some(&ri) = by_name.get(params[name as usize].name.as_str()) {
+            if param_examples.iter().filter(|(r, _)| *r == ri).count() < 3 {
+                param_examples.push((
+                    ri,
+                    [
+                        keys.get(site, a).unwrap_or_default().to_owned(),
+                        keys.get(site, b).unwrap_or_default().to_owned(),
+                    ],
+                ));
+            }
+            pairs.push((a, b, ri));
+        }
+    }
+    for (ri, example) in param_examples {
+        let rule = &mut rules[ri as usize];
+        if rule.examples.len() < 3 {
+            rule.examples.push(example);
+        }
+    }
+    // Order: confirmed first, then by support; pairs follow their rules' new indices.
+    let mut order: Vec<u32> = (0..rules.len() as u32).collect();
+    order.sort_by(|&x, &y| {
+        let (a, b) = (&rules[x as usize], &rules[y as usize]);
+        (a.status, std::cmp::Reverse(a.support), &a.id).cmp(&(
+            b.status,
+            std::cmp::Reverse(b.support),
+            &b.id,
+        ))
+    });
+    let mut new_index = vec![0u32; rules.len()];
+    for (new, &old) in order.iter().enumerate() {
+        new_index[old as usize] = new as u32;
+    }
+    let mut slots: Vec<Option<DustRule>> = rules.into_iter().map(Some).collect();
+    let rules: Vec<DustRule> = order
+        .iter()
+        .filter_map(|&o| slots[o as usize].take())
+        .collect();
+    let pairs = pairs
+        .into_iter()
+        .map(|(a, b, r)| (a, b, new_index[r as usize]))
+        .filter(|&(_, _, r)| rules[r as usize].status == RuleStatus::Confirmed)
+        .collect();
+    Mined {
+        rules,
+        params,
+        pairs,
+    }
+}
+
+/// Candidate substitutions from pairs of pages with identical text.
+fn substitution_candidates(site: &Site<'_>, keys: &Keys) -> Vec<DustRule> {
+    let cfg = &site.cfg.dust;
+    let mut by_text: Vec<(u64, u32)> = (0..site.n as u32)
+        .filter(|&i| keys.get(site, i).is_some())
+        .filter_map(|i| site.content(i).map(|c| (c.text_hash, i)))
+        .collect();
+    by_text.sort_unstable();
+    let mut cands: FxHashMap<(String, String), Candidate> = FxHashMap::default();
+    let mut group: Vec<&str> = Vec::new();
+    let mut start = 0;
+    while start < by_text.len() {
+        let mut end = start + 1;
+        while end < by_text.len() && by_text[end].0 == by_text[start].0 {
+            end += 1;
+        }
+        if end - start >= 2 {
+            group.clear();
+            group.extend(
+                by_text[start..end]
+                    .iter()
+                    .filter_map(|&(_, i)| keys.get(site, i)),
+            );
+            group.sort_unstable();
+            group.dedup();
+            group.truncate(cfg.max_group);
+            for x in 0..group.len() {
+                for y in x + 1..group.len() {
+                    if let Some((from, to, next)) =
+                        substitution(group[x], group[y], cfg.max_substitution)
+                    {
+                        let c = cands.entry((from, to)).or_insert_with(|| Candidate {
+                            support: 0,
+                            next: Vec::new(),
+                            examples: Vec::new(),
+                        });
+                        c.support += 1;
+                        if !c.next.contains(&next) {
+                            c.next.push(next);
+                        }
+                        if c.examples.len() < 3 {
+                            let (a, b) = (group[x], group[y]);
+                            c.examples.push([a.to_owned(), b.to_owned()]);
+                        }
+                    }
+                }
+            }
+        }
+        start = end;
+    }
+    let mut list: Vec<((String, String), Candidate)> =
+        cands.into_iter().filter(|(_, c)| c.support >= 2).collect();
+    list.sort_by(|a, b| b.1.support.cmp(&a.1.support).then_with(|| a.0.cmp(&b.0)));
+    list.truncate(cfg.max_rules);
+    list.into_iter()
+        .map(|((from, to), mut c)| {
+            c.next.sort_unstable();
+            let mut rule = DustRule::new(DustRuleKind::Replace {
+                from,
+                to,
+                next: c.next,
+            });
+            rule.support = c.support;
+            rule.examples = c.examples;
+            rule
+        })
+        .collect()
+}
+
+/// The substitution that turns one key into the other: `(from, to, next char kind)`,
+/// oriented toward the shorter side, or `None` when the pair is not a candidate (other
+/// host, query-only difference, too long).
+pub(crate) fn substitution(a: &str, b: &str, max: usize) -> Option<(String, String, NextChar)> {
+    let (pa, pb) = (split(a), split(b));
+    if a[..pa.origin_end] != b[..pb.origin_end] || pa.path == pb.path {
+        return None;
+    }
+    let (ab, bb) = (a.as_bytes(), b.as_bytes());
+    let mut lcp = ab.iter().zip(bb).take_while(|(x, y)| x == y).count();
+    while !a.is_char_boundary(lcp) || !b.is_char_boundary(lcp) {
+        lcp -= 1;
+    }
+    let room = a.len().min(b.len()) - lcp;
+    let mut lcs = ab
+        .iter()
+        .rev()
+        .zip(bb.iter().rev())
+        .take(room)
+        .take_while(|(x, y)| x == y)
+        .count();
+    while !a.is_char_boundary(a.len() - lcs) || !b.is_char_boundary(b.len() - lcs) {
+        lcs -= 1;
+    }
+    let (da, db) = (&a[lcp..a.len() - lcs], &b[lcp..b.len() - lcs]);
+    if da.len() + db.len() > max || (da.is_empty() && db.is_empty()) {
+        return None;
+    }
+    let prefix = &a[..lcp];
+    let ctx = match prefix.rfind('/') {
+        Some(at) if at >= pa.origin_end => {
+            let c = &prefix[at..];
+            if c.bytes().any(|b| b.is_ascii_digit()) || c.len() > 32 {
+                ""
+            } else {
+                c
+            }
+        }
+        _ => "",
+    };
+    let (fa, fb) = (format!("{ctx}{da}"), format!("{ctx}{db}"));
+    let after = &a[a.len() - lcs..];
+    if (fa.len(), &fa) > (fb.len(), &fb) {
+        Some((fa, fb, NextChar::of(after)))
+    } else {
+        Some((fb, fa, NextChar::of(after)))
+    }
+}
+
+fn measure_replace(
+    site: &Site<'_>,
+    keys: &Keys,
+    rule: &mut DustRule,
+    ri: u32,
+    pairs: &mut Vec<(u32, u32, u32)>,
+) {
+    let DustRuleKind::Replace { from, .. } = &rule.kind else {
+        return;
+    };
+    let from = from.clone();
+    let mut examples = std::mem::take(&mut rule.examples);
+    for i in 0..site.n as u32 {
+        let Some(key) = keys.get(site, i) else {
+            continue;
+        };
+        if !key.contains(from.as_str()) || site.content(i).is_none() {
+            continue;
+        }
+        let Some(rewritten) = rule.apply(key) else {
+            continue;
+        };
+        match keys.find(site, &rewritten) {
+            Some(j) if j != i && site.fetch(j).is_some() => match compare(site, i, j) {
+                Some(Compare::Identical | Compare::Near) => {
+                    rule.applicable += 1;
+                    rule.agreed += 1;
+                    pairs.push((i, j, ri));
+                    if examples.len() < 3 {
+                        examples.push([key.to_owned(), rewritten]);
+                    }
+                }
+                Some(Compare::Different) => rule.applicable += 1,
+                None if site.error(j) => rule.applicable += 1,
+                None => {}
+            },
+            Some(j) if j == i => {}
+            _ => rule.unverified += 1,
+        }
+    }
+    rule.examples = examples;
+    rule.measure(&site.cfg.dust);
+}
+
+/// Compares URLs with and without each parameter, and with two values of it.
+/// Returns the table and the agreeing pairs `(url, other, parameter index)`.
+fn classify_params(site: &Site<'_>, keys: &Keys) -> (Vec<ParamStats>, Vec<(u32, u32, u32)>) {
+    let mut names: FxHashMap<String, u32> = FxHashMap::default();
+    let mut stats: Vec<ParamStats> = Vec::new();
+    let mut records: Vec<(u32, u64, u64, u32)> = Vec::new();
+    let mut pairs = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    let count = |stats: &mut Vec<ParamStats>, p: u32, c: Compare| {
+        let s = &mut stats[p as usize];
+        match c {
+            Compare::Identical => s.identical += 1,
+            Compare::Near => s.near += 1,
+            Compare::Different => s.different += 1,
+        }
+    };
+    for i in 0..site.n as u32 {
+        let Some(key) = keys.get(site, i) else {
+            continue;
+        };
+        let parts = split(key);
+        let Some(query) = parts.query else { continue };
+        let has_content = site.content(i).is_some();
+        seen.clear();
+        for (name, _) in params(query) {
+            if seen.contains(&name) {
+                continue;
+            }
+            seen.push(name);
+            let p = match names.get(name) {
+                Some(&p) => p,
+                None => {
+                    let p = stats.len() as u32;
+                    names.insert(name.to_owned(), p);
+                    stats.push(ParamStats {
+                        name: name.to_owned(),
+                        urls: 0,
+                        identical: 0,
+                        near: 0,
+                        different: 0,
+                        class: ParamClass::Unknown,
+                    });
+                    p
+                }
+            };
+            stats[p as usize].urls += 1;
+            if !has_content {
+                continue;
+            }
+            let kept: Vec<&str> = params(query)
+                .filter(|(n, _)| *n != name)
+                .map(|(_, c)| c)
+                .collect();
+            let value: Vec<&str> = params(query)
+                .filter(|(n, _)| *n == name)
+                .map(|(_, c)| c)
+                .collect();
+            let rest = with_query(key, &parts, &kept);
+            if let Some(j) = keys.find(site, &rest)
+                && j != i
+                && let Some(c) = compare(site, i, j)
+            {
+                count(&mut stats, p, c);
+                if c != Compare::Different {
+                    pairs.push((i, j, p));
+                }
+            }
+            records.push((
+                p,
+                xxh3_64(rest.as_bytes()),
+                xxh3_64(value.join("&").as_bytes()),
+                i,
+            ));
+        }
+    }
+    records.sort_unstable();
+    for w in records.windows(2) {
+        let ((p, rest, va, a), (q, rest2, vb, b)) = (w[0], w[1]);
+        if p == q
+            && rest == rest2
+            && va != vb
+            && let Some(c) = compare(site, a, b)
+        {
+            count(&mut stats, p, c);
+            if c != Compare::Different {
+                pairs.push((a, b, p));
+            }
+        }
+    }
+    for s in &mut stats {
+        s.classify();
+    }
+    // Stable output order: by name; remap pair indices.
+    let mut order: Vec<u32> = (0..stats.len() as u32).collect();
+    order.sort_by(|&a, &b| stats[a as usize].name.cmp(&stats[b as usize].name));
+    let mut new_index = vec![0u32; stats.len()];
+    for (new, &old) in order.iter().enumerate() {
+        new_index[old as usize] = new as u32;
+    }
+    let mut slots: Vec<Option<ParamStats>> = stats.into_iter().map(Some).collect();
+    let stats = order
+        .iter()
+        .filter_map(|&o| slots[o as usize].take())
+        .collect();
+    let pairs = pairs
+        .into_iter()
+        .map(|(a, b, p)| (a, b, new_index[p as usize]))
+        .collect();
+    (stats, pairs)
+}
+
+/// A URL the crawler may fetch to test a rule: `rewritten` is what the rule predicts is
+/// a duplicate of the already fetched `url`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ValidationCandidate {
+    /// A fetched URL (its equivalence key) where the rule applies.
+    pub url: String,
+    /// The rewritten URL, not fetched by the audit.
+    pub rewritten: String,
+    /// `url`'s text hash.
+    pub text_hash: u64,
+    /// `url`'s SimHash.
+    pub simhash: Option<u64>,
+}
+
+/// Up to `n` candidates for testing `rule`: fetched pages where it applies whose
+/// rewritten URL the audit did not fetch, spread evenly over the sorted list so the
+/// sample is deterministic.
+pub fn validation_candidates(
+    input: &AuditInput,
+    config: &AnalysisConfig,
+    rule: &DustRule,
+    n: usize,
+) -> Vec<ValidationCandidate> {
+    let site = Site::new(input, config);
+    let keys = Keys::compute(&site);
+    let mut all: Vec<ValidationCandidate> = Vec::new();
+    for i in 0..site.n as u32 {
+        let Some(key) = keys.get(&site, i) else {
+            continue;
+        };
+        let Some(content) = site.content(i) else {
+            continue;
+        };
+        let Some(rewritten) = rule.apply(key) else {
+            continue;
+        };
+        let fetched = keys
+            .find(&site, &rewritten)
+            .is_some_and(|j| site.fetch(j).is_some());
+        if !fetched {
+            all.push(ValidationCandidate {
+                url: key.to_owned(),
+                rewritten,
+                text_hash: content.text_hash,
+                simhash: content.simhash,
+            });
+        }
+    }
+    all.sort_by(|a, b| a.url.cmp(&b.url));
+    all.dedup_by(|a, b| a.rewritten == b.rewritten);
+    if all.len() <= n {
+        return all;
+    }
+    (0..n).map(|k| all[k * all.len() / n].clone()).collect()
+}
+
+/// What the crawler got for one validation candidate.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ValidationFetch {
+    /// The candidate fetched.
+    pub candidate: ValidationCandidate,
+    /// The rewritten URL's HTTP status (`None`: no response).
+    pub status: Option<u16>,
+    /// Its text hash.
+    pub text_hash: Option<u64>,
+    /// Its SimHash.
+    pub simhash: Option<u64>,
+}
+
+/// The measured outcome of a validation sample.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ValidationReport {
+    /// Candidates that answered (a redirect is left out: it says nothing about text).
+    pub tested: u32,
+    /// Of those, rewritten pages with the same or near-same text.
+    pub agreed: u32,
+    /// `tested - agreed`: the rule predicted a duplicate that is not one.
+    pub false_positives: u32,
+    /// `false_positives / tested` (0 when nothing was tested).
+    pub false_positive_rate: f64,
+}
+
+/// Measures a rule's false-positive rate from the fingerprints fetched for its
+/// [`validation_candidates`]. `near_distance` is the analysis' near-duplicate threshold.
+pub fn measure_validation(fetched: &[ValidationFetch], near_distance: u32) -> ValidationReport {
+    let (mut tested, mut agreed) = (0u32, 0u32);
+    for f in fetched {
+        match f.status {
+            Some(s) if (300..400).contains(&s) => continue,
+            Some(s) if (200..300).contains(&s) => {
+                tested += 1;
+                let same = f.text_hash == Some(f.candidate.text_hash)
+                    || matches!((f.simhash, f.candidate.simhash), (Some(a), Some(b)) if distance(a, b) <= near_distance);
+                if same {
+                    agreed += 1;
+                }
+            }
+            _ => tested += 1,
+        }
+    }
+    let false_positives = tested - agreed;
+    ValidationReport {
+        tested,
+        agreed,
+        false_positives,
+        false_positive_rate: if tested == 0 {
+            0.0
+        } else {
+            f64::from(false_positives) / f64::from(tested)
+        },
+    }
+}

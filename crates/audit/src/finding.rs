@@ -1,0 +1,507 @@
+//! Findings: what is wrong, why it matters, the URLs concerned, the evidence and the fix.
+
+use canon::Rule;
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+use std::fmt;
+
+/// How much a finding matters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Broken or self-defeating: search engines act against the site's intent.
+    Error,
+    /// Wastes ranking signals or crawl budget; fix soon.
+    Warning,
+    /// Worth cleaning up.
+    Notice,
+}
+
+impl Severity {
+    /// `error`, `warning`, `notice`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Notice => "notice",
+        }
+    }
+}
+
+macro_rules! findings {
+    ($( $(#[$doc:meta])* $variant:ident => $code:literal, $sev:ident, $title:literal, $why:literal; )*) => {
+        /// A finding's stable id (its code, e.g. `DUP-HOST`).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[non_exhaustive]
+        pub enum FindingId {
+            $( $(#[$doc])* #[serde(rename = $code)] $variant, )*
+        }
+
+        impl FindingId {
+            /// Every finding id.
+            pub const ALL: &'static [FindingId] = &[ $( FindingId::$variant, )* ];
+
+            /// The stable code, e.g. `DUP-HOST`.
+            pub fn code(self) -> &'static str {
+                match self { $( FindingId::$variant => $code, )* }
+            }
+
+            /// The severity of every finding with this id.
+            pub fn severity(self) -> Severity {
+                match self { $( FindingId::$variant => Severity::$sev, )* }
+            }
+
+            /// A short title.
+            pub fn title(self) -> &'static str {
+                match self { $( FindingId::$variant => $title, )* }
+            }
+
+            /// Why it matters, in one or two plain sentences.
+            pub fn why(self) -> &'static str {
+                match self { $( FindingId::$variant => $why, )* }
+            }
+
+            /// Looks an id up by its code.
+            pub fn from_code(code: &str) -> Option<FindingId> {
+                match code { $( $code => Some(FindingId::$variant), )* _ => None }
+            }
+        }
+    };
+}
+
+findings! {
+    /// A 2xx duplicate on another host name (www / non-www, IP address, alias).
+    DupHost => "DUP-HOST", Warning, "Same page on two host names",
+        "Search engines index both copies and split links and ranking between them. Only one host name should serve pages; the others should redirect to it.";
+    /// http and https both answer 2xx with the same page.
+    DupScheme => "DUP-SCHEME", Warning, "Same page over http and https",
+        "The page is indexed twice and visitors can land on the insecure copy. http should redirect to https (or the reverse, whichever the site uses).";
+    /// With and without the trailing slash (or with doubled slashes).
+    DupSlash => "DUP-SLASH", Warning, "Same page with and without a trailing slash",
+        "Two URLs serve one page, so links and ranking are split between them. One form should redirect to the other.";
+    /// A directory and its index file.
+    DupIndex => "DUP-INDEX", Warning, "Same page at a directory and its index file",
+        "The directory URL and its index file (index.html, default.asp, ...) are two URLs for one page. The index file should redirect to the directory.";
+    /// Letter case variants of the path.
+    DupCase => "DUP-CASE", Warning, "Same page under different letter case",
+        "Paths differing only in letter case serve one page, so it is indexed more than once. The other spellings should redirect to one.";
+    /// Extra, session, tracking or reordered query parameters.
+    DupParam => "DUP-PARAM", Notice, "Same page with other query parameters",
+        "Parameters that do not change the page (tracking, session, order) create copies search engines must crawl and consolidate. The copies should declare the clean URL canonical.";
+    /// Two URL patterns a learned rule maps onto each other.
+    DupDust => "DUP-DUST", Warning, "Same page under two URL patterns",
+        "The site serves each page of this kind under two URL patterns (a rule learned from the crawl), doubling what must be crawled and indexed. One pattern should redirect to the other.";
+    /// Identical text under unrelated URLs.
+    DupContent => "DUP-CONTENT", Warning, "Identical content under different URLs",
+        "Search engines pick one copy to show and may not pick yours; links to the others are wasted. Keep one page, or make the copies point to it with a canonical.";
+    /// Near-identical text.
+    DupNear => "DUP-NEAR", Notice, "Near-identical content",
+        "The pages differ only slightly, so search engines treat them as duplicates and show only one. Merge them, make them distinct, or declare one canonical.";
+    /// A normalization rule merged URLs whose pages differ.
+    RuleDoesNotHold => "RULE-DOES-NOT-HOLD", Warning, "A normalization rule does not hold on this site",
+        "The audit policy treats these URLs as one page, but the site serves different pages at them. The rule must be turned off for this site, or the audit would merge real pages.";
+    /// Canonical, redirects and sitemaps name different preferred URLs.
+    ClusterConflict => "CLUSTER-CONFLICT", Warning, "The site's signals disagree on the preferred URL",
+        "The canonical points one way while redirects or the sitemap point another, so search engines choose for themselves. All signals should name the same URL.";
+    /// Several canonical declarations, all with the same target.
+    CanonMultiple => "CANON-MULTIPLE", Notice, "Several canonical declarations",
+        "The page declares its canonical more than once. They agree today, but any later edit to one of them makes them conflict.";
+    /// Canonical declarations pointing at different URLs.
+    CanonConflict => "CANON-CONFLICT", Error, "Conflicting canonical declarations",
+        "The page declares different canonical URLs (two elements, or element and header), so search engines ignore them all.";
+    /// A canonical href that does not resolve to an http(s) URL.
+    CanonInvalid => "CANON-INVALID", Warning, "Canonical URL cannot be resolved",
+        "The canonical href is not a valid http(s) URL, so it is ignored.";
+    /// A canonical link element outside `<head>`.
+    CanonOutsideHead => "CANON-OUTSIDE-HEAD", Warning, "Canonical outside <head>",
+        "Search engines only read rel=canonical in the <head>; this one is ignored.";
+    /// A relative canonical href.
+    CanonRelative => "CANON-RELATIVE", Notice, "Relative canonical URL",
+        "A relative canonical resolves differently when the page is served under another host or path, which can point it at the wrong URL. Use an absolute URL.";
+    /// Canonical target redirects.
+    CanonToRedirect => "CANON-TO-REDIRECT", Warning, "Canonical points at a redirect",
+        "The canonical names a URL that redirects elsewhere, a mixed signal that search engines may ignore. Point it at the final URL.";
+    /// Canonical target answers 4xx/5xx or not at all.
+    CanonToError => "CANON-TO-ERROR", Error, "Canonical points at an error page",
+        "The canonical names a URL that does not answer 200, so it is ignored or, worse, the page drops out of the index.";
+    /// Canonical target is noindex.
+    CanonToNoindex => "CANON-TO-NOINDEX", Error, "Canonical points at a noindex page",
+        "The page hands its ranking to a page that asks not to be indexed, so neither may be shown.";
+    /// Canonical target is blocked by robots.txt.
+    CanonToBlocked => "CANON-TO-BLOCKED", Warning, "Canonical points at a URL blocked by robots.txt",
+        "Search engines cannot fetch the canonical target to confirm it, so the canonical is weak or ignored.";
+    /// Canonical target declares yet another canonical.
+    CanonChain => "CANON-CHAIN", Warning, "Canonical chain",
+        "The canonical target itself declares another canonical; search engines may not follow the chain. Point straight at the end of it.";
+    /// Canonicals loop.
+    CanonLoop => "CANON-LOOP", Error, "Canonical loop",
+        "The pages name each other as canonical, so no URL is canonical and search engines choose on their own.";
+    /// Canonical to another host name.
+    CanonCrossHost => "CANON-CROSS-HOST", Notice, "Canonical to another site",
+        "The page gives its ranking to a URL on another host. That is right for syndicated content and wrong otherwise: check it is intended.";
+    /// Canonical to the scheme the site does not use.
+    CanonCrossScheme => "CANON-CROSS-SCHEME", Warning, "Canonical to the other scheme",
+        "The canonical names the http/https variant the site does not serve pages on, sending search engines to a URL that redirects or is insecure.";
+    /// Canonical between pages whose text is unrelated.
+    CanonToUnrelated => "CANON-TO-UNRELATED", Warning, "Canonical to a page with different content",
+        "The canonical target's text has little in common with the page, so search engines will likely ignore the canonical; if they obey it, the page drops out of the index.";
+    /// A canonicalised page linked internally.
+    CanonLinked => "CANON-LINKED", Notice, "Internal links to a canonicalised page",
+        "Internal links point at a URL that declares another URL canonical. Linking to the canonical URL directly sends one clear signal and saves crawling.";
+    /// Redirect chain of more than one hop.
+    RedirectChain => "REDIRECT-CHAIN", Warning, "Redirect chain",
+        "Each extra hop slows visitors and crawlers and may lose ranking signals; crawlers stop following long chains. Redirect straight to the final URL.";
+    /// Redirect loop.
+    RedirectLoop => "REDIRECT-LOOP", Error, "Redirect loop",
+        "The redirects go round in a circle, so the page can never be reached by anyone.";
+    /// Temporary redirect for a permanent move.
+    RedirectTemporary => "REDIRECT-TEMPORARY", Warning, "Temporary redirect for a permanent move",
+        "A 302/307 tells search engines to keep the old URL indexed; for a canonical move (scheme, host, slash, index, case) it should be a 301.";
+    /// Redirect ending in an error.
+    RedirectToError => "REDIRECT-TO-ERROR", Error, "Redirect to an error",
+        "The redirect ends at a URL that does not answer 200 (or a Location that cannot be resolved), so visitors and crawlers hit a dead end.";
+    /// Meta refresh redirect.
+    RedirectMetaRefresh => "REDIRECT-META-REFRESH", Warning, "Meta refresh redirect",
+        "A meta refresh is slower than a server redirect and not always treated as a permanent move. Use an HTTP 301.";
+    /// An http page answering instead of redirecting to https.
+    RedirectHttpNotHttps => "REDIRECT-HTTP-NOT-HTTPS", Warning, "http page not redirected to https",
+        "The site redirects http to https elsewhere, but this http URL answers by itself, so an insecure copy stays reachable and indexable.";
+    /// Internal links to a redirecting URL.
+    LinkToRedirect => "LINK-TO-REDIRECT", Notice, "Internal links to a redirect",
+        "Every click and crawl through these links costs an extra request. Link to the final URL.";
+    /// Sitemap lists a redirecting URL.
+    SitemapRedirect => "SITEMAP-REDIRECT", Warning, "Sitemap lists a redirect",
+        "A sitemap should list only final URLs; listing redirects wastes crawling and muddles which URL is preferred.";
+    /// Sitemap lists an error URL.
+    SitemapError => "SITEMAP-ERROR", Error, "Sitemap lists an error page",
+        "The sitemap invites search engines to URLs that do not answer 200, which erodes their trust in the sitemap.";
+    /// Sitemap lists a noindex URL.
+    SitemapNoindex => "SITEMAP-NOINDEX", Warning, "Sitemap lists a noindex page",
+        "The sitemap asks for the page to be indexed while the page asks not to be: a contradiction search engines report.";
+    /// Sitemap lists a robots-blocked URL.
+    SitemapBlocked => "SITEMAP-BLOCKED", Warning, "Sitemap lists a URL blocked by robots.txt",
+        "Search engines are invited to a URL they are not allowed to crawl.";
+    /// Sitemap lists a canonicalised URL.
+    SitemapCanonicalised => "SITEMAP-CANONICALISED", Warning, "Sitemap lists a canonicalised URL",
+        "The page declares another URL canonical, so the sitemap should list that URL instead.";
+    /// Sitemap lists a non-preferred duplicate.
+    SitemapNonPreferred => "SITEMAP-NON-PREFERRED", Warning, "Sitemap lists a duplicate instead of the preferred URL",
+        "The sitemap is a canonical signal; listing a duplicate votes for the wrong URL.";
+    /// Preferred URL missing from the sitemaps.
+    SitemapMissing => "SITEMAP-MISSING", Notice, "Indexable page missing from the sitemaps",
+        "The site has sitemaps but this preferred, indexable page is in none of them, so it is discovered and recrawled later.";
+    /// Sitemap URL with no internal link.
+    SitemapOrphan => "SITEMAP-ORPHAN", Notice, "Page only reachable from the sitemap",
+        "No crawled page links to it, so it gets no internal ranking signals and visitors cannot find it.";
+    /// Unreadable sitemap.
+    SitemapInvalid => "SITEMAP-INVALID", Error, "Sitemap cannot be read",
+        "The sitemap failed to download or parse, so search engines ignore the URLs it should list.";
+    /// Sitemap over the protocol's limits.
+    SitemapOverLimit => "SITEMAP-OVER-LIMIT", Error, "Sitemap over the protocol's limits",
+        "Sitemaps are limited to 50,000 URLs and 50 MB uncompressed; search engines reject or cut larger ones.";
+    /// Crawler trap.
+    Trap => "TRAP", Warning, "Crawler trap",
+        "The site generates endless URLs (calendars, repeated path segments, counters) that crawlers waste their budget on, and that hide real duplicates.";
+    /// A robots-blocked URL that duplicates a crawlable page.
+    RobotsHidesDup => "ROBOTS-HIDES-DUP", Notice, "robots.txt hides a duplicate",
+        "The URL is linked but blocked, so search engines can index it without content and cannot see that it duplicates another page.";
+}
+
+impl fmt::Display for FindingId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// One concrete change that fixes (part of) a finding.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum Fix {
+    /// Redirect `from` to `to` with `status` (301).
+    Redirect {
+        /// The URL to redirect.
+        from: String,
+        /// Where to.
+        to: String,
+        /// The status to use.
+        status: u16,
+    },
+    /// Put `<link rel="canonical" href="{href}">` in the head of `page` (replacing any other).
+    SetCanonical {
+        /// The page.
+        page: String,
+        /// The canonical URL.
+        href: String,
+    },
+    /// Remove a canonical declaration from `page`.
+    RemoveCanonical {
+        /// The page.
+        page: String,
+        /// The href of the declaration to remove.
+        href: String,
+    },
+    /// Move the canonical element of `page` into its `<head>`.
+    MoveCanonicalToHead {
+        /// The page.
+        page: String,
+    },
+    /// Change links to `from` into links to `to` on `pages`.
+    UpdateLinks {
+        /// Pages with the links (at most `max_listed`).
+        pages: Vec<String>,
+        /// Pages not listed.
+        more_pages: u32,
+        /// The linked URL.
+        from: String,
+        /// The URL to link instead.
+        to: String,
+    },
+    /// Remove links to `to` from `pages` (no better target exists).
+    RemoveLinks {
+        /// Pages with the links (at most `max_listed`).
+        pages: Vec<String>,
+        /// Pages not listed.
+        more_pages: u32,
+        /// The linked URL (or URL pattern).
+        to: String,
+    },
+    /// Link to `to` from relevant crawlable pages.
+    AddLinks {
+        /// The page that needs internal links.
+        to: String,
+    },
+    /// Remove `loc` from `sitemap`.
+    SitemapRemove {
+        /// The sitemap's URL.
+        sitemap: String,
+        /// The entry.
+        loc: String,
+    },
+    /// Replace `loc` with `with` in `sitemap`.
+    SitemapReplace {
+        /// The sitemap's URL.
+        sitemap: String,
+        /// The entry.
+        loc: String,
+        /// Its replacement.
+        with: String,
+    },
+    /// Add `loc` to a sitemap.
+    SitemapAdd {
+        /// The URL to add.
+        loc: String,
+    },
+    /// Remove the noindex directive from `page`.
+    RemoveNoindex {
+        /// The page.
+        page: String,
+    },
+    /// Let robots.txt allow crawling `url`.
+    AllowInRobots {
+        /// The URL.
+        url: String,
+    },
+    /// Add `Disallow: {pattern}` to robots.txt.
+    DisallowInRobots {
+        /// The path pattern.
+        pattern: String,
+    },
+    /// Turn a normalization rule off in the audit policy.
+    DisableRule {
+        /// The rule.
+        rule: Rule,
+    },
+    /// Regenerate a sitemap so that it is valid and within limits.
+    RebuildSitemap {
+        /// The sitemap's URL.
+        sitemap: String,
+        /// What must change.
+        detail: String,
+    },
+    /// Make `url` answer 200 with its content (it is the page the others should point at).
+    Serve {
+        /// The URL.
+        url: String,
+    },
+}
+
+impl fmt::Display for Fix {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fix::Redirect { from, to, status } => {
+                write!(f, "Redirect {from} to {to} with a {status}.")
+            }
+            Fix::SetCanonical { page, href } => {
+                write!(
+                    f,
+                    "On {page}, set <link rel=\"canonical\" href=\"{href}\">."
+                )
+            }
+            Fix::RemoveCanonical { page, href } => {
+                write!(f, "On {page}, remove the canonical to {href}.")
+            }
+            Fix::MoveCanonicalToHead { page } => {
+                write!(f, "On {page}, move the canonical into <head>.")
+            }
+            Fix::UpdateLinks {
+                pages,
+                more_pages,
+                from,
+                to,
+            } => {
+                write!(
+                    f,
+                    "Change links to {from} into links to {to} on {}",
+                    pages.join(", ")
+                )?;
+                if *more_pages > 0 {
+                    write!(f, " and {more_pages} more pages")?;
+                }
+                f.write_str(".")
+            }
+            Fix::RemoveLinks {
+                pages,
+                more_pages,
+                to,
+            } => {
+                write!(f, "Remove links to {to} from {}", pages.join(", "))?;
+                if *more_pages > 0 {
+                    write!(f, " and {more_pages} more pages")?;
+                }
+                f.write_str(".")
+            }
+            Fix::AddLinks { to } => write!(f, "Link to {to} from relevant crawlable pages."),
+            Fix::SitemapRemove { sitemap, loc } => {
+                write!(f, "Remove {loc} from sitemap {sitemap}.")
+            }
+            Fix::SitemapReplace { sitemap, loc, with } => {
+                write!(f, "In sitemap {sitemap}, replace {loc} with {with}.")
+            }
+            Fix::SitemapAdd { loc } => write!(f, "Add {loc} to a sitemap."),
+            Fix::RemoveNoindex { page } => write!(f, "Remove noindex from {page}."),
+            Fix::AllowInRobots { url } => write!(f, "Allow {url} in robots.txt."),
+            Fix::DisallowInRobots { pattern } => {
+                write!(f, "Add `Disallow: {pattern}` to robots.txt.")
+            }
+            Fix::DisableRule { rule } => {
+                write!(f, "Turn the `{rule}` rule off in the audit policy.")
+            }
+            Fix::RebuildSitemap { sitemap, detail } => {
+                write!(f, "Regenerate sitemap {sitemap}: {detail}.")
+            }
+            Fix::Serve { url } => write!(f, "Make {url} answer 200 with its content."),
+        }
+    }
+}
+
+/// One problem found by the analysis.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Finding {
+    /// The finding's id.
+    pub id: FindingId,
+    /// A stable per-instance key built from URLs (never row ids): `"{code} {url}[ {url}]"`.
+    /// The same problem has the same key in two audits of the site.
+    pub key: String,
+    /// Its severity (the id's).
+    pub severity: Severity,
+    /// The id's title.
+    pub title: Cow<'static, str>,
+    /// Why it matters (the id's).
+    pub why: Cow<'static, str>,
+    /// One sentence about this instance.
+    pub summary: String,
+    /// The URLs concerned, the one to act on first.
+    pub urls: Vec<String>,
+    /// What the audit saw, one fact per line.
+    pub evidence: Vec<String>,
+    /// The fix.
+    pub fixes: Vec<Fix>,
+}
+
+impl Finding {
+    /// A finding with the id's catalog text; `key_urls` make its key.
+    pub(crate) fn new(id: FindingId, key_urls: &[&str], summary: String) -> Finding {
+        let mut key = id.code().to_owned();
+        for u in key_urls {
+            key.push(' ');
+            key.push_str(u);
+        }
+        Finding {
+            id,
+            key,
+            severity: id.severity(),
+            title: Cow::Borrowed(id.title()),
+            why: Cow::Borrowed(id.why()),
+            summary,
+            urls: Vec::new(),
+            evidence: Vec::new(),
+            fixes: Vec::new(),
+        }
+    }
+
+    /// Adds URLs, skipping ones already listed.
+    pub(crate) fn urls(mut self, urls: impl IntoIterator<Item = String>) -> Finding {
+        for u in urls {
+            if !self.urls.contains(&u) {
+                self.urls.push(u);
+            }
+        }
+        self
+    }
+
+    pub(crate) fn evidence(mut self, line: String) -> Finding {
+        self.evidence.push(line);
+        self
+    }
+
+    pub(crate) fn fix(mut self, fix: Fix) -> Finding {
+        self.fixes.push(fix);
+        self
+    }
+}
+
+/// How two audits' findings compare, matched by [`Finding::key`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Comparison {
+    /// Keys only in the newer audit.
+    pub new: Vec<String>,
+    /// Keys only in the older audit (fixed, or no longer seen).
+    pub resolved: Vec<String>,
+    /// Keys in both.
+    pub persisting: Vec<String>,
+}
+
+/// Compares the findings of an older and a newer audit by key.
+pub fn compare(older: &[Finding], newer: &[Finding]) -> Comparison {
+    let mut a: Vec<&str> = older.iter().map(|f| f.key.as_str()).collect();
+    let mut b: Vec<&str> = newer.iter().map(|f| f.key.as_str()).collect();
+    a.sort_unstable();
+    a.dedup();
+    b.sort_unstable();
+    b.dedup();
+    let mut out = Comparison::default();
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        match (a.get(i), b.get(j)) {
+            (Some(x), Some(y)) if x == y => {
+                out.persisting.push((*x).to_owned());
+                i += 1;
+                j += 1;
+            }
+            (Some(x), Some(y)) if x < y => {
+                out.resolved.push((*x).to_owned());
+                i += 1;
+            }
+            (Some(x), None) => {
+                out.resolved.push((*x).to_owned());
+                i += 1;
+            }
+            (_, Some(y)) => {
+                out.new.push((*y).to_owned());
+                j += 1;
+            }
+            (None, None) => break,
+        }
+    }
+    out
+}

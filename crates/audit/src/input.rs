@@ -1,0 +1,297 @@
+//! The audit's input: plain rows mirroring the crawl schema (`migrations/*.sql`).
+//!
+//! The store fills these from SQLite; tests build them by hand or from JSON. Every
+//! field that the schema lets be absent has a serde default, so a fixture only writes
+//! what matters to it.
+
+use serde::{Deserialize, Serialize};
+
+/// A URL's id: the store's per-audit `urls.id`.
+///
+/// Ids are numbered per audit from 1, so they fit `u32` (an audit of more than four
+/// billion URLs is beyond one machine); the store's loader converts its `i64` with
+/// `u32::try_from`. Ids are only used to join rows: findings and clusters name URLs by
+/// their text, so two audits can be compared.
+pub type UrlId = u32;
+
+/// A sitemap's id: the store's per-audit `sitemaps.id` (see [`UrlId`] for the width).
+pub type SitemapId = u32;
+
+/// Everything the crawl stored about one audit.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AuditInput {
+    /// Every URL seen (`urls`).
+    pub urls: Vec<UrlRow>,
+    /// One row per fetched URL (`fetches`).
+    pub fetches: Vec<FetchRow>,
+    /// Redirect hops, one per redirecting URL (`redirects`).
+    pub redirects: Vec<RedirectRow>,
+    /// rel=canonical declarations (`canonicals`).
+    pub canonicals: Vec<CanonicalRow>,
+    /// Links found in pages (`links`).
+    pub links: Vec<LinkRow>,
+    /// hreflang alternates (`hreflang`).
+    pub hreflang: Vec<HreflangRow>,
+    /// Sitemaps fetched (`sitemaps`).
+    pub sitemaps: Vec<SitemapRow>,
+    /// URLs listed in sitemaps (`sitemap_entries`).
+    pub sitemap_entries: Vec<SitemapEntryRow>,
+    /// URLs robots.txt kept the crawler from requesting (`robots_blocks.url_id`).
+    pub robots_blocks: Vec<UrlId>,
+    /// Redirect chains the crawler found to loop or to be too long (`redirect_chains`).
+    pub redirect_chains: Vec<RedirectChainRow>,
+}
+
+/// How a URL was first found (`urls.found_via`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FoundVia {
+    /// A start URL given by the user.
+    Start,
+    /// A scheme / www variant of a start URL.
+    Variant,
+    /// A link in a page.
+    #[default]
+    Link,
+    /// An HTTP redirect's Location.
+    Redirect,
+    /// A meta refresh.
+    MetaRefresh,
+    /// A rel=canonical target.
+    Canonical,
+    /// An hreflang alternate.
+    Hreflang,
+    /// A sitemap entry.
+    Sitemap,
+}
+
+/// A URL's place in the frontier (`urls.state`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UrlState {
+    /// Waiting to be fetched.
+    Queued,
+    /// Handed to a fetcher.
+    Fetching,
+    /// Fetched, whatever the status code.
+    #[default]
+    Done,
+    /// robots.txt disallows it.
+    Blocked,
+    /// The fetch failed without a usable response.
+    Failed,
+    /// Recorded but not fetched (see `reason`: `out_of_scope`, `max_depth`, `trap: ...`).
+    Skipped,
+}
+
+/// One row of `urls`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct UrlRow {
+    /// The URL's id.
+    pub id: UrlId,
+    /// The absolute URL as first found.
+    pub url: String,
+    /// Its `canon` rfc3986 form (the frontier's identity). Empty means "compute it".
+    pub url_rfc3986: String,
+    /// Its `canon` seo form, if it could be formed.
+    pub url_seo: Option<String>,
+    /// The host. Empty means "take it from the URL".
+    pub host: String,
+    /// Link hops from a start URL.
+    pub depth: u32,
+    /// How it was first found.
+    pub found_via: FoundVia,
+    /// Its frontier state.
+    pub state: UrlState,
+    /// Why it was skipped, blocked or failed.
+    pub reason: Option<String>,
+}
+
+/// One row of `fetches`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FetchRow {
+    /// The fetched URL.
+    pub url_id: UrlId,
+    /// The HTTP status; `None` when no response arrived.
+    pub status: Option<u16>,
+    /// The Content-Type header.
+    pub content_type: Option<String>,
+    /// The hop target (3xx Location or meta refresh), if it resolved.
+    pub redirect_to: Option<UrlId>,
+    /// The page title.
+    pub title: Option<String>,
+    /// meta robots or X-Robots-Tag say noindex.
+    pub noindex: bool,
+    /// meta robots or X-Robots-Tag say nofollow.
+    pub nofollow: bool,
+    /// xxh3-64 of the normalized visible text (stored bit-for-bit as a signed integer).
+    pub text_hash: Option<u64>,
+    /// 64-bit SimHash of the visible text's word 3-shingles.
+    pub simhash: Option<u64>,
+    /// Words of visible text.
+    pub word_count: Option<u32>,
+    /// The body hit the byte cap.
+    pub truncated: bool,
+    /// Why no usable response arrived (timeout, connect, ...).
+    pub error_kind: Option<String>,
+}
+
+/// The kind of a redirect hop (`redirects.kind`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HopKind {
+    /// A 3xx response with a Location header.
+    #[default]
+    Http,
+    /// A `<meta http-equiv="refresh">`.
+    MetaRefresh,
+}
+
+/// One row of `redirects`: one hop.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RedirectRow {
+    /// The redirecting URL.
+    pub from: UrlId,
+    /// The hop target; `None` when Location did not resolve.
+    pub to: Option<UrlId>,
+    /// 301, 302, ...; the page status for a meta refresh.
+    pub status: u16,
+    /// HTTP or meta refresh.
+    pub kind: HopKind,
+    /// Position in the chain the crawler followed.
+    pub hop_index: u32,
+}
+
+/// Where a canonical or hreflang declaration came from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeclarationSource {
+    /// A `<link>` element in the HTML.
+    #[default]
+    LinkElement,
+    /// The HTTP `Link:` response header.
+    HttpHeader,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// One row of `canonicals`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CanonicalRow {
+    /// The declaring page.
+    pub page: UrlId,
+    /// Order of declaration (headers first).
+    #[serde(default)]
+    pub position: u32,
+    /// The target; `None` when href did not resolve.
+    #[serde(default)]
+    pub target: Option<UrlId>,
+    /// The href as written.
+    #[serde(default)]
+    pub href_raw: String,
+    /// Link element or HTTP header.
+    #[serde(default)]
+    pub source: DeclarationSource,
+    /// The element sits in `<head>` (always true for a header).
+    #[serde(default = "yes")]
+    pub in_head: bool,
+}
+
+/// One row of `links`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct LinkRow {
+    /// The linking page.
+    pub from: UrlId,
+    /// The target; `None` when href did not resolve to an http(s) URL.
+    pub to: Option<UrlId>,
+    /// rel=nofollow on the link.
+    pub nofollow: bool,
+    /// The anchor text.
+    pub anchor_text: Option<String>,
+}
+
+/// One row of `hreflang`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct HreflangRow {
+    /// The declaring page.
+    pub page: UrlId,
+    /// The language-region code.
+    pub lang: String,
+    /// The alternate; `None` when href did not resolve.
+    pub target: Option<UrlId>,
+    /// Link element or HTTP header.
+    pub source: DeclarationSource,
+}
+
+/// One issue a sitemap's parser recorded (`sitemaps.issues`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SitemapIssue {
+    /// The sitemap crate's issue code (`malformed_xml`, `too_many_urls`, ...).
+    pub kind: String,
+    /// What the parser said.
+    pub detail: String,
+}
+
+/// One row of `sitemaps`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SitemapRow {
+    /// The sitemap's id.
+    pub id: SitemapId,
+    /// Its URL.
+    pub url: String,
+    /// urlset, sitemapindex, text, rss, atom, unknown.
+    pub kind: String,
+    /// The HTTP status; `None` when no response arrived (or unknown).
+    pub status: Option<u16>,
+    /// Why the sitemap could not be read, if it could not.
+    pub error: Option<String>,
+    /// What its parser recorded.
+    pub issues: Vec<SitemapIssue>,
+}
+
+/// One row of `sitemap_entries`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SitemapEntryRow {
+    /// The listing sitemap.
+    pub sitemap_id: SitemapId,
+    /// The listed URL; `None` when loc did not resolve.
+    pub url_id: Option<UrlId>,
+    /// The `<loc>` as written.
+    pub loc_raw: String,
+}
+
+/// What is wrong with a redirect chain (`redirect_chains.problem`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChainProblem {
+    /// The chain comes back to a URL it already visited.
+    #[default]
+    Loop,
+    /// The chain is longer than the crawler's maximum number of hops.
+    TooLong,
+}
+
+/// One row of `redirect_chains`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RedirectChainRow {
+    /// The chain's first URL.
+    pub start: UrlId,
+    /// The last URL reached (`None` for a loop).
+    pub final_url: Option<UrlId>,
+    /// Hops followed.
+    pub hops: u32,
+    /// Loop or too long.
+    pub problem: ChainProblem,
+}

@@ -1,0 +1,322 @@
+//! Dustpan's analysis: which URLs of a crawl are really the same page, which one of
+//! each group is preferred, and what is wrong with duplicates, canonicals, redirects
+//! and sitemaps — each finding with the exact fix.
+//!
+//! The crate is pure: [`analyse`] takes the crawl as plain rows ([`AuditInput`],
+//! mirroring the store's schema) and returns an [`Analysis`]. No I/O, no SQL.
+//!
+//! ```
+//! use audit::{AuditInput, AnalysisConfig, FetchRow, RedirectRow, UrlRow, analyse};
+//!
+//! let url = |id, u: &str| UrlRow { id, url: u.into(), ..UrlRow::default() };
+//! let page = |id| FetchRow {
+//!     url_id: id, status: Some(200), text_hash: Some(7), simhash: Some(7), word_count: Some(300),
+//!     ..FetchRow::default()
+//! };
+//! let input = AuditInput {
+//!     urls: vec![url(1, "http://208.77.188.166/"), url(2, "http://example.com/")],
+//!     fetches: vec![FetchRow { url_id: 1, status: Some(301), ..FetchRow::default() }, page(2)],
+//!     redirects: vec![RedirectRow { from: 1, to: Some(2), status: 301, ..RedirectRow::default() }],
+//!     ..AuditInput::default()
+//! };
+//! let analysis = analyse(&input, &AnalysisConfig::default());
+//! assert_eq!(analysis.clusters[0].preferred_url, "http://example.com/");
+//! assert!(analysis.findings.is_empty()); // a clean redirect is not a problem
+//! ```
+//!
+//! # Equivalence
+//!
+//! URLs are joined by evidence edges, strongest first; each merge keeps the edge that
+//! made it, so every member of a cluster carries its chain of [`Evidence`] to the
+//! preferred URL:
+//!
+//! 1. **redirect**: a URL and the final target of its redirect chain;
+//! 2. **rel=canonical** (element in `<head>` or HTTP header, when all declarations
+//!    agree) — unless the two pages' text is unrelated (SimHash distance above
+//!    [`AnalysisConfig::unrelated_distance`]), which is reported instead;
+//! 3. **same equivalence key** under the audit's canon policy, recomputed from each
+//!    stored raw URL (so re-running with another policy is a what-if without
+//!    re-crawling). Merge safety: URLs whose rfc3986 forms are equal (only safe-class
+//!    rules differ) merge on their own; when usual, seo or evidence-class rules made
+//!    the keys equal, the URLs merge only if their text is identical or near-identical.
+//!    A pair whose text differs by more than [`AnalysisConfig::different_distance`]
+//!    bits, and that no other evidence joins, is reported (`RULE-DOES-NOT-HOLD`);
+//! 4. **learned DUST rule** (confirmed, see [Learned rules](#learned-rules)), on pairs
+//!    whose text agrees;
+//! 5. **identical text** (same `text_hash`, both pages 2xx with at least
+//!    [`AnalysisConfig::min_words`] words, so empty and error pages never merge; nor do
+//!    pages titled like an error page — "not found", "no results", "404 -" —, which
+//!    are soft 404s sharing one text, not duplicates to canonicalise);
+//! 6. **near-identical text**: SimHash Hamming distance at most
+//!    [`AnalysisConfig::near_distance`].
+//!
+//! Clusters are the connected components (union-find) with two or more URLs.
+//!
+//! ## Near-duplicate threshold
+//!
+//! The default is **3 of 64 bits**, the value Manku, Jain and Das Sarma ("Detecting
+//! near-duplicates for web crawling", WWW 2007) found to balance precision and recall
+//! for 64-bit SimHash on billions of pages. Unrelated pages sit around 32 bits apart
+//! (binomial, σ = 4), so a chance match at ≤ 3 bits has probability about 2·10⁻¹⁵ per
+//! pair; pages differing by a date or a counter stay within 3. Candidate pairs come from
+//! banding, never all pairs: 4 blocks of 16 bits, and by pigeonhole two hashes within 3
+//! bits agree on at least one block (in general `k + 1` blocks for threshold `k`).
+//!
+//! ## Preferred URL
+//!
+//! Within a cluster, members are ranked by these criteria in order, the first
+//! difference deciding:
+//!
+//! 1. answers 2xx itself (not a redirect, not a meta refresh);
+//! 2. indexable (no noindex, not blocked by robots.txt);
+//! 3. declared canonical: self-canonical, or the target of another page's canonical
+//!    while not pointing elsewhere itself; then pages without any canonical; last,
+//!    pages whose canonical names another URL;
+//! 4. uses the site's preferred scheme, as its scheme-changing redirects show (https
+//!    when they show nothing);
+//! 5. is on a host the site does not redirect away from;
+//! 6. listed in a sitemap;
+//! 7. more internal pages linking to it;
+//! 8. shorter equivalence key, then the smaller key, then the URL that is already in
+//!    its key's form, then the smaller URL (bytes).
+//!
+//! Each cluster also has a signal table ([`Signal`]): which member the redirects, the
+//! canonical elements, the canonical headers, the sitemaps, hreflang and internal
+//! links vote for, and whether each agrees with the preferred URL.
+//!
+//! # Findings
+//!
+//! Each [`Finding`] has a stable id, a severity, a title, why it matters, the URLs, the
+//! evidence and concrete [`Fix`]es, plus a key built from URLs (never row ids) so two
+//! audits can be [`compare`]d. A clean page gives no finding.
+//!
+//! | id | severity | when |
+//! |---|---|---|
+//! | `DUP-HOST` | warning | a 2xx indexable duplicate of the preferred URL on another host (www, IP, alias); fix: 301 |
+//! | `DUP-SCHEME` | warning | http and https both serve the page; fix: 301 |
+//! | `DUP-SLASH` | warning | trailing or doubled slash variant; fix: 301 |
+//! | `DUP-INDEX` | warning | directory index file variant; fix: 301 |
+//! | `DUP-CASE` | warning | path letter-case variant; fix: 301 |
+//! | `DUP-PARAM` | notice | same path, other query (tracking, session, order, irrelevant); fix: canonical |
+//! | `DUP-DUST` | warning | joined by a learned URL-pattern rule; fix: 301 |
+//! | `DUP-CONTENT` | warning | identical text under unrelated URLs; fix: canonical |
+//! | `DUP-NEAR` | notice | near-identical text; fix: canonical |
+//! | `RULE-DOES-NOT-HOLD` | warning | a policy rule gives different pages the same key; fix: turn the rule off |
+//! | `CLUSTER-CONFLICT` | warning | the canonical names one live URL while redirects end at, or the sitemaps list, another (a listed page that is canonicalised or a duplicate is reported per entry instead) |
+//! | `CANON-MULTIPLE` | notice | several canonical elements naming the same URL |
+//! | `CANON-CONFLICT` | error | declarations (two elements, element vs header) name different URLs |
+//! | `CANON-INVALID` | warning | a canonical href that does not resolve |
+//! | `CANON-OUTSIDE-HEAD` | warning | a canonical element in the body |
+//! | `CANON-RELATIVE` | notice | a relative canonical href |
+//! | `CANON-TO-REDIRECT` | warning | the canonical target redirects |
+//! | `CANON-TO-ERROR` | error | the canonical target answers 4xx/5xx or not at all |
+//! | `CANON-TO-NOINDEX` | error | the canonical target is noindex |
+//! | `CANON-TO-BLOCKED` | warning | the canonical target is blocked by robots.txt |
+//! | `CANON-CHAIN` | warning | the canonical target declares another canonical |
+//! | `CANON-LOOP` | error | canonicals form a cycle |
+//! | `CANON-CROSS-HOST` | notice | the canonical names another site |
+//! | `CANON-CROSS-SCHEME` | warning | the canonical names the scheme the site does not use |
+//! | `CANON-TO-UNRELATED` | warning | the canonical target's text is unrelated |
+//! | `CANON-LINKED` | notice | internal links to a canonicalised page |
+//! | `REDIRECT-CHAIN` | warning | more than one hop from an entry URL to a live page |
+//! | `REDIRECT-LOOP` | error | redirects form a cycle |
+//! | `REDIRECT-TEMPORARY` | warning | 302/303/307 for a canonical move (URL variant or same key) |
+//! | `REDIRECT-TO-ERROR` | error | a chain ending at 4xx/5xx, no response or an unresolvable Location |
+//! | `REDIRECT-META-REFRESH` | warning | a meta refresh redirect |
+//! | `REDIRECT-HTTP-NOT-HTTPS` | warning | an http page answers on a host that otherwise redirects to https |
+//! | `LINK-TO-REDIRECT` | notice | internal links to a redirecting URL |
+//! | `SITEMAP-REDIRECT` | warning | a sitemap lists a redirect |
+//! | `SITEMAP-ERROR` | error | a sitemap lists a 4xx/5xx or unanswered URL |
+//! | `SITEMAP-BLOCKED` | warning | a sitemap lists a robots-blocked URL |
+//! | `SITEMAP-NOINDEX` | warning | a sitemap lists a noindex page |
+//! | `SITEMAP-CANONICALISED` | warning | a sitemap lists a page canonicalised elsewhere |
+//! | `SITEMAP-NON-PREFERRED` | warning | a sitemap lists a duplicate instead of the preferred URL |
+//! | `SITEMAP-MISSING` | notice | an indexable preferred HTML page on a sitemap host is in no sitemap |
+//! | `SITEMAP-ORPHAN` | notice | a sitemap page no crawled page links to (only judged when the crawl hit no limit) |
+//! | `SITEMAP-INVALID` | error | a sitemap did not download or parse |
+//! | `SITEMAP-OVER-LIMIT` | error | a sitemap over 50,000 URLs / 50 MB |
+//! | `TRAP` | warning | URLs the crawler skipped as a trap (`trap: ...` reasons) |
+//! | `ROBOTS-HIDES-DUP` | notice | a linked robots-blocked URL that duplicates a crawlable page |
+//!
+//! A sitemap entry gets at most one `SITEMAP-*` finding (the first that applies, in the
+//! table's order) and a canonical target at most one target problem. A duplicate
+//! without a canonical is reported once, by its `DUP-*` finding, whose evidence says
+//! so. Noindex duplicates are not reported as duplicates.
+//!
+//! # Learned rules
+//!
+//! Site-specific DUST rules (Schonfeld, Bar-Yossef, Keidar, "Do not crawl in the DUST",
+//! WWW 2006/2007) are mined from the audit's own URLs and fingerprints, on the URLs'
+//! equivalence keys (what the policy already unifies is not learned again):
+//!
+//! * **substitutions** `from → to` ([`DustRuleKind::Replace`]): pages with identical
+//!   text are paired (at most [`DustConfig::max_group`] per text); each pair's common
+//!   prefix and suffix are cut, and the differing substrings, with their left context
+//!   back to the last `/` when that context has no digits, form a candidate
+//!   (`/story?id=` → `/story_`). Support is the number of pairs giving it. The rule
+//!   rewrites toward the shorter side, where the character after `from` is of a kind
+//!   seen in its support;
+//! * **irrelevant parameters** ([`DustRuleKind::DropParam`]): URLs with and without a
+//!   parameter, and URLs differing only in its value, are compared. The same
+//!   comparisons make the parameter classifier ([`Analysis::params`]): a parameter
+//!   changes content (more than 10% of pairs differ), only reorders (near-identical),
+//!   never matters (identical in at least 90%), or is unknown (under two pairs).
+//!
+//! Every rule is measured on the whole audit: it *applies* where rewriting a page's key
+//! gives another fetched page, and *agrees* where their text is identical or near.
+//! Precision = agreed / applicable. A rule is [`RuleStatus::Confirmed`] with support and
+//! applicable pairs of at least [`DustConfig::min_support`] and precision of at least
+//! [`DustConfig::min_precision`]; [`RuleStatus::Rejected`] when enough pairs show less;
+//! [`RuleStatus::NeedsValidation`] otherwise: [`validation_candidates`] picks rewritten
+//! URLs to fetch and [`measure_validation`] turns the fetched fingerprints into a
+//! false-positive rate, which [`DustRule::apply_validation`] folds in. Rules serialize
+//! ([`LearnedRules`]); carried into the next audit through
+//! [`AnalysisConfig::learned`], their earlier evidence adds to the new audit's, and
+//! [`LearnedRules::predicts_duplicate`] lets the crawler skip predicted duplicates.
+//!
+//! # Scale
+//!
+//! URLs are dense `u32` indices into `Vec`s; grouping is by sorting (hashes, then
+//! verification), never by pairwise comparison; the only per-URL allocation is the
+//! equivalence key. Singleton URLs produce no cluster.
+
+mod checks;
+mod cluster;
+mod config;
+mod dust;
+mod finding;
+mod fixes;
+mod input;
+mod keys;
+mod near;
+mod site;
+mod urlparts;
+
+#[cfg(test)]
+mod tests;
+
+pub use cluster::{
+    Action, Cluster, Confirmation, EdgeCounts, Evidence, EvidenceKind, MAX_EVIDENCE, Member, Role,
+    Signal, SignalKind,
+};
+pub use config::{AnalysisConfig, DustConfig};
+pub use dust::{
+    DustRule, DustRuleKind, LearnedRules, NextChar, ParamClass, ParamStats, RuleStatus,
+    ValidationCandidate, ValidationFetch, ValidationReport, measure_validation,
+    validation_candidates,
+};
+pub use finding::{Comparison, Finding, FindingId, Fix, Severity, compare};
+pub use fixes::{CanonicalTag, FixFiles, RedirectLine, SitemapChange};
+pub use input::{
+    AuditInput, CanonicalRow, ChainProblem, DeclarationSource, FetchRow, FoundVia, HopKind,
+    HreflangRow, LinkRow, RedirectChainRow, RedirectRow, SitemapEntryRow, SitemapId, SitemapIssue,
+    SitemapRow, UrlId, UrlRow, UrlState,
+};
+
+use serde::{Deserialize, Serialize};
+
+/// What the site's own redirects say it prefers.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SiteSignals {
+    /// `https` or `http`, when scheme-changing redirects lean one way.
+    pub preferred_scheme: Option<String>,
+    /// Host names the site redirects away from more than to.
+    pub demoted_hosts: Vec<String>,
+    /// Host-changing redirects: `(from host, to host, count)`.
+    pub host_redirects: Vec<(String, String, u32)>,
+}
+
+/// Counts describing one analysis.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stats {
+    /// URL rows.
+    pub urls: u32,
+    /// URLs with a fetch row.
+    pub fetched: u32,
+    /// 2xx pages with at least `min_words` words.
+    pub with_content: u32,
+    /// URLs whose key canon could not form (not http(s), invalid).
+    pub unkeyed: u32,
+    /// Clusters (two or more URLs).
+    pub clusters: u32,
+    /// URLs in clusters.
+    pub clustered_urls: u32,
+    /// Merges by kind of evidence.
+    pub merges: EdgeCounts,
+}
+
+/// Everything the analysis found.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Analysis {
+    /// Clusters of two or more URLs, sorted by preferred URL.
+    pub clusters: Vec<Cluster>,
+    /// Findings, sorted by severity, id and key.
+    pub findings: Vec<Finding>,
+    /// Rules learned from this audit (and carried ones re-measured); serialize them
+    /// into the next audit's [`AnalysisConfig::learned`].
+    pub learned: LearnedRules,
+    /// The parameter classifier: every query parameter seen, with its evidence.
+    pub params: Vec<ParamStats>,
+    /// The site's scheme and host preferences.
+    pub site: SiteSignals,
+    /// Counts.
+    pub stats: Stats,
+}
+
+impl Analysis {
+    /// The cluster containing the URL, if it is in one.
+    pub fn cluster_of(&self, id: UrlId) -> Option<&Cluster> {
+        self.clusters
+            .iter()
+            .find(|c| c.members.iter().any(|m| m.url_id == id))
+    }
+
+    /// Findings with one id.
+    pub fn findings_with(&self, id: FindingId) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(move |f| f.id == id)
+    }
+
+    /// The fix files (redirect map, canonicals, sitemap lines).
+    pub fn fix_files(&self) -> FixFiles {
+        FixFiles::from_analysis(self)
+    }
+}
+
+/// Analyses one audit.
+pub fn analyse(input: &AuditInput, config: &AnalysisConfig) -> Analysis {
+    let site = site::Site::new(input, config);
+    let keys = keys::Keys::compute(&site);
+    let mined = dust::mine(&site, &keys, config.learned.as_ref());
+    let mut graph = cluster::build_graph(&site, &keys, &mined);
+    let clusters = cluster::assemble(&site, &keys, &mut graph, &mined);
+    let findings = {
+        let cx = checks::Ctx::new(&site, &clusters, &graph, &mined, &keys);
+        checks::run(&cx)
+    };
+    let stats = Stats {
+        urls: site.n as u32,
+        fetched: input.fetches.len() as u32,
+        with_content: (0..site.n as u32)
+            .filter(|&i| site.content(i).is_some())
+            .count() as u32,
+        unkeyed: keys.invalid_count() as u32,
+        clusters: clusters.list.len() as u32,
+        clustered_urls: clusters.members.iter().map(|m| m.len() as u32).sum(),
+        merges: graph.counts,
+    };
+    Analysis {
+        site: SiteSignals {
+            preferred_scheme: site.preferred_scheme.map(str::to_owned),
+            demoted_hosts: site.demoted_hosts.clone(),
+            host_redirects: site.host_votes.clone(),
+        },
+        clusters: clusters.list,
+        findings,
+        learned: LearnedRules {
+            policy: config.policy.clone(),
+            rules: mined.rules,
+        },
+        params: mined.params,
+        stats,
+    }
+}

@@ -1,0 +1,563 @@
+//! The crawl as dense arrays: every URL row gets an index (its position in
+//! `AuditInput::urls`), and every per-URL fact is a `Vec` indexed by it. Rows that name
+//! unknown ids are ignored (a malformed row never fails an analysis).
+
+use crate::config::AnalysisConfig;
+use crate::input::{AuditInput, DeclarationSource, HopKind, UrlId, UrlState};
+use crate::urlparts::{split, strip_www};
+use rustc_hash::FxHashMap;
+
+/// "No index".
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// One redirect hop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Hop {
+    /// Target index, or [`NONE`] when Location did not resolve.
+    pub to: u32,
+    /// The status (301, 302, ...; the page's for a meta refresh).
+    pub status: u16,
+    /// HTTP or meta refresh.
+    pub kind: HopKind,
+}
+
+/// Where following a URL's redirects ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Chain {
+    /// The URL does not redirect.
+    NoHop,
+    /// It ends at `to` (a URL that does not redirect) after `hops` hops.
+    Final { to: u32, hops: u32 },
+    /// The hop out of `last` did not resolve, after `hops` hops.
+    Unresolved { last: u32, hops: u32 },
+    /// It loops (or runs into a loop).
+    Loop,
+}
+
+/// Fingerprints of a page with a real amount of text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Content {
+    pub text_hash: u64,
+    pub simhash: Option<u64>,
+}
+
+/// Titles of error pages served with 200 ("soft 404s"), lowercase.
+const SOFT_404: &[&str] = &[
+    "not found",
+    "404 error",
+    "error 404",
+    "404 -",
+    "- 404",
+    "404 |",
+    "| 404",
+    "no results",
+    "nothing found",
+    "page unavailable",
+];
+
+/// Whether a title reads like an error page.
+pub(crate) fn soft_404_title(title: &str) -> bool {
+    let t = title.trim().to_lowercase();
+    t == "404" || SOFT_404.iter().any(|p| t.contains(p))
+}
+
+/// Hamming distance of two SimHashes.
+pub(crate) fn distance(a: u64, b: u64) -> u32 {
+    (a ^ b).count_ones()
+}
+
+/// The dense view of one audit.
+pub(crate) struct Site<'a> {
+    pub input: &'a AuditInput,
+    pub cfg: &'a AnalysisConfig,
+    pub n: usize,
+    /// `Some(first id)` when the rows' ids are consecutive (the store's case): the
+    /// index of an id is then `id - first`, with no map.
+    dense_from: Option<UrlId>,
+    index: FxHashMap<UrlId, u32>,
+    /// rfc3986 forms computed for rows that left `url_rfc3986` empty.
+    computed_urls: FxHashMap<u32, String>,
+    /// Fetch row per URL, or [`NONE`].
+    fetch: Vec<u32>,
+    /// The redirect hop out of each URL.
+    pub hops: Vec<Option<Hop>>,
+    /// Resolved redirect chains.
+    pub chains: Vec<Chain>,
+    /// Whether some hop leads to the URL.
+    pub hop_target: Vec<bool>,
+    /// Canonical rows of each page, in declaration order (CSR over `canon_rows`).
+    canon_start: Vec<u32>,
+    canon_rows: Vec<u32>,
+    /// The page's one effective canonical target (element in head or header, resolved,
+    /// all declarations agreeing), or [`NONE`].
+    pub eff_canon: Vec<u32>,
+    /// Pages other than itself whose effective canonical is the URL.
+    pub canon_in: Vec<u32>,
+    /// Distinct internal pages linking to the URL (CSR over `in_src`).
+    in_start: Vec<u32>,
+    in_src: Vec<u32>,
+    /// Sitemap entries listing the URL.
+    pub sitemap_count: Vec<u32>,
+    /// hreflang declarations of other pages pointing at the URL.
+    pub hreflang_in: Vec<u32>,
+    /// robots.txt blocked it.
+    pub blocked: Vec<bool>,
+    /// Out of the audit's scope (another site).
+    pub external: Vec<bool>,
+    /// The site prefers this scheme, as shown by its redirects.
+    pub preferred_scheme: Option<&'static str>,
+    /// Hosts the site redirects away from more than to.
+    pub demoted_hosts: Vec<String>,
+    /// Host-changing redirect votes, `(from host, to host, count)`.
+    pub host_votes: Vec<(String, String, u32)>,
+    /// Whether the sitemaps list anything at all.
+    pub has_sitemap_entries: bool,
+}
+
+impl<'a> Site<'a> {
+    pub(crate) fn new(input: &'a AuditInput, cfg: &'a AnalysisConfig) -> Site<'a> {
+        let n = input.urls.len();
+        let first = input.urls.first().map_or(0, |r| r.id);
+        let dense = input
+            .urls
+            .iter()
+            .enumerate()
+            .all(|(i, r)| u64::from(r.id) == u64::from(first) + i as u64);
+        let mut index = FxHashMap::default();
+        if !dense {
+            index.reserve(n);
+            for (i, row) in input.urls.iter().enumerate() {
+                index.entry(row.id).or_insert(i as u32);
+            }
+        }
+        let computed_urls = input
+            .urls
+            .iter()
+            .enumerate()
+            .filter(|(_, row)| row.url_rfc3986.is_empty())
+            .map(|(i, row)| {
+                let url = canon::equivalence_key(&row.url, &canon::Policy::rfc3986())
+                    .unwrap_or_else(|_| row.url.clone());
+                (i as u32, url)
+            })
+            .collect();
+        let mut site = Site {
+            input,
+            cfg,
+            n,
+            dense_from: dense.then_some(first),
+            index,
+            computed_urls,
+            fetch: vec![NONE; n],
+            hops: vec![None; n],
+            chains: vec![Chain::NoHop; n],
+            hop_target: vec![false; n],
+            canon_start: Vec::new(),
+            canon_rows: Vec::new(),
+            eff_canon: vec![NONE; n],
+            canon_in: vec![0; n],
+            in_start: Vec::new(),
+            in_src: Vec::new(),
+            sitemap_count: vec![0; n],
+            hreflang_in: vec![0; n],
+            blocked: vec![false; n],
+            external: vec![false; n],
+            preferred_scheme: None,
+            demoted_hosts: Vec::new(),
+            host_votes: Vec::new(),
+            has_sitemap_entries: false,
+        };
+        for (i, row) in input.urls.iter().enumerate() {
+            site.external[i] =
+                row.state == UrlState::Skipped && row.reason.as_deref() == Some("out_of_scope");
+            site.blocked[i] = row.state == UrlState::Blocked;
+        }
+        for &id in &input.robots_blocks {
+            if let Some(i) = site.idx(id) {
+                site.blocked[i as usize] = true;
+            }
+        }
+        for (r, f) in input.fetches.iter().enumerate() {
+            if let Some(i) = site.idx(f.url_id) {
+                site.fetch[i as usize] = r as u32;
+            }
+        }
+        site.load_hops();
+        site.resolve_chains();
+        site.load_canonicals();
+        site.load_links();
+        for e in &input.sitemap_entries {
+            if let Some(i) = e.url_id.and_then(|id| site.idx(id)) {
+                site.sitemap_count[i as usize] += 1;
+                site.has_sitemap_entries = true;
+            }
+        }
+        for h in &input.hreflang {
+            if let (Some(p), Some(t)) = (site.idx(h.page), h.target.and_then(|t| site.idx(t)))
+                && p != t
+            {
+                site.hreflang_in[t as usize] += 1;
+            }
+        }
+        site.site_preferences();
+        site
+    }
+
+    /// The index of a URL id.
+    pub(crate) fn idx(&self, id: UrlId) -> Option<u32> {
+        match self.dense_from {
+            Some(first) => id.checked_sub(first).filter(|&i| (i as usize) < self.n),
+            None => self.index.get(&id).copied(),
+        }
+    }
+
+    /// The URL's id.
+    pub(crate) fn id(&self, i: u32) -> UrlId {
+        self.input.urls[i as usize].id
+    }
+
+    /// The URL's text (its rfc3986 form).
+    pub(crate) fn url(&self, i: u32) -> &str {
+        let row = &self.input.urls[i as usize];
+        if row.url_rfc3986.is_empty() {
+            self.computed_urls
+                .get(&i)
+                .map_or(row.url.as_str(), String::as_str)
+        } else {
+            &row.url_rfc3986
+        }
+    }
+
+    /// The URL's text, owned.
+    pub(crate) fn url_string(&self, i: u32) -> String {
+        self.url(i).to_owned()
+    }
+
+    /// The URL's fetch row.
+    pub(crate) fn fetch(&self, i: u32) -> Option<&'a crate::input::FetchRow> {
+        let r = self.fetch[i as usize];
+        (r != NONE).then(|| &self.input.fetches[r as usize])
+    }
+
+    /// The HTTP status, if it was fetched and answered.
+    pub(crate) fn status(&self, i: u32) -> Option<u16> {
+        self.fetch(i).and_then(|f| f.status)
+    }
+
+    /// It answered 2xx.
+    pub(crate) fn ok(&self, i: u32) -> bool {
+        self.status(i).is_some_and(|s| (200..300).contains(&s))
+    }
+
+    /// It answered 2xx without a hop (a meta refresh page answers 200 but is a redirect).
+    pub(crate) fn serves(&self, i: u32) -> bool {
+        self.ok(i) && self.hops[i as usize].is_none()
+    }
+
+    /// It answered 2xx and may be indexed (no noindex, not blocked).
+    pub(crate) fn indexable(&self, i: u32) -> bool {
+        self.serves(i) && !self.noindex(i) && !self.blocked[i as usize]
+    }
+
+    /// meta robots / X-Robots-Tag noindex.
+    pub(crate) fn noindex(&self, i: u32) -> bool {
+        self.fetch(i).is_some_and(|f| f.noindex)
+    }
+
+    /// It was fetched and answered 4xx/5xx, or no response arrived.
+    pub(crate) fn error(&self, i: u32) -> bool {
+        match self.fetch(i) {
+            Some(f) => match f.status {
+                Some(s) => s >= 400,
+                None => true,
+            },
+            None => self.input.urls[i as usize].state == UrlState::Failed,
+        }
+    }
+
+    /// A short description of a URL's response, for evidence lines.
+    pub(crate) fn describe(&self, i: u32) -> String {
+        match self.fetch(i) {
+            Some(f) => match (f.status, &f.error_kind) {
+                (Some(s), _) => format!("answers {s}"),
+                (None, Some(e)) => format!("no response ({e})"),
+                (None, None) => "no response".to_owned(),
+            },
+            None if self.blocked[i as usize] => "blocked by robots.txt".to_owned(),
+            None => "not fetched".to_owned(),
+        }
+    }
+
+    /// Fingerprints, for a 2xx page with at least `min_words` words of text whose title
+    /// does not read like an error page (a soft 404 shares its text with every other).
+    pub(crate) fn content(&self, i: u32) -> Option<Content> {
+        let f = self.fetch(i)?;
+        if !self.serves(i)
+            || f.word_count.unwrap_or(0) < self.cfg.min_words
+            || f.title.as_deref().is_some_and(soft_404_title)
+        {
+            return None;
+        }
+        Some(Content {
+            text_hash: f.text_hash?,
+            simhash: f.simhash,
+        })
+    }
+
+    /// Pages linking to the URL (distinct, internal, other than itself).
+    pub(crate) fn linked_from(&self, i: u32) -> &[u32] {
+        if self.in_start.is_empty() {
+            return &[];
+        }
+        let (a, b) = (self.in_start[i as usize], self.in_start[i as usize + 1]);
+        &self.in_src[a as usize..b as usize]
+    }
+
+    /// Number of internal pages linking to the URL.
+    pub(crate) fn inlinks(&self, i: u32) -> u32 {
+        self.linked_from(i).len() as u32
+    }
+
+    /// The page's canonical declarations.
+    pub(crate) fn canonicals(
+        &self,
+        i: u32,
+    ) -> impl Iterator<Item = &'a crate::input::CanonicalRow> + '_ {
+        let (a, b) = if self.canon_start.is_empty() {
+            (0, 0)
+        } else {
+            (
+                self.canon_start[i as usize],
+                self.canon_start[i as usize + 1],
+            )
+        };
+        self.canon_rows[a as usize..b as usize]
+            .iter()
+            .map(|&r| &self.input.canonicals[r as usize])
+    }
+
+    fn load_hops(&mut self) {
+        for r in &self.input.redirects {
+            let Some(from) = self.idx(r.from) else {
+                continue;
+            };
+            let to = r.to.and_then(|t| self.idx(t)).unwrap_or(NONE);
+            self.hops[from as usize] = Some(Hop {
+                to,
+                status: r.status,
+                kind: r.kind,
+            });
+        }
+        for f in &self.input.fetches {
+            let Some(from) = self.idx(f.url_id) else {
+                continue;
+            };
+            if self.hops[from as usize].is_some() {
+                continue;
+            }
+            if let Some(to) = f.redirect_to.and_then(|t| self.idx(t)) {
+                let status = f.status.unwrap_or(0);
+                let kind = if (300..400).contains(&status) {
+                    HopKind::Http
+                } else {
+                    HopKind::MetaRefresh
+                };
+                self.hops[from as usize] = Some(Hop { to, status, kind });
+            }
+        }
+        for h in self.hops.iter().flatten() {
+            if h.to != NONE {
+                self.hop_target[h.to as usize] = true;
+            }
+        }
+    }
+
+    /// Follows every chain once (iteratively, memoised): O(n).
+    fn resolve_chains(&mut self) {
+        const TODO: u8 = 0;
+        const OPEN: u8 = 1;
+        const DONE: u8 = 2;
+        let mut state = vec![TODO; self.n];
+        let mut path = Vec::new();
+        for s in 0..self.n {
+            if state[s] == DONE || self.hops[s].is_none() {
+                continue;
+            }
+            path.clear();
+            let mut cur = s as u32;
+            let mut tail = loop {
+                let c = cur as usize;
+                if state[c] == DONE {
+                    break match self.chains[c] {
+                        Chain::NoHop => Chain::Final { to: cur, hops: 0 },
+                        other => other,
+                    };
+                }
+                if state[c] == OPEN {
+                    break Chain::Loop;
+                }
+                let Some(hop) = self.hops[c] else {
+                    state[c] = DONE;
+                    break Chain::Final { to: cur, hops: 0 };
+                };
+                if hop.to == NONE {
+                    state[c] = DONE;
+                    self.chains[c] = Chain::Unresolved { last: cur, hops: 1 };
+                    break self.chains[c];
+                }
+                state[c] = OPEN;
+                path.push(cur);
+                cur = hop.to;
+            };
+            for &p in path.iter().rev() {
+                tail = match tail {
+                    Chain::NoHop => Chain::Final { to: cur, hops: 1 },
+                    Chain::Final { to, hops } => Chain::Final { to, hops: hops + 1 },
+                    Chain::Unresolved { last, hops } => Chain::Unresolved {
+                        last,
+                        hops: hops + 1,
+                    },
+                    Chain::Loop => Chain::Loop,
+                };
+                self.chains[p as usize] = tail;
+                state[p as usize] = DONE;
+            }
+        }
+    }
+
+    fn load_canonicals(&mut self) {
+        let input = self.input;
+        let mut rows: Vec<(u32, u32, u32)> = input
+            .canonicals
+            .iter()
+            .enumerate()
+            .filter_map(|(r, c)| self.idx(c.page).map(|p| (p, c.position, r as u32)))
+            .collect();
+        rows.sort_unstable();
+        self.canon_start = vec![0; self.n + 1];
+        for &(p, _, _) in &rows {
+            self.canon_start[p as usize + 1] += 1;
+        }
+        for i in 0..self.n {
+            self.canon_start[i + 1] += self.canon_start[i];
+        }
+        self.canon_rows = rows.iter().map(|&(_, _, r)| r).collect();
+        for i in 0..self.n as u32 {
+            let mut target = NONE;
+            let mut conflict = false;
+            for c in self.canonicals(i) {
+                if c.source == DeclarationSource::LinkElement && !c.in_head {
+                    continue;
+                }
+                let Some(t) = c.target.and_then(|t| self.idx(t)) else {
+                    continue;
+                };
+                if target == NONE {
+                    target = t;
+                } else if target != t {
+                    conflict = true;
+                }
+            }
+            if !conflict && target != NONE {
+                self.eff_canon[i as usize] = target;
+                if target != i {
+                    self.canon_in[target as usize] += 1;
+                }
+            }
+        }
+    }
+
+    fn load_links(&mut self) {
+        let mut pairs: Vec<u64> = Vec::with_capacity(self.input.links.len());
+        for l in &self.input.links {
+            let (Some(f), Some(t)) = (self.idx(l.from), l.to.and_then(|t| self.idx(t))) else {
+                continue;
+            };
+            if f == t || self.external[f as usize] || self.external[t as usize] {
+                continue;
+            }
+            pairs.push((u64::from(t) << 32) | u64::from(f));
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        self.in_start = vec![0; self.n + 1];
+        for &p in &pairs {
+            self.in_start[(p >> 32) as usize + 1] += 1;
+        }
+        for i in 0..self.n {
+            self.in_start[i + 1] += self.in_start[i];
+        }
+        self.in_src = pairs.iter().map(|&p| p as u32).collect();
+    }
+
+    /// The site's preferred scheme and hosts, from its redirects.
+    fn site_preferences(&mut self) {
+        let (mut https, mut http) = (0u32, 0u32);
+        let mut votes: FxHashMap<(String, String), u32> = FxHashMap::default();
+        for (i, hop) in self.hops.iter().enumerate() {
+            let Some(hop) = hop else { continue };
+            if hop.to == NONE || hop.kind != HopKind::Http {
+                continue;
+            }
+            let (a, b) = (split(self.url(i as u32)), split(self.url(hop.to)));
+            if !a.scheme.eq_ignore_ascii_case(b.scheme) && a.host.eq_ignore_ascii_case(b.host) {
+                match b.scheme {
+                    "https" => https += 1,
+                    "http" => http += 1,
+                    _ => {}
+                }
+            }
+            if !a.host.eq_ignore_ascii_case(b.host) && !self.external[hop.to as usize] {
+                *votes
+                    .entry((a.host.to_ascii_lowercase(), b.host.to_ascii_lowercase()))
+                    .or_default() += 1;
+            }
+        }
+        self.preferred_scheme = match https.cmp(&http) {
+            std::cmp::Ordering::Greater => Some("https"),
+            std::cmp::Ordering::Less => Some("http"),
+            std::cmp::Ordering::Equal => None,
+        };
+        let mut balance: FxHashMap<&str, i64> = FxHashMap::default();
+        for ((from, to), c) in &votes {
+            *balance.entry(from).or_default() -= i64::from(*c);
+            *balance.entry(to).or_default() += i64::from(*c);
+        }
+        let mut demoted: Vec<String> = balance
+            .into_iter()
+            .filter(|&(_, b)| b < 0)
+            .map(|(h, _)| h.to_owned())
+            .collect();
+        demoted.sort();
+        self.demoted_hosts = demoted;
+        let mut host_votes: Vec<(String, String, u32)> =
+            votes.into_iter().map(|((a, b), c)| (a, b, c)).collect();
+        host_votes.sort();
+        self.host_votes = host_votes;
+    }
+
+    /// The URL uses the site's preferred scheme (https when the redirects show none).
+    pub(crate) fn scheme_ok(&self, i: u32) -> bool {
+        let preferred = self.preferred_scheme.unwrap_or("https");
+        split(self.url(i)).scheme.eq_ignore_ascii_case(preferred)
+    }
+
+    /// The URL's host is not one the site redirects away from.
+    pub(crate) fn host_ok(&self, i: u32) -> bool {
+        let host = split(self.url(i)).host;
+        !self
+            .demoted_hosts
+            .iter()
+            .any(|h| h.eq_ignore_ascii_case(host))
+    }
+
+    /// Two URLs are on the same site (hosts equal once a leading `www.` is dropped).
+    pub(crate) fn same_site(&self, a: u32, b: u32) -> bool {
+        strip_www(split(self.url(a)).host).eq_ignore_ascii_case(strip_www(split(self.url(b)).host))
+    }
+
+    /// The frontier reason, if any.
+    pub(crate) fn reason(&self, i: u32) -> Option<&'a str> {
+        self.input.urls[i as usize].reason.as_deref()
+    }
+}

@@ -1,0 +1,267 @@
+//! DUST rule mining, the parameter classifier, validation and carried rules.
+
+use super::{B, check};
+use crate::dust::substitution;
+use crate::*;
+
+fn story_site(ids: std::ops::RangeInclusive<u64>) -> B {
+    let mut b = B::new();
+    for k in ids {
+        b.page(&format!("http://example.com/story?id={k}"), 100 + k);
+        b.page(&format!("http://example.com/story_{k}"), 100 + k);
+    }
+    b
+}
+
+fn rule<'a>(a: &'a Analysis, id: &str) -> &'a DustRule {
+    a.learned
+        .rules
+        .iter()
+        .find(|r| r.id == id)
+        .unwrap_or_else(|| panic!("no rule {id} in {:#?}", a.learned.rules))
+}
+
+const STORY: &str = "replace:/story?id==>/story_";
+
+#[test]
+fn substitutions_from_pairs() {
+    assert_eq!(
+        substitution("http://e.com/story?id=5", "http://e.com/story_5", 64),
+        Some(("/story?id=".into(), "/story_".into(), NextChar::Digit))
+    );
+    assert_eq!(
+        substitution("http://e.com/a/12/print", "http://e.com/a/12", 64),
+        Some(("/print".into(), "".into(), NextChar::End))
+    );
+    // Query-only differences belong to the parameter classifier; other hosts are not rules.
+    assert_eq!(
+        substitution("http://e.com/a?x=1", "http://e.com/a", 64),
+        None
+    );
+    assert_eq!(substitution("http://e.com/a", "http://f.com/a", 64), None);
+}
+
+#[test]
+fn mines_the_story_id_rule() {
+    let b = story_site(1..=10);
+    let a = b.analyse();
+    let r = rule(&a, STORY);
+    assert_eq!(
+        r.kind,
+        DustRuleKind::Replace {
+            from: "/story?id=".into(),
+            to: "/story_".into(),
+            next: vec![NextChar::Digit]
+        }
+    );
+    assert_eq!(
+        (r.support, r.applicable, r.agreed, r.status),
+        (10, 10, 10, RuleStatus::Confirmed)
+    );
+    assert_eq!(r.precision, 1.0);
+    assert_eq!(
+        a.learned
+            .predicts_duplicate("http://example.com/story?id=77")
+            .as_deref(),
+        Some("http://example.com/story_77")
+    );
+    assert_eq!(
+        a.learned
+            .predicts_duplicate("http://example.com/story?id=abc"),
+        None
+    );
+    assert_eq!(
+        a.learned.predicts_duplicate("http://example.com/story_77"),
+        None
+    );
+    // Every pair is a cluster explained by the rule, reported as a URL-pattern duplicate.
+    assert_eq!(a.clusters.len(), 10);
+    for c in &a.clusters {
+        assert!(c.preferred_url.contains("story_"));
+        assert_eq!(
+            c.members[1].evidence[0].kind,
+            EvidenceKind::Dust { rule: STORY.into() }
+        );
+    }
+    assert_eq!(a.findings_with(FindingId::DupDust).count(), 10);
+    assert_eq!(a.findings.len(), 10);
+    let id = a.params.iter().find(|p| p.name == "id").unwrap();
+    assert_eq!(id.class, ParamClass::ChangesContent);
+}
+
+#[test]
+fn mines_an_irrelevant_parameter() {
+    let mut b = B::new();
+    for k in 1..=10 {
+        b.page(&format!("https://example.com/p/{k}?ref=home"), 200 + k);
+        b.page(&format!("https://example.com/p/{k}"), 200 + k);
+    }
+    b.page("https://example.com/list", 300)
+        .page("https://example.com/list?page=2", 301);
+    b.page("https://example.com/list?page=3", 302);
+    let a = b.analyse();
+    let r = rule(&a, "drop_param:ref");
+    assert_eq!(
+        (r.support, r.applicable, r.status),
+        (10, 10, RuleStatus::Confirmed)
+    );
+    let stats = |name: &str| a.params.iter().find(|p| p.name == name).unwrap().clone();
+    assert_eq!(
+        stats("ref"),
+        ParamStats {
+            name: "ref".into(),
+            urls: 10,
+            identical: 10,
+            near: 0,
+            different: 0,
+            class: ParamClass::NeverMatters
+        }
+    );
+    assert_eq!(stats("page").class, ParamClass::ChangesContent);
+    assert!(a.learned.rules.iter().all(|r| r.id != "drop_param:page"));
+    assert_eq!(
+        a.learned
+            .predicts_duplicate("https://example.com/p/99?ref=home&x=1")
+            .as_deref(),
+        Some("https://example.com/p/99?x=1")
+    );
+    assert_eq!(a.findings_with(FindingId::DupParam).count(), 10);
+    let c = a
+        .clusters
+        .iter()
+        .find(|c| c.preferred_url.ends_with("/p/3"))
+        .unwrap();
+    assert_eq!(
+        c.members[1].evidence[0].kind,
+        EvidenceKind::Dust {
+            rule: "drop_param:ref".into()
+        }
+    );
+}
+
+#[test]
+fn a_sort_parameter_only_reorders() {
+    let mut b = B::new();
+    for k in 1..=4u64 {
+        let s = super::sim(400 + k);
+        b.page_sim(&format!("https://example.com/c{k}?sort=asc"), 400 + k, s);
+        b.page_sim(
+            &format!("https://example.com/c{k}?sort=desc"),
+            500 + k,
+            s ^ 0b11,
+        );
+    }
+    let a = b.analyse();
+    let sort = a.params.iter().find(|p| p.name == "sort").unwrap();
+    assert_eq!((sort.near, sort.class), (4, ParamClass::ReordersOnly));
+}
+
+#[test]
+fn a_weak_rule_needs_validation_and_measurement_decides() {
+    let mut b = B::new();
+    for k in 1..=2 {
+        b.page(&format!("https://example.com/item?id={k}"), 600 + k);
+        b.page(&format!("https://example.com/item_{k}"), 600 + k);
+    }
+    b.page("https://example.com/item?id=3", 603)
+        .page("https://example.com/item?id=4", 604);
+    let a = b.analyse();
+    let r = rule(&a, "replace:/item?id==>/item_").clone();
+    assert_eq!(
+        (r.support, r.unverified, r.status),
+        (2, 2, RuleStatus::NeedsValidation)
+    );
+    // Unconfirmed, the rule explains nothing: the pairs are plain identical content.
+    check(
+        &a,
+        "DUP-CONTENT https://example.com/item?id=1 https://example.com/item_1
+         DUP-CONTENT https://example.com/item?id=2 https://example.com/item_2",
+    );
+    let cfg = AnalysisConfig::default();
+    let candidates = validation_candidates(&b.input, &cfg, &r, 10);
+    let pairs: Vec<(&str, &str)> = candidates
+        .iter()
+        .map(|c| (c.url.as_str(), c.rewritten.as_str()))
+        .collect();
+    assert_eq!(
+        pairs,
+        [
+            (
+                "https://example.com/item?id=3",
+                "https://example.com/item_3"
+            ),
+            (
+                "https://example.com/item?id=4",
+                "https://example.com/item_4"
+            )
+        ]
+    );
+    assert_eq!(validation_candidates(&b.input, &cfg, &r, 1).len(), 1);
+    let fetched = |c: &ValidationCandidate, text: u64| ValidationFetch {
+        candidate: c.clone(),
+        status: Some(200),
+        text_hash: Some(text),
+        simhash: Some(super::sim(text)),
+    };
+    let report = measure_validation(
+        &[fetched(&candidates[0], 603), fetched(&candidates[1], 999)],
+        3,
+    );
+    assert_eq!(
+        (report.tested, report.agreed, report.false_positives),
+        (2, 1, 1)
+    );
+    assert_eq!(report.false_positive_rate, 0.5);
+    let mut rejected = r.clone();
+    rejected.apply_validation(&report, &cfg.dust);
+    assert_eq!(rejected.status, RuleStatus::Rejected);
+    let good = measure_validation(
+        &[fetched(&candidates[0], 603), fetched(&candidates[1], 604)],
+        3,
+    );
+    let mut confirmed = r;
+    confirmed.apply_validation(&good, &cfg.dust);
+    assert_eq!(
+        (confirmed.precision, confirmed.status),
+        (1.0, RuleStatus::Confirmed)
+    );
+}
+
+#[test]
+fn learned_rules_serialize_and_carry_into_the_next_audit() {
+    let first = story_site(1..=10).analyse();
+    let json = serde_json::to_string(&first.learned).unwrap();
+    let carried: LearnedRules = serde_json::from_str(&json).unwrap();
+    assert_eq!(carried, first.learned);
+
+    // The next crawl skipped the predicted duplicates: only one pair was fetched.
+    let mut b = B::new();
+    for k in 1..=10u64 {
+        b.page(&format!("http://example.com/story_{k}"), 100 + k);
+        b.skipped(
+            &format!("http://example.com/story?id={k}"),
+            "predicted_duplicate",
+        );
+    }
+    b.page("http://example.com/story?id=50", 150)
+        .page("http://example.com/story_50", 150);
+    let cfg = AnalysisConfig {
+        learned: Some(carried),
+        ..AnalysisConfig::default()
+    };
+    let a = analyse(&b.input, &cfg);
+    let r = rule(&a, STORY);
+    assert_eq!(
+        (r.status, r.applicable, r.agreed),
+        (RuleStatus::Confirmed, 11, 11)
+    );
+    let c = a
+        .clusters
+        .iter()
+        .find(|c| c.preferred_url.ends_with("story_50"))
+        .unwrap();
+    assert_eq!(
+        c.members[1].evidence[0].kind,
+        EvidenceKind::Dust { rule: STORY.into() }
+    );
+}

@@ -1,0 +1,713 @@
+//! One test per finding rule: a small audit, the exact findings (ids and URLs).
+
+use super::{B, check, only, sim};
+use crate::*;
+
+const S: &str = "https://example.com";
+
+fn u(path: &str) -> String {
+    format!("{S}{path}")
+}
+
+#[test]
+fn a_clean_site_gives_no_finding() {
+    let mut b = B::new();
+    b.page(&u("/"), 1).start(&u("/"));
+    b.page(&u("/a"), 2).page(&u("/b"), 3);
+    b.link(&u("/"), &u("/a"))
+        .link(&u("/"), &u("/b"))
+        .link(&u("/a"), &u("/"));
+    for p in ["/", "/a", "/b"] {
+        b.canonical(&u(p), &u(p)).listed(&u("/sitemap.xml"), &u(p));
+    }
+    b.redirect("http://example.com/", &u("/"), 301);
+    b.redirect("https://www.example.com/", &u("/"), 301);
+    // A tracking variant that declares the clean URL canonical is handled correctly.
+    b.page(&u("/a?utm_source=news"), 2)
+        .canonical(&u("/a?utm_source=news"), &u("/a"));
+    // A temporary redirect that is not a canonical move (login) is fine.
+    b.redirect(&u("/account"), &u("/login"), 302)
+        .page(&u("/login"), 4)
+        .noindex(&u("/login"));
+    let a = b.analyse();
+    check(&a, "");
+    assert_eq!(a.stats.clusters, 3, "{:#?}", a.clusters);
+}
+
+#[test]
+fn dup_host_www_and_ip() {
+    let mut b = B::new();
+    b.page("https://www.example.com/a", 5)
+        .page("https://example.com/a", 5);
+    b.page("http://93.184.216.34/", 9)
+        .page("http://example.org/", 9);
+    let a = b.analyse();
+    check(
+        &a,
+        "DUP-HOST https://www.example.com/a https://example.com/a
+         DUP-HOST http://93.184.216.34/ http://example.org/",
+    );
+    let f = a
+        .findings
+        .iter()
+        .find(|f| f.urls[0].contains("93.184"))
+        .unwrap();
+    assert!(f.summary.contains("IP address"), "{}", f.summary);
+    assert_eq!(
+        f.fixes[0],
+        Fix::Redirect {
+            from: "http://93.184.216.34/".into(),
+            to: "http://example.org/".into(),
+            status: 301
+        }
+    );
+}
+
+#[test]
+fn dup_scheme_prefers_https_without_redirect_evidence() {
+    let mut b = B::new();
+    b.page("http://example.com/p", 6).page(&u("/p"), 6);
+    check(
+        &b.analyse(),
+        "DUP-SCHEME http://example.com/p https://example.com/p",
+    );
+}
+
+#[test]
+fn dup_slash_index_case() {
+    let mut b = B::new();
+    b.page(&u("/dir"), 7).page(&u("/dir/"), 7);
+    b.page(&u("/docs/"), 8).page(&u("/docs/index.html"), 8);
+    b.page(&u("/About"), 9)
+        .page(&u("/about"), 9)
+        .page(&u("/"), 10);
+    b.link(&u("/"), &u("/about")).link(&u("/about"), &u("/"));
+    let a = b.analyse();
+    check(
+        &a,
+        "DUP-SLASH https://example.com/dir/ https://example.com/dir
+         DUP-INDEX https://example.com/docs/index.html https://example.com/docs/
+         DUP-CASE https://example.com/About https://example.com/about",
+    );
+    // The index file merged by the policy's directory_index rule, confirmed by content.
+    let docs = a
+        .clusters
+        .iter()
+        .find(|c| c.preferred_url.ends_with("/docs/"))
+        .unwrap();
+    assert!(matches!(
+        &docs.members[1].evidence[0].kind,
+        EvidenceKind::SameKey { rules, confirmed_by: Confirmation::IdenticalContent }
+            if rules == &[canon::Rule::DirectoryIndex]
+    ));
+}
+
+#[test]
+fn dup_param_tracking_and_order() {
+    let mut b = B::new();
+    b.page(&u("/shoes"), 10).page(&u("/shoes?utm_source=x"), 10);
+    b.page(&u("/list?color=red&size=9"), 11)
+        .page(&u("/list?size=9&color=red"), 11);
+    let a = b.analyse();
+    check(
+        &a,
+        "DUP-PARAM https://example.com/shoes?utm_source=x https://example.com/shoes
+         DUP-PARAM https://example.com/list?size=9&color=red https://example.com/list?color=red&size=9",
+    );
+    let f = a
+        .findings
+        .iter()
+        .find(|f| f.urls[0].contains("utm"))
+        .unwrap();
+    assert_eq!(
+        f.fixes,
+        [Fix::SetCanonical {
+            page: u("/shoes?utm_source=x"),
+            href: u("/shoes")
+        }]
+    );
+    assert!(
+        f.evidence.iter().any(|e| e.contains("has no canonical")),
+        "{:?}",
+        f.evidence
+    );
+}
+
+#[test]
+fn dup_content_and_near() {
+    let mut b = B::new();
+    b.page(&u("/a"), 12).page(&u("/b-copy"), 12);
+    b.page_sim(&u("/p1"), 13, 0xF0F0)
+        .page_sim(&u("/p2"), 14, 0xF0F0 ^ 0b101);
+    // Three bits apart is near; four is not.
+    b.page_sim(&u("/q1"), 15, 0xABCD_0000)
+        .page_sim(&u("/q2"), 16, 0xABCD_0000 ^ 0b1111);
+    let a = b.analyse();
+    check(
+        &a,
+        "DUP-CONTENT https://example.com/b-copy https://example.com/a
+         DUP-NEAR https://example.com/p2 https://example.com/p1",
+    );
+    let near = only(&a, FindingId::DupNear);
+    assert!(
+        near.evidence.iter().any(|e| e.contains("distance 2 of 64")),
+        "{:?}",
+        near.evidence
+    );
+}
+
+#[test]
+fn slash_variant_with_different_content_is_not_merged_and_is_reported() {
+    let mut b = B::new();
+    b.page(&u("/foo"), 15).page(&u("/foo/"), 16);
+    let a = b.analyse_with(canon::Policy::aggressive());
+    check(
+        &a,
+        "RULE-DOES-NOT-HOLD https://example.com/foo https://example.com/foo/",
+    );
+    assert!(a.clusters.is_empty(), "{:#?}", a.clusters);
+    let f = &a.findings[0];
+    assert_eq!(f.key, "RULE-DOES-NOT-HOLD trailing_slash");
+    assert_eq!(
+        f.fixes,
+        [Fix::DisableRule {
+            rule: canon::Rule::TrailingSlash
+        }]
+    );
+    // The same pair with the same content merges, by the same rule.
+    let mut b = B::new();
+    b.page(&u("/foo"), 15).page(&u("/foo/"), 15);
+    let a = b.analyse_with(canon::Policy::aggressive());
+    check(
+        &a,
+        "DUP-SLASH https://example.com/foo https://example.com/foo/",
+    );
+}
+
+#[test]
+fn cluster_conflict_redirects_against_canonical() {
+    let mut b = B::new();
+    b.redirect(&u("/old"), &u("/new"), 301);
+    b.page(&u("/new"), 22).canonical(&u("/new"), &u("/page"));
+    b.page(&u("/page"), 22).canonical(&u("/page"), &u("/page"));
+    let a = b.analyse();
+    check(
+        &a,
+        "CLUSTER-CONFLICT https://example.com/page https://example.com/new",
+    );
+    let f = &a.findings[0];
+    assert!(f.fixes.contains(&Fix::Redirect {
+        from: u("/old"),
+        to: u("/page"),
+        status: 301
+    }));
+    let c = &a.clusters[0];
+    let redirect = c
+        .signals
+        .iter()
+        .find(|s| s.kind == SignalKind::Redirect)
+        .unwrap();
+    // The sitemap lists a self-canonical copy while the other pages name /a.
+    let mut s = B::new();
+    s.page(&u("/a"), 23).canonical(&u("/a"), &u("/a"));
+    s.page(&u("/a?x=1"), 23).canonical(&u("/a?x=1"), &u("/a"));
+    s.page(&u("/b"), 23)
+        .canonical(&u("/b"), &u("/b"))
+        .listed(&u("/s.xml"), &u("/b"));
+    let sa = s.analyse();
+    check(
+        &sa,
+        "CLUSTER-CONFLICT https://example.com/b https://example.com/a
+         DUP-CONTENT https://example.com/a https://example.com/b",
+    );
+    assert_eq!(
+        (redirect.votes_for, redirect.agrees),
+        (b.id(&u("/new")), false)
+    );
+}
+
+#[test]
+fn canon_declarations() {
+    let mut b = B::new();
+    b.page(&u("/m"), 30)
+        .canonical(&u("/m"), &u("/m"))
+        .canonical(&u("/m"), &u("/m"));
+    b.page(&u("/c"), 31).page(&u("/c2"), 32);
+    b.canonical(&u("/c"), &u("/c"));
+    b.declare(
+        &u("/c"),
+        &u("/c2"),
+        &u("/c2"),
+        DeclarationSource::HttpHeader,
+        true,
+    );
+    b.page(&u("/i"), 33).declare(
+        &u("/i"),
+        "",
+        "http://[bad",
+        DeclarationSource::LinkElement,
+        true,
+    );
+    b.page(&u("/o"), 34).declare(
+        &u("/o"),
+        &u("/o"),
+        &u("/o"),
+        DeclarationSource::LinkElement,
+        false,
+    );
+    b.page(&u("/r"), 35).declare(
+        &u("/r"),
+        &u("/r"),
+        "/r",
+        DeclarationSource::LinkElement,
+        true,
+    );
+    check(
+        &b.analyse(),
+        "CANON-MULTIPLE https://example.com/m
+         CANON-CONFLICT https://example.com/c https://example.com/c2
+         CANON-INVALID https://example.com/i
+         CANON-OUTSIDE-HEAD https://example.com/o
+         CANON-RELATIVE https://example.com/r",
+    );
+}
+
+#[test]
+fn canon_targets() {
+    let mut b = B::new();
+    // To a redirect.
+    b.page(&u("/t"), 36).canonical(&u("/t"), &u("/moved"));
+    b.redirect(&u("/moved"), &u("/final"), 301)
+        .page(&u("/final"), 36);
+    // To an error, a noindex page, a blocked URL.
+    b.page(&u("/e"), 37)
+        .canonical(&u("/e"), &u("/gone"))
+        .status(&u("/gone"), 404);
+    b.page(&u("/n"), 38)
+        .canonical(&u("/n"), &u("/ni"))
+        .page(&u("/ni"), 38)
+        .noindex(&u("/ni"));
+    b.page(&u("/b"), 39)
+        .canonical(&u("/b"), &u("/blk"))
+        .blocked(&u("/blk"));
+    let a = b.analyse();
+    check(
+        &a,
+        "CANON-TO-REDIRECT https://example.com/t https://example.com/moved
+         CANON-TO-ERROR https://example.com/e https://example.com/gone
+         CANON-TO-NOINDEX https://example.com/n https://example.com/ni
+         CANON-TO-BLOCKED https://example.com/b https://example.com/blk",
+    );
+    assert_eq!(
+        only(&a, FindingId::CanonToRedirect).fixes,
+        [Fix::SetCanonical {
+            page: u("/t"),
+            href: u("/final")
+        }]
+    );
+    assert_eq!(
+        only(&a, FindingId::CanonToError).fixes,
+        [Fix::SetCanonical {
+            page: u("/e"),
+            href: u("/e")
+        }]
+    );
+    // The page pointing at a redirect is not preferred over the live target.
+    let c = a.cluster_of(b.id(&u("/t"))).unwrap();
+    assert_eq!(c.preferred_url, u("/final"));
+}
+
+#[test]
+fn canon_chain_and_loop() {
+    let mut b = B::new();
+    b.page(&u("/c1"), 40).canonical(&u("/c1"), &u("/c2"));
+    b.page(&u("/c2"), 40).canonical(&u("/c2"), &u("/c3"));
+    b.page(&u("/c3"), 40).canonical(&u("/c3"), &u("/c3"));
+    b.page(&u("/l1"), 41).canonical(&u("/l1"), &u("/l2"));
+    b.page(&u("/l2"), 41).canonical(&u("/l2"), &u("/l1"));
+    let a = b.analyse();
+    check(
+        &a,
+        "CANON-CHAIN https://example.com/c1 https://example.com/c2 https://example.com/c3
+         CANON-LOOP https://example.com/l1 https://example.com/l2",
+    );
+    assert_eq!(
+        only(&a, FindingId::CanonChain).fixes,
+        [Fix::SetCanonical {
+            page: u("/c1"),
+            href: u("/c3")
+        }]
+    );
+}
+
+#[test]
+fn canon_cross_host_scheme_unrelated() {
+    let mut b = B::new();
+    b.page(&u("/x"), 42)
+        .canonical(&u("/x"), "https://other.org/x");
+    b.skipped("https://other.org/x", "out_of_scope");
+    b.page(&u("/s"), 43)
+        .canonical(&u("/s"), "http://example.com/s");
+    b.skipped("http://example.com/s", "max_depth");
+    b.page(&u("/u"), 44)
+        .canonical(&u("/u"), &u("/v"))
+        .page(&u("/v"), 45);
+    let a = b.analyse();
+    check(
+        &a,
+        "CANON-CROSS-HOST https://example.com/x https://other.org/x
+         CANON-CROSS-SCHEME https://example.com/s http://example.com/s
+         CANON-TO-UNRELATED https://example.com/u https://example.com/v",
+    );
+    assert!(
+        a.cluster_of(b.id(&u("/u"))).is_none(),
+        "unrelated pages are not merged"
+    );
+    assert_eq!(
+        only(&a, FindingId::CanonCrossScheme).fixes,
+        [Fix::SetCanonical {
+            page: u("/s"),
+            href: u("/s")
+        }]
+    );
+}
+
+#[test]
+fn canon_linked() {
+    let mut b = B::new();
+    b.page(&u("/var"), 46).canonical(&u("/var"), &u("/main"));
+    b.page(&u("/main"), 46).canonical(&u("/main"), &u("/main"));
+    b.page(&u("/list"), 47).link(&u("/list"), &u("/var"));
+    let a = b.analyse();
+    check(
+        &a,
+        "CANON-LINKED https://example.com/var https://example.com/main",
+    );
+    assert_eq!(
+        a.findings[0].fixes,
+        [Fix::UpdateLinks {
+            pages: vec![u("/list")],
+            more_pages: 0,
+            from: u("/var"),
+            to: u("/main")
+        }]
+    );
+}
+
+#[test]
+fn redirect_chain_loop_and_dead_ends() {
+    let mut b = B::new();
+    b.redirect(&u("/a1"), &u("/a2"), 301)
+        .redirect(&u("/a2"), &u("/a3"), 301)
+        .page(&u("/a3"), 50);
+    b.redirect(&u("/r1"), &u("/r2"), 301)
+        .redirect(&u("/r2"), &u("/r1"), 301);
+    b.redirect(&u("/old"), &u("/missing"), 301)
+        .status(&u("/missing"), 404);
+    b.status(&u("/bad"), 301);
+    let bad = b.id(&u("/bad"));
+    b.input.redirects.push(RedirectRow {
+        from: bad,
+        to: None,
+        status: 301,
+        ..RedirectRow::default()
+    });
+    let r1 = b.id(&u("/r1"));
+    b.input.redirect_chains.push(RedirectChainRow {
+        start: r1,
+        final_url: None,
+        hops: 2,
+        problem: ChainProblem::Loop,
+    });
+    let a = b.analyse();
+    check(
+        &a,
+        "REDIRECT-CHAIN https://example.com/a1 https://example.com/a2 https://example.com/a3
+         REDIRECT-LOOP https://example.com/r1 https://example.com/r2
+         REDIRECT-TO-ERROR https://example.com/old https://example.com/missing
+         REDIRECT-TO-ERROR https://example.com/bad",
+    );
+    assert_eq!(
+        only(&a, FindingId::RedirectChain).fixes,
+        [
+            Fix::Redirect {
+                from: u("/a1"),
+                to: u("/a3"),
+                status: 301
+            },
+            Fix::Redirect {
+                from: u("/a2"),
+                to: u("/a3"),
+                status: 301
+            }
+        ]
+    );
+}
+
+#[test]
+fn redirect_temporary_meta_and_links() {
+    let mut b = B::new();
+    b.redirect("http://example.com/t", &u("/t"), 302)
+        .page(&u("/t"), 51);
+    b.meta_refresh(&u("/m"), &u("/target"))
+        .page(&u("/target"), 53);
+    b.page(&u("/home"), 54).link(&u("/home"), &u("/moved"));
+    b.redirect(&u("/moved"), &u("/new"), 301)
+        .page(&u("/new"), 55);
+    let a = b.analyse();
+    check(
+        &a,
+        "REDIRECT-TEMPORARY http://example.com/t https://example.com/t
+         REDIRECT-META-REFRESH https://example.com/m https://example.com/target
+         LINK-TO-REDIRECT https://example.com/moved https://example.com/new",
+    );
+}
+
+#[test]
+fn http_page_not_redirected_to_https() {
+    let mut b = B::new();
+    b.redirect("http://example.com/", &u("/"), 301)
+        .page(&u("/"), 56);
+    b.page("http://example.com/legacy", 57);
+    check(
+        &b.analyse(),
+        "REDIRECT-HTTP-NOT-HTTPS http://example.com/legacy https://example.com/legacy",
+    );
+}
+
+#[test]
+fn sitemap_entries() {
+    let mut b = B::new();
+    let sm = u("/sitemap.xml");
+    b.page(&u("/"), 63).start(&u("/"));
+    b.page(&u("/ok"), 60).link(&u("/"), &u("/ok"));
+    b.redirect(&u("/redir"), &u("/ok"), 301);
+    b.status(&u("/err"), 404);
+    b.blocked(&u("/blockd"));
+    b.page(&u("/noidx"), 61).noindex(&u("/noidx"));
+    b.page(&u("/canon"), 60).canonical(&u("/canon"), &u("/ok"));
+    b.page(&u("/ok?utm_source=a"), 60);
+    b.page(&u("/orphan"), 62);
+    for p in [
+        "/",
+        "/ok",
+        "/redir",
+        "/err",
+        "/blockd",
+        "/noidx",
+        "/canon",
+        "/ok?utm_source=a",
+        "/orphan",
+    ] {
+        b.listed(&sm, &u(p));
+    }
+    let a = b.analyse();
+    check(
+        &a,
+        "SITEMAP-REDIRECT https://example.com/redir https://example.com/ok
+         SITEMAP-ERROR https://example.com/err
+         SITEMAP-BLOCKED https://example.com/blockd
+         SITEMAP-NOINDEX https://example.com/noidx
+         SITEMAP-CANONICALISED https://example.com/canon https://example.com/ok
+         SITEMAP-NON-PREFERRED https://example.com/ok?utm_source=a https://example.com/ok
+         DUP-PARAM https://example.com/ok?utm_source=a https://example.com/ok
+         SITEMAP-ORPHAN https://example.com/orphan",
+    );
+    assert_eq!(
+        only(&a, FindingId::SitemapRedirect).fixes,
+        [Fix::SitemapReplace {
+            sitemap: sm.clone(),
+            loc: u("/redir"),
+            with: u("/ok")
+        }]
+    );
+    assert_eq!(
+        only(&a, FindingId::SitemapError).fixes,
+        [Fix::SitemapRemove {
+            sitemap: sm,
+            loc: u("/err")
+        }]
+    );
+}
+
+#[test]
+fn orphans_are_not_judged_on_a_crawl_cut_by_a_limit() {
+    let mut b = B::new();
+    b.page(&u("/"), 90)
+        .start(&u("/"))
+        .page(&u("/lonely"), 91)
+        .link(&u("/"), &u("/x"));
+    b.listed(&u("/s.xml"), &u("/"))
+        .listed(&u("/s.xml"), &u("/lonely"));
+    b.page(&u("/x"), 92).listed(&u("/s.xml"), &u("/x"));
+    check(&b.analyse(), "SITEMAP-ORPHAN https://example.com/lonely");
+    b.skipped(&u("/deep"), "max_depth");
+    check(&b.analyse(), "");
+}
+
+#[test]
+fn sitemap_missing_only_on_sitemap_hosts() {
+    let mut b = B::new();
+    b.page(&u("/"), 70)
+        .start(&u("/"))
+        .listed(&u("/sitemap.xml"), &u("/"));
+    b.page(&u("/a"), 71).link(&u("/"), &u("/a"));
+    b.page("https://blog.example.com/x", 72)
+        .link(&u("/"), "https://blog.example.com/x");
+    b.page(&u("/gone-away"), 73).noindex(&u("/gone-away"));
+    let a = b.analyse();
+    check(&a, "SITEMAP-MISSING https://example.com/a");
+    assert_eq!(a.findings[0].fixes, [Fix::SitemapAdd { loc: u("/a") }]);
+}
+
+#[test]
+fn sitemap_files() {
+    let mut b = B::new();
+    b.input.sitemaps = vec![
+        SitemapRow {
+            id: 1,
+            url: u("/missing.xml"),
+            status: Some(404),
+            ..SitemapRow::default()
+        },
+        SitemapRow {
+            id: 2,
+            url: u("/broken.xml"),
+            status: Some(200),
+            issues: vec![SitemapIssue {
+                kind: "malformed_xml".into(),
+                detail: "mismatched end tag at line 3".into(),
+            }],
+            ..SitemapRow::default()
+        },
+        SitemapRow {
+            id: 3,
+            url: u("/big.xml"),
+            status: Some(200),
+            issues: vec![
+                SitemapIssue {
+                    kind: "too_many_urls".into(),
+                    detail: "50,001 entries".into(),
+                },
+                SitemapIssue {
+                    kind: "invalid_lastmod".into(),
+                    detail: "2020-13-01".into(),
+                },
+            ],
+            ..SitemapRow::default()
+        },
+    ];
+    check(
+        &b.analyse(),
+        "SITEMAP-INVALID https://example.com/missing.xml
+         SITEMAP-INVALID https://example.com/broken.xml
+         SITEMAP-OVER-LIMIT https://example.com/big.xml",
+    );
+}
+
+#[test]
+fn crawler_trap() {
+    let mut b = B::new();
+    b.page(&u("/cal/"), 80);
+    for m in 1..=3 {
+        let url = u(&format!("/cal/2020/{m}"));
+        b.skipped(&url, "trap: over 2 URLs like /cal/#/#")
+            .link(&u("/cal/"), &url);
+    }
+    let a = b.analyse();
+    check(
+        &a,
+        "TRAP https://example.com/cal/2020/1 https://example.com/cal/2020/2 https://example.com/cal/2020/3",
+    );
+    assert_eq!(
+        a.findings[0].fixes,
+        [
+            Fix::RemoveLinks {
+                pages: vec![u("/cal/")],
+                more_pages: 0,
+                to: "over 2 URLs like /cal/#/#".into()
+            },
+            Fix::DisallowInRobots {
+                pattern: "/cal/2020/".into()
+            }
+        ]
+    );
+}
+
+#[test]
+fn robots_block_hides_a_duplicate() {
+    let mut b = B::new();
+    b.page(&u("/p"), 81).page(&u("/list"), 82);
+    b.blocked(&u("/p?sessionid=1"))
+        .link(&u("/list"), &u("/p?sessionid=1"));
+    // Blocked but not linked anywhere: harmless.
+    b.blocked(&u("/p?sessionid=2"));
+    check(
+        &b.analyse(),
+        "ROBOTS-HIDES-DUP https://example.com/p?sessionid=1 https://example.com/p",
+    );
+}
+
+#[test]
+fn finding_keys_use_urls_not_ids() {
+    let build = |offset: usize| {
+        let mut b = B::new();
+        for k in 0..offset {
+            b.page(&u(&format!("/filler{k}")), 1000 + k as u64);
+        }
+        b.page("https://www.example.com/a", 5).page(&u("/a"), 5);
+        b.analyse()
+    };
+    let (a, z) = (build(0), build(7));
+    let keys = |a: &Analysis| a.findings.iter().map(|f| f.key.clone()).collect::<Vec<_>>();
+    assert_eq!(keys(&a), ["DUP-HOST https://www.example.com/a"]);
+    assert_eq!(keys(&a), keys(&z));
+    let cmp = compare(&a.findings, &build(0).findings);
+    assert_eq!(cmp.persisting.len(), 1);
+    assert!(cmp.new.is_empty() && cmp.resolved.is_empty());
+    assert_eq!(compare(&a.findings, &[]).resolved.len(), 1);
+}
+
+#[test]
+fn every_finding_id_has_catalog_text_and_round_trips() {
+    for &id in FindingId::ALL {
+        assert!(!id.title().is_empty() && !id.why().is_empty());
+        assert_eq!(FindingId::from_code(id.code()), Some(id));
+        let json = serde_json::to_string(&id).unwrap();
+        assert_eq!(json, format!("\"{}\"", id.code()));
+    }
+    assert_eq!(FindingId::ALL.len(), 45);
+    let _ = sim(0);
+}
+
+#[test]
+fn json_fixture_with_sparse_ids_and_defaults() {
+    let input: AuditInput = serde_json::from_str(
+        r#"{
+          "urls": [
+            {"id": 10, "url": "https://example.com/a"},
+            {"id": 35, "url": "https://www.example.com/a", "url_rfc3986": "https://www.example.com/a"},
+            {"id": 20, "url": "https://example.com/old", "state": "done"},
+            {"id": 7, "url": "HTTPS://Example.com/b?"}
+          ],
+          "fetches": [
+            {"url_id": 10, "status": 200, "text_hash": 5, "simhash": 77, "word_count": 300},
+            {"url_id": 35, "status": 200, "text_hash": 5, "simhash": 77, "word_count": 300},
+            {"url_id": 20, "status": 302},
+            {"url_id": 7, "status": 200, "text_hash": 6, "simhash": 4242, "word_count": 300}
+          ],
+          "redirects": [{"from": 20, "to": 10, "status": 302}],
+          "links": [{"from": 7, "to": 20}],
+          "canonicals": [{"page": 7, "target": 10, "href_raw": "/a", "in_head": false}]
+        }"#,
+    )
+    .unwrap();
+    let a = analyse(&input, &AnalysisConfig::default());
+    check(
+        &a,
+        "DUP-HOST https://www.example.com/a https://example.com/a
+         LINK-TO-REDIRECT https://example.com/old https://example.com/a
+         CANON-OUTSIDE-HEAD https://example.com/b?",
+    );
+    assert_eq!(a.cluster_of(35).unwrap().preferred, 10);
+}

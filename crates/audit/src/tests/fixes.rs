@@ -1,0 +1,169 @@
+//! Fix files: the redirect map in CSV, nginx and Apache forms, canonicals, sitemap lines.
+
+use super::B;
+use crate::*;
+
+const S: &str = "https://example.com";
+
+fn u(path: &str) -> String {
+    format!("{S}{path}")
+}
+
+fn site() -> B {
+    let mut b = B::new();
+    b.page("https://www.example.com/a", 1).page(&u("/a"), 1);
+    b.page(&u("/docs/"), 2).page(&u("/docs/index.html"), 2);
+    b.redirect(&u("/x1"), &u("/x2"), 301)
+        .redirect(&u("/x2"), &u("/x3"), 301)
+        .page(&u("/x3"), 3);
+    b.redirect(&u("/q?utm_source=a"), &u("/q"), 302)
+        .page(&u("/q"), 4);
+    b.page(&u("/Price$"), 5)
+        .page(&u("/price$"), 5)
+        .page(&u("/"), 6);
+    b.link(&u("/"), &u("/price$")).link(&u("/price$"), &u("/"));
+    b.page(&u("/shoes?color=red&utm_source=x"), 7)
+        .page(&u("/shoes?color=red"), 7);
+    b.listed(&u("/sitemap.xml"), &u("/x1"))
+        .listed(&u("/sitemap.xml"), &u("/"));
+    b
+}
+
+#[test]
+fn redirect_map() {
+    let ff = site().analyse().fix_files();
+    assert_eq!(
+        ff.redirects_csv(),
+        "source,target,status
+https://example.com/Price$,https://example.com/price$,301
+https://example.com/docs/index.html,https://example.com/docs/,301
+https://example.com/q?utm_source=a,https://example.com/q,301
+https://example.com/x1,https://example.com/x3,301
+https://example.com/x2,https://example.com/x3,301
+https://www.example.com/a,https://example.com/a,301
+"
+    );
+}
+
+#[test]
+fn nginx_config() {
+    let ff = site().analyse().fix_files();
+    assert_eq!(
+        ff.nginx(),
+        r#"# Dustpan redirect map: 6 redirects.
+
+# server {} of https://example.com
+location = /x1 { return 301 https://example.com/x3; }
+location = /x2 { return 301 https://example.com/x3; }
+
+# server {} of https://www.example.com
+location = /a { return 301 https://example.com/a; }
+
+# Sources matched on the full requested URL. Put the map in http {} and the if in
+# each server {} that serves one of these hosts.
+map $scheme://$host$request_uri $dustpan_redirect {
+    default "";
+    "https://example.com/Price$" "https://example.com/price%24";
+    "https://example.com/docs/index.html" "https://example.com/docs/";
+    "https://example.com/q?utm_source=a" "https://example.com/q";
+}
+if ($dustpan_redirect) { return 301 $dustpan_redirect; }
+"#
+    );
+}
+
+#[test]
+fn apache_config() {
+    let ff = site().analyse().fix_files();
+    assert_eq!(
+        ff.apache(),
+        r#"# Dustpan redirect map: 6 redirects (mod_alias, mod_rewrite).
+
+# <VirtualHost> of https://example.com
+RedirectMatch 301 "^/Price\$$" "https://example.com/price\$"
+RewriteEngine On
+RewriteCond %{HTTP_HOST} "=example.com" [NC]
+RewriteCond %{THE_REQUEST} "^[A-Z]+\s/docs/index\.html\s"
+RewriteRule ^ "https://example.com/docs/" [R=301,L,NE,QSD]
+RewriteCond %{HTTP_HOST} "=example.com" [NC]
+RewriteCond %{THE_REQUEST} "^[A-Z]+\s/q\?utm_source=a\s"
+RewriteRule ^ "https://example.com/q" [R=301,L,NE,QSD]
+RedirectMatch 301 "^/x1$" "https://example.com/x3"
+RedirectMatch 301 "^/x2$" "https://example.com/x3"
+
+# <VirtualHost> of https://www.example.com
+RedirectMatch 301 "^/a$" "https://example.com/a"
+"#
+    );
+}
+
+#[test]
+fn canonicals_and_sitemap_lines() {
+    let ff = site().analyse().fix_files();
+    let tags: Vec<(&str, &str, bool)> = ff
+        .canonicals
+        .iter()
+        .map(|c| (c.page.as_str(), c.href.as_str(), c.present))
+        .collect();
+    assert_eq!(
+        tags,
+        [
+            (u("/a").as_str(), u("/a").as_str(), false),
+            (u("/docs/").as_str(), u("/docs/").as_str(), false),
+            (u("/price$").as_str(), u("/price$").as_str(), false),
+            (u("/q").as_str(), u("/q").as_str(), false),
+            (
+                u("/shoes?color=red").as_str(),
+                u("/shoes?color=red").as_str(),
+                false
+            ),
+            (
+                u("/shoes?color=red&utm_source=x").as_str(),
+                u("/shoes?color=red").as_str(),
+                false
+            ),
+            (u("/x3").as_str(), u("/x3").as_str(), false),
+        ]
+    );
+    assert_eq!(
+        ff.canonicals[5].html(),
+        "<link rel=\"canonical\" href=\"https://example.com/shoes?color=red\">"
+    );
+    assert_eq!(
+        ff.sitemap_csv(),
+        "action,sitemap,loc,replacement
+add,,https://example.com/a,
+add,,https://example.com/docs/,
+add,,https://example.com/price$,
+add,,https://example.com/q,
+add,,https://example.com/shoes?color=red,
+replace,https://example.com/sitemap.xml,https://example.com/x1,https://example.com/x3
+"
+    );
+}
+
+#[test]
+fn csv_fields_are_quoted() {
+    let ff = FixFiles {
+        redirects: vec![RedirectLine {
+            source: "https://e.com/a,b".into(),
+            target: "https://e.com/\"q\"".into(),
+            status: 301,
+        }],
+        ..FixFiles::default()
+    };
+    assert_eq!(
+        ff.redirects_csv(),
+        "source,target,status\n\"https://e.com/a,b\",\"https://e.com/\"\"q\"\"\",301\n"
+    );
+    let html = CanonicalTag {
+        page: "p".into(),
+        href: "https://e.com/?a=1&b=\"2\"".into(),
+        present: false,
+    }
+    .html();
+    assert_eq!(
+        html,
+        "<link rel=\"canonical\" href=\"https://e.com/?a=1&amp;b=&quot;2&quot;\">"
+    );
+}

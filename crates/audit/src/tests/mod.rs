@@ -1,0 +1,261 @@
+//! Tests on small hand-built audits: a builder for `AuditInput`s and a `check` helper
+//! that compares the findings (id and URLs) with an expected listing.
+
+mod clusters;
+mod dust;
+mod findings;
+mod fixes;
+mod seeds;
+
+use crate::*;
+use std::collections::HashMap;
+use xxhash_rust::xxh3::xxh3_64;
+
+/// A SimHash for a "text": unrelated texts get unrelated hashes (about 32 bits apart).
+pub(crate) fn sim(text: u64) -> u64 {
+    xxh3_64(&text.to_le_bytes())
+}
+
+/// Builds an `AuditInput` by URL text.
+#[derive(Default)]
+pub(crate) struct B {
+    pub input: AuditInput,
+    ids: HashMap<String, UrlId>,
+    sitemaps: HashMap<String, SitemapId>,
+}
+
+impl B {
+    pub fn new() -> B {
+        B::default()
+    }
+
+    /// The URL's id, registering it (state `done`) if new.
+    pub fn id(&mut self, url: &str) -> UrlId {
+        if let Some(&id) = self.ids.get(url) {
+            return id;
+        }
+        let id = self.input.urls.len() as UrlId + 1;
+        let host = url
+            .split("://")
+            .nth(1)
+            .unwrap_or("")
+            .split(['/', '?'])
+            .next()
+            .unwrap_or("");
+        self.input.urls.push(UrlRow {
+            id,
+            url: url.to_owned(),
+            url_rfc3986: canon::equivalence_key(url, &canon::Policy::rfc3986())
+                .unwrap_or_else(|_| url.to_owned()),
+            host: host.to_owned(),
+            ..UrlRow::default()
+        });
+        self.ids.insert(url.to_owned(), id);
+        id
+    }
+
+    fn row(&mut self, url: &str) -> &mut UrlRow {
+        let id = self.id(url);
+        &mut self.input.urls[id as usize - 1]
+    }
+
+    fn fetch(&mut self, url: &str) -> &mut FetchRow {
+        let id = self.id(url);
+        if let Some(at) = self.input.fetches.iter().position(|f| f.url_id == id) {
+            return &mut self.input.fetches[at];
+        }
+        self.input.fetches.push(FetchRow {
+            url_id: id,
+            ..FetchRow::default()
+        });
+        self.input.fetches.last_mut().unwrap()
+    }
+
+    /// A 200 page with 200 words of text number `text`.
+    pub fn page(&mut self, url: &str, text: u64) -> &mut Self {
+        self.page_sim(url, text, sim(text))
+    }
+
+    /// A 200 page with text `text` and an explicit SimHash.
+    pub fn page_sim(&mut self, url: &str, text: u64, simhash: u64) -> &mut Self {
+        let f = self.fetch(url);
+        f.status = Some(200);
+        f.content_type = Some("text/html; charset=utf-8".into());
+        f.text_hash = Some(text);
+        f.simhash = Some(simhash);
+        f.word_count = Some(200);
+        self
+    }
+
+    /// A fetched URL answering `status` with no text.
+    pub fn status(&mut self, url: &str, status: u16) -> &mut Self {
+        let f = self.fetch(url);
+        f.status = Some(status);
+        f.word_count = Some(0);
+        self
+    }
+
+    /// `from` answers `status` redirecting to `to`.
+    pub fn redirect(&mut self, from: &str, to: &str, status: u16) -> &mut Self {
+        self.status(from, status);
+        let (f, t) = (self.id(from), self.id(to));
+        self.fetch(from).redirect_to = Some(t);
+        self.input.redirects.push(RedirectRow {
+            from: f,
+            to: Some(t),
+            status,
+            kind: HopKind::Http,
+            hop_index: 0,
+        });
+        self
+    }
+
+    /// `from` is a 200 page whose meta refresh goes to `to`.
+    pub fn meta_refresh(&mut self, from: &str, to: &str) -> &mut Self {
+        self.status(from, 200);
+        let (f, t) = (self.id(from), self.id(to));
+        self.input.redirects.push(RedirectRow {
+            from: f,
+            to: Some(t),
+            status: 200,
+            kind: HopKind::MetaRefresh,
+            hop_index: 0,
+        });
+        self
+    }
+
+    /// `<link rel=canonical href=href>` in the head of `page`.
+    pub fn canonical(&mut self, page: &str, href: &str) -> &mut Self {
+        self.declare(page, href, href, DeclarationSource::LinkElement, true)
+    }
+
+    /// A canonical declaration with every detail.
+    pub fn declare(
+        &mut self,
+        page: &str,
+        target: &str,
+        href_raw: &str,
+        source: DeclarationSource,
+        in_head: bool,
+    ) -> &mut Self {
+        let p = self.id(page);
+        let t = (!target.is_empty()).then(|| self.id(target));
+        let position = self.input.canonicals.iter().filter(|c| c.page == p).count() as u32;
+        self.input.canonicals.push(CanonicalRow {
+            page: p,
+            position,
+            target: t,
+            href_raw: href_raw.to_owned(),
+            source,
+            in_head,
+        });
+        self
+    }
+
+    /// A link from `from` to `to`.
+    pub fn link(&mut self, from: &str, to: &str) -> &mut Self {
+        let (f, t) = (self.id(from), self.id(to));
+        self.input.links.push(LinkRow {
+            from: f,
+            to: Some(t),
+            ..LinkRow::default()
+        });
+        self
+    }
+
+    /// Lists `url` in the sitemap at `sitemap`.
+    pub fn listed(&mut self, sitemap: &str, url: &str) -> &mut Self {
+        let sm = match self.sitemaps.get(sitemap) {
+            Some(&s) => s,
+            None => {
+                let s = self.input.sitemaps.len() as SitemapId + 1;
+                self.input.sitemaps.push(SitemapRow {
+                    id: s,
+                    url: sitemap.to_owned(),
+                    kind: "urlset".into(),
+                    status: Some(200),
+                    ..SitemapRow::default()
+                });
+                self.sitemaps.insert(sitemap.to_owned(), s);
+                s
+            }
+        };
+        let id = self.id(url);
+        self.input.sitemap_entries.push(SitemapEntryRow {
+            sitemap_id: sm,
+            url_id: Some(id),
+            loc_raw: url.to_owned(),
+        });
+        self
+    }
+
+    /// robots.txt blocks `url`.
+    pub fn blocked(&mut self, url: &str) -> &mut Self {
+        let id = self.id(url);
+        let row = self.row(url);
+        row.state = UrlState::Blocked;
+        row.reason = Some("robots_txt".into());
+        self.input.robots_blocks.push(id);
+        self
+    }
+
+    /// `url` carries noindex.
+    pub fn noindex(&mut self, url: &str) -> &mut Self {
+        self.fetch(url).noindex = true;
+        self
+    }
+
+    /// `url` was skipped for `reason`.
+    pub fn skipped(&mut self, url: &str, reason: &str) -> &mut Self {
+        let row = self.row(url);
+        row.state = UrlState::Skipped;
+        row.reason = Some(reason.to_owned());
+        self
+    }
+
+    /// `url` is a start URL.
+    pub fn start(&mut self, url: &str) -> &mut Self {
+        self.row(url).found_via = FoundVia::Start;
+        self
+    }
+
+    pub fn analyse(&self) -> Analysis {
+        analyse(&self.input, &AnalysisConfig::default())
+    }
+
+    pub fn analyse_with(&self, policy: canon::Policy) -> Analysis {
+        analyse(&self.input, &AnalysisConfig::with_policy(policy))
+    }
+}
+
+/// The findings as sorted lines `ID url url ...`.
+pub(crate) fn render(a: &Analysis) -> String {
+    let mut lines: Vec<String> = a
+        .findings
+        .iter()
+        .map(|f| format!("{} {}", f.id.code(), f.urls.join(" ")))
+        .collect();
+    lines.sort();
+    lines.join("\n")
+}
+
+/// Asserts the exact findings (ids and URLs), given as lines in any order.
+#[track_caller]
+pub(crate) fn check(a: &Analysis, expect: &str) {
+    let mut want: Vec<&str> = expect
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    want.sort_unstable();
+    let got = render(a);
+    assert_eq!(got, want.join("\n"), "\nall findings:\n{:#?}", a.findings);
+}
+
+/// The one finding with this id.
+#[track_caller]
+pub(crate) fn only(a: &Analysis, id: FindingId) -> &Finding {
+    let all: Vec<&Finding> = a.findings_with(id).collect();
+    assert_eq!(all.len(), 1, "{all:#?}");
+    all[0]
+}

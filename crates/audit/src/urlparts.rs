@@ -1,0 +1,209 @@
+//! Zero-copy views of absolute URLs already in canonical (rfc3986) form, and the
+//! URL-only comparison of two variants of one page.
+
+/// The components of an absolute URL, as slices of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Parts<'a> {
+    /// `http`, `https`.
+    pub scheme: &'a str,
+    /// The host, without user info and port.
+    pub host: &'a str,
+    /// The port with its colon (`:8080`), or empty.
+    pub port: &'a str,
+    /// The path (starts with `/` for http URLs).
+    pub path: &'a str,
+    /// The query, without `?`.
+    pub query: Option<&'a str>,
+    /// Byte offset where the path starts (end of scheme + authority).
+    pub origin_end: usize,
+}
+
+/// Splits an absolute URL. Lenient: a string without `://` is all path.
+pub(crate) fn split(url: &str) -> Parts<'_> {
+    let (scheme, rest_start) = match url.find("://") {
+        Some(i) => (&url[..i], i + 3),
+        None => ("", 0),
+    };
+    let rest = &url[rest_start..];
+    let auth_len = if rest_start == 0 {
+        0
+    } else {
+        rest.find(['/', '?', '#']).unwrap_or(rest.len())
+    };
+    let authority = &rest[..auth_len];
+    let hostport = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let (host, port) = if hostport.starts_with('[') {
+        match hostport.find(']') {
+            Some(i) => (&hostport[..=i], &hostport[i + 1..]),
+            None => (hostport, ""),
+        }
+    } else {
+        match hostport.rfind(':') {
+            Some(i) => (&hostport[..i], &hostport[i..]),
+            None => (hostport, ""),
+        }
+    };
+    let origin_end = rest_start + auth_len;
+    let tail = &url[origin_end..];
+    let tail = tail.split_once('#').map_or(tail, |(t, _)| t);
+    let (path, query) = match tail.split_once('?') {
+        Some((p, q)) => (p, Some(q)),
+        None => (tail, None),
+    };
+    Parts {
+        scheme,
+        host,
+        port,
+        path,
+        query,
+        origin_end,
+    }
+}
+
+/// The host without a leading `www.` label.
+pub(crate) fn strip_www(host: &str) -> &str {
+    match host.get(..4) {
+        Some(w) if w.eq_ignore_ascii_case("www.") && host.len() > 4 => &host[4..],
+        _ => host,
+    }
+}
+
+/// Whether the host is an IP literal.
+pub(crate) fn is_ip(host: &str) -> bool {
+    host.starts_with('[')
+        || (!host.is_empty() && host.bytes().all(|b| b.is_ascii_digit() || b == b'.'))
+}
+
+/// Whether a raw href is an absolute http(s) URL (not relative, not scheme-relative).
+pub(crate) fn is_absolute_http(href: &str) -> bool {
+    let h = href.trim_start();
+    let lower = |n: usize| h.get(..n).map(str::to_ascii_lowercase);
+    lower(7).as_deref() == Some("http://") || lower(8).as_deref() == Some("https://")
+}
+
+/// How one URL is a variant of another, judged on the URLs alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) enum Variant {
+    /// Another host name (www, IP address, alias).
+    Host,
+    /// http vs https.
+    Scheme,
+    /// Letter case of the path.
+    Case,
+    /// Trailing (or doubled) slash.
+    Slash,
+    /// A directory index file name.
+    Index,
+    /// Same path, other query.
+    Param,
+}
+
+/// Directory index names recognised when comparing two paths.
+fn is_index_name(name: &str, extra: &[String]) -> bool {
+    canon::DEFAULT_DIRECTORY_INDEXES
+        .iter()
+        .any(|d| d.eq_ignore_ascii_case(name))
+        || extra.iter().any(|d| d.eq_ignore_ascii_case(name))
+}
+
+/// How `a` is a variant of `b`, if it is one of the known kinds: the paths must be
+/// equal or differ only by case, slashes or a directory index; then the first
+/// difference of host, scheme, path, query names the variant.
+pub(crate) fn variant(a: &str, b: &str, indexes: &[String]) -> Option<Variant> {
+    let (pa, pb) = (split(a), split(b));
+    let index_of = |long: &str, short: &str| {
+        short.ends_with('/')
+            && long
+                .strip_prefix(short)
+                .is_some_and(|n| is_index_name(n, indexes))
+    };
+    let path = if pa.path == pb.path {
+        None
+    } else if pa.path.eq_ignore_ascii_case(pb.path) {
+        Some(Variant::Case)
+    } else if pa.path.trim_end_matches('/') == pb.path.trim_end_matches('/')
+        || collapse(pa.path) == collapse(pb.path)
+    {
+        Some(Variant::Slash)
+    } else if index_of(pa.path, pb.path) || index_of(pb.path, pa.path) {
+        Some(Variant::Index)
+    } else {
+        return None;
+    };
+    if !pa.host.eq_ignore_ascii_case(pb.host) || pa.port != pb.port {
+        return Some(Variant::Host);
+    }
+    if !pa.scheme.eq_ignore_ascii_case(pb.scheme) {
+        return Some(Variant::Scheme);
+    }
+    path.or((pa.query != pb.query).then_some(Variant::Param))
+}
+
+fn collapse(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for c in path.chars() {
+        if !(c == '/' && out.ends_with('/')) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The query parameters of a query string: `(name, whole "name=value" component)`.
+pub(crate) fn params(query: &str) -> impl Iterator<Item = (&str, &str)> {
+    query
+        .split('&')
+        .filter(|c| !c.is_empty())
+        .map(|c| (c.split_once('=').map_or(c, |(n, _)| n), c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits() {
+        let p = split("https://user@Example.com:8443/a/b?x=1&y#frag");
+        assert_eq!(
+            (p.scheme, p.host, p.port, p.path, p.query),
+            ("https", "Example.com", ":8443", "/a/b", Some("x=1&y"))
+        );
+        let p = split("http://[::1]/");
+        assert_eq!((p.host, p.port, p.path), ("[::1]", "", "/"));
+        assert_eq!(split("http://h").path, "");
+    }
+
+    #[test]
+    fn variants() {
+        let v = |a, b| variant(a, b, &[]);
+        assert_eq!(v("http://www.x.com/", "http://x.com/"), Some(Variant::Host));
+        assert_eq!(v("http://x.com/", "https://x.com/"), Some(Variant::Scheme));
+        assert_eq!(v("http://x.com/A", "http://x.com/a"), Some(Variant::Case));
+        assert_eq!(v("http://x.com/a/", "http://x.com/a"), Some(Variant::Slash));
+        assert_eq!(
+            v("http://x.com/a//b", "http://x.com/a/b"),
+            Some(Variant::Slash)
+        );
+        assert_eq!(
+            v("http://x.com/a/index.html", "http://x.com/a/"),
+            Some(Variant::Index)
+        );
+        assert_eq!(
+            v("http://x.com/a?b=1", "http://x.com/a"),
+            Some(Variant::Param)
+        );
+        assert_eq!(v("http://x.com/a", "http://x.com/b"), None);
+        assert_eq!(v("http://a.x.com/", "http://x.com/a/"), None);
+        assert_eq!(v("http://x.com/a", "http://x.com/a"), None);
+        assert_eq!(v("http://x.com/myindex.html", "http://x.com/"), None);
+    }
+
+    #[test]
+    fn hrefs() {
+        assert!(is_absolute_http("HTTPS://x/"));
+        assert!(!is_absolute_http("//x/"));
+        assert!(!is_absolute_http("/a"));
+        assert!(is_ip("10.0.0.1") && !is_ip("a1.com"));
+        assert_eq!(strip_www("WWW.x.com"), "x.com");
+    }
+}
