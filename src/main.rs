@@ -18,7 +18,9 @@ enum Command {
     Audit(Box<cmd::audit::Args>),
     Audits(cmd::audits::Args),
     Demo(cmd::demo::Args),
+    Export(cmd::export::Args),
     Normalize(cmd::normalize::Args),
+    Report(cmd::report::Args),
 }
 
 fn main() -> ExitCode {
@@ -27,7 +29,9 @@ fn main() -> ExitCode {
         Command::Audit(args) => cmd::audit::run(*args),
         Command::Audits(args) => cmd::audits::run(args),
         Command::Demo(args) => cmd::demo::run(args),
+        Command::Export(args) => cmd::export::run(args),
         Command::Normalize(args) => cmd::normalize::run(args),
+        Command::Report(args) => cmd::report::run(args),
     };
     match result {
         Ok(code) => code,

@@ -6,5 +6,6 @@ mod audit;
 mod cli;
 mod hostile;
 mod normalize;
+mod report;
 mod resume;
 mod util;

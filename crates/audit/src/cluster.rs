@@ -860,3 +860,46 @@ pub(crate) fn unsafe_rules(site: &Site<'_>, i: u32) -> Vec<Rule> {
         })
         .unwrap_or_default()
 }
+
+impl std::fmt::Display for EvidenceKind {
+    /// One line a report can show: why two URLs are linked.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EvidenceKind::Redirect { status, via, hops } => {
+                let via = match via {
+                    HopKind::Http => "HTTP",
+                    HopKind::MetaRefresh => "meta refresh",
+                };
+                write!(f, "redirects ({via} {status}, {hops} hop(s))")
+            }
+            EvidenceKind::Canonical { source } => match source {
+                DeclarationSource::LinkElement => f.write_str("rel=canonical (link element)"),
+                DeclarationSource::HttpHeader => f.write_str("rel=canonical (HTTP Link header)"),
+            },
+            EvidenceKind::SameKey {
+                rules,
+                confirmed_by,
+            } => {
+                let ids: Vec<&str> = rules.iter().map(|r| r.id()).collect();
+                let how = match confirmed_by {
+                    Confirmation::Safe => "safe rules".to_owned(),
+                    Confirmation::IdenticalContent => "identical text".to_owned(),
+                    Confirmation::NearContent { distance } => {
+                        format!("near-identical text ({distance} of 64 bits differ)")
+                    }
+                };
+                write!(f, "same URL after {} (confirmed by {how})", ids.join(", "))
+            }
+            EvidenceKind::Dust { rule } => write!(f, "learned rule {rule}"),
+            EvidenceKind::IdenticalContent => f.write_str("identical text"),
+            EvidenceKind::NearContent {
+                distance,
+                similarity,
+            } => write!(
+                f,
+                "near-identical text ({:.0}% similar, {distance} of 64 bits differ)",
+                similarity * 100.0
+            ),
+        }
+    }
+}

@@ -347,6 +347,7 @@ impl FixFiles {
 }
 
 fn csv_field(s: &str) -> String {
+    let s = &*crate::export::spreadsheet_safe(s);
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

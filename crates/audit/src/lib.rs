@@ -184,8 +184,10 @@ mod checks;
 mod cluster;
 mod config;
 mod dust;
+pub mod export;
 mod finding;
 mod fixes;
+mod from_store;
 mod input;
 mod keys;
 mod near;
@@ -207,6 +209,7 @@ pub use dust::{
 };
 pub use finding::{Comparison, Finding, FindingId, Fix, Severity, compare};
 pub use fixes::{CanonicalTag, FixFiles, RedirectLine, SitemapChange};
+pub use from_store::StoreRows;
 pub use input::{
     AuditInput, CanonicalRow, ChainProblem, DeclarationSource, FetchRow, FoundVia, HopKind,
     HreflangRow, LinkRow, RedirectChainRow, RedirectRow, SitemapEntryRow, SitemapId, SitemapIssue,

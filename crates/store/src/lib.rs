@@ -22,6 +22,7 @@
 //! ```
 
 mod audit;
+mod bulk;
 mod error;
 mod model;
 mod read;
@@ -35,6 +36,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{Row, SqlitePool};
 
 pub use audit::{Audit, AuditSummary, ResumePoint, StateCounts, StatusClasses};
+pub use bulk::LinkEdge;
 use error::SqlContext;
 pub use error::StoreError;
 pub use model::*;

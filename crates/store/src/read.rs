@@ -64,7 +64,7 @@ pub struct SitemapRow {
 
 const URL_COLUMNS: &str = "id, url, url_rfc3986, url_seo, host, depth, redirect_depth, found_from, found_via, state, reason";
 
-fn corrupt(audit: AuditId, field: &'static str, detail: &str) -> StoreError {
+pub(crate) fn corrupt(audit: AuditId, field: &'static str, detail: &str) -> StoreError {
     StoreError::Corrupt {
         audit,
         field,
@@ -90,12 +90,39 @@ fn url_row(audit: AuditId, row: &SqliteRow) -> Result<UrlRow, StoreError> {
     })
 }
 
-fn status(value: Option<i64>) -> Option<u16> {
+pub(crate) fn status(value: Option<i64>) -> Option<u16> {
     value.and_then(|s| u16::try_from(s).ok())
 }
 
 fn unsigned(value: Option<i64>) -> Option<u64> {
     value.and_then(|v| u64::try_from(v).ok())
+}
+
+/// A `fetches` row read with the column order of [`Store::fetch`].
+pub(crate) fn fetch_record(r: &SqliteRow) -> FetchRecord {
+    FetchRecord {
+        fetched_at: r.get(0),
+        status: status(r.get(1)),
+        content_type: r.get(2),
+        content_length: unsigned(r.get(3)),
+        body_bytes: unsigned(r.get(4)).unwrap_or(0),
+        truncated: r.get(5),
+        ttfb_ms: unsigned(r.get(6)),
+        total_ms: unsigned(r.get(7)).unwrap_or(0),
+        attempts: r.get(8),
+        redirect_to: r.get(9),
+        title: r.get(10),
+        meta_robots: r.get(11),
+        x_robots_tag: r.get(12),
+        noindex: r.get(13),
+        nofollow: r.get(14),
+        text_hash: fingerprint(r.get(15)),
+        simhash: fingerprint(r.get(16)),
+        word_count: r.get(17),
+        charset: r.get(18),
+        error_kind: r.get(19),
+        error_message: r.get(20),
+    }
 }
 
 fn fingerprint(value: Option<i64>) -> Option<u64> {
@@ -159,29 +186,7 @@ impl Store {
         .fetch_optional(self.pool())
         .await
         .ctx("reading a fetch")?;
-        Ok(row.map(|r| FetchRecord {
-            fetched_at: r.get(0),
-            status: status(r.get(1)),
-            content_type: r.get(2),
-            content_length: unsigned(r.get(3)),
-            body_bytes: unsigned(r.get(4)).unwrap_or(0),
-            truncated: r.get(5),
-            ttfb_ms: unsigned(r.get(6)),
-            total_ms: unsigned(r.get(7)).unwrap_or(0),
-            attempts: r.get(8),
-            redirect_to: r.get(9),
-            title: r.get(10),
-            meta_robots: r.get(11),
-            x_robots_tag: r.get(12),
-            noindex: r.get(13),
-            nofollow: r.get(14),
-            text_hash: fingerprint(r.get(15)),
-            simhash: fingerprint(r.get(16)),
-            word_count: r.get(17),
-            charset: r.get(18),
-            error_kind: r.get(19),
-            error_message: r.get(20),
-        }))
+        Ok(row.as_ref().map(fetch_record))
     }
 
     /// The links of one page, in document order.

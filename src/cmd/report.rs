@@ -1,0 +1,237 @@
+//! `dustpan report`: clusters, findings and fixes of an audit, in the terminal.
+
+use super::db::DbArgs;
+use anyhow::{Context, Result, bail};
+use audit::{Analysis, AnalysisConfig, AuditInput, EvidenceKind, Severity, StoreRows};
+use canon::{Policy, Preset};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use store::{AuditId, Store};
+
+/// Which audit to analyse, and under which normalization policy.
+#[derive(clap::Args, Clone)]
+pub struct Target {
+    /// The audit id (see `dustpan audits`); the newest audit when absent.
+    pub audit: Option<i64>,
+    /// Re-cluster under this normalization preset (rfc3986, seo, aggressive) without
+    /// recrawling.
+    #[arg(long, value_name = "PRESET", conflicts_with = "policy")]
+    pub preset: Option<String>,
+    /// Re-cluster under this policy file (TOML or JSON) without recrawling.
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
+    #[command(flatten)]
+    pub db: DbArgs,
+}
+
+impl Target {
+    fn config(&self) -> Result<AnalysisConfig> {
+        let policy = match (&self.preset, &self.policy) {
+            (Some(p), _) => p.parse::<Preset>()?.policy(),
+            (None, Some(path)) => Policy::from_path(path)?,
+            (None, None) => Policy::seo(),
+        };
+        Ok(AnalysisConfig::with_policy(policy))
+    }
+
+    /// Opens the database, loads the audit and analyses it.
+    pub async fn analyse(&self) -> Result<(AuditId, AuditInput, Analysis)> {
+        let store = self.db.open().await?;
+        let id = match self.audit {
+            Some(id) => AuditId(id),
+            None => match store.list_audits().await?.first() {
+                Some(a) => a.id,
+                None => bail!(
+                    "no audits in {}; run `dustpan audit URL` first",
+                    self.db.path()?.display()
+                ),
+            },
+        };
+        store
+            .audit(id)
+            .await
+            .with_context(|| format!("no audit {} in the database", id.0))?;
+        let input = load(&store, id).await?;
+        let analysis = audit::analyse(&input, &self.config()?);
+        Ok((id, input, analysis))
+    }
+}
+
+/// Reads everything the analysis needs for one audit.
+pub async fn load(store: &Store, id: AuditId) -> Result<AuditInput> {
+    let (urls, fetches, redirects, canonicals, links) = tokio::try_join!(
+        store.urls(id),
+        store.all_fetches(id),
+        store.all_redirects(id),
+        store.all_canonicals(id),
+        store.all_link_edges(id),
+    )?;
+    let (hreflang, sitemaps, sitemap_entries, robots_blocks, redirect_chains) = tokio::try_join!(
+        store.all_hreflang(id),
+        store.sitemaps(id),
+        store.all_sitemap_entries(id),
+        store.robots_blocked(id),
+        store.redirect_chains(id),
+    )?;
+    Ok(StoreRows {
+        urls,
+        fetches,
+        redirects,
+        canonicals,
+        links,
+        hreflang,
+        sitemaps,
+        sitemap_entries,
+        robots_blocks,
+        redirect_chains,
+    }
+    .into_input())
+}
+
+/// Print the audit's report: pages, clusters by cause, findings by severity, the
+/// largest clusters with their preferred URL and fixes, learned DUST rules and the
+/// parameter classification.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(flatten)]
+    target: Target,
+    /// How many clusters and findings to list in full.
+    #[arg(long, default_value_t = 10)]
+    top: usize,
+}
+
+fn cause(kind: &EvidenceKind) -> &'static str {
+    match kind {
+        EvidenceKind::Redirect { .. } => "redirect",
+        EvidenceKind::Canonical { .. } => "canonical",
+        EvidenceKind::SameKey { .. } => "URL normalization",
+        EvidenceKind::Dust { .. } => "learned DUST rule",
+        EvidenceKind::IdenticalContent => "identical content",
+        EvidenceKind::NearContent { .. } => "near-identical content",
+    }
+}
+
+/// Runs the subcommand.
+pub fn run(args: Args) -> Result<ExitCode> {
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    let (id, input, analysis) = runtime.block_on(args.target.analyse())?;
+    let fetched = input.fetches.len();
+    let ok = input
+        .fetches
+        .iter()
+        .filter(|f| f.status.is_some_and(|s| (200..300).contains(&s)))
+        .count();
+    println!(
+        "Audit {}: {} URLs, {} fetched ({} answered 2xx)",
+        id.0,
+        input.urls.len(),
+        fetched,
+        ok
+    );
+
+    let mut by_cause: BTreeMap<&str, usize> = BTreeMap::new();
+    for c in &analysis.clusters {
+        let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
+        for m in &c.members {
+            for e in &m.evidence {
+                *kinds.entry(cause(&e.kind)).or_default() += 1;
+            }
+        }
+        let main = kinds
+            .into_iter()
+            .max_by_key(|(_, n)| *n)
+            .map_or("other", |(k, _)| k);
+        *by_cause.entry(main).or_default() += 1;
+    }
+    let clustered: usize = analysis.clusters.iter().map(|c| c.members.len()).sum();
+    println!(
+        "\nClusters: {} groups of URLs that are one page ({} URLs)",
+        analysis.clusters.len(),
+        clustered
+    );
+    for (cause, n) in &by_cause {
+        println!("  {n:>6}  by {cause}");
+    }
+
+    let count = |s: Severity| analysis.findings.iter().filter(|f| f.severity == s).count();
+    println!(
+        "\nFindings: {} errors, {} warnings, {} notices",
+        count(Severity::Error),
+        count(Severity::Warning),
+        count(Severity::Notice)
+    );
+    let mut by_id: BTreeMap<&str, (usize, &str)> = BTreeMap::new();
+    for f in &analysis.findings {
+        by_id.entry(f.id.code()).or_insert((0, &f.title)).0 += 1;
+    }
+    for (code, (n, title)) in &by_id {
+        println!("  {n:>6}  {code:<24} {title}");
+    }
+
+    let mut clusters: Vec<_> = analysis.clusters.iter().collect();
+    clusters.sort_by(|a, b| {
+        b.members
+            .len()
+            .cmp(&a.members.len())
+            .then(a.preferred_url.cmp(&b.preferred_url))
+    });
+    println!("\nLargest clusters:");
+    for c in clusters.iter().take(args.top) {
+        println!("  {} ({} URLs)", c.preferred_url, c.members.len());
+        for m in c
+            .members
+            .iter()
+            .filter(|m| m.url != c.preferred_url)
+            .take(8)
+        {
+            let why = m
+                .evidence
+                .first()
+                .map(|e| e.kind.to_string())
+                .unwrap_or_default();
+            let fix = match m.action {
+                audit::Action::None => String::new(),
+                audit::Action::Redirect301 => " -> fix: 301 to the preferred URL".to_owned(),
+                audit::Action::Canonical => " -> fix: canonical to the preferred URL".to_owned(),
+            };
+            println!("      {}  [{why}]{fix}", m.url);
+        }
+    }
+
+    let mut findings: Vec<_> = analysis.findings.iter().collect();
+    findings.sort_by_key(|f| (f.severity, f.id.code()));
+    println!("\nFirst findings by severity:");
+    for f in findings.iter().take(args.top) {
+        println!("  [{}] {}: {}", f.severity.as_str(), f.id.code(), f.summary);
+        for fix in f.fixes.iter().take(3) {
+            println!("      fix: {fix}");
+        }
+    }
+
+    let rules: Vec<_> = analysis.learned.rules.iter().collect();
+    if !rules.is_empty() {
+        println!("\nLearned DUST rules:");
+        for r in rules {
+            println!(
+                "  {}  support {}, precision {:.0}% ({} of {}), {:?}",
+                r.id,
+                r.support,
+                r.precision * 100.0,
+                r.agreed,
+                r.applicable,
+                r.status
+            );
+        }
+    }
+    if !analysis.params.is_empty() {
+        println!("\nQuery parameters:");
+        for p in &analysis.params {
+            println!(
+                "  {:<20} {:?} ({} URLs: {} identical, {} near, {} different)",
+                p.name, p.class, p.urls, p.identical, p.near, p.different
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,143 @@
+//! `dustpan report` and `dustpan export` on an audit of the fixture site: the
+//! expected clusters and findings are there, control pages have none, and the CSV
+//! files parse as RFC 4180 with spreadsheet-safe cells.
+
+use crate::util::dustpan;
+use fixture::answers::{SiteVariant, site};
+use std::collections::HashMap;
+use std::path::Path;
+
+fn read_csv(path: &Path) -> Vec<HashMap<String, String>> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            headers
+                .iter()
+                .map(str::to_owned)
+                .zip(r.iter().map(str::to_owned))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn report_and_export_of_the_fixture() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("audit.sqlite");
+    let db = db.to_str().unwrap();
+    let demo = dustpan(&["demo", "--db", db, "-q", "--slow-ms", "200"], "");
+    assert_eq!(demo.code, 0, "{}", demo.stderr);
+
+    let report = dustpan(&["report", "--db", db], "");
+    assert_eq!(report.code, 0, "{}", report.stderr);
+    for code in [
+        "REDIRECT-LOOP",
+        "REDIRECT-CHAIN",
+        "CANON-TO-ERROR",
+        "DUP-SLASH",
+        "DUP-DUST",
+        "TRAP",
+    ] {
+        assert!(
+            report.stdout.contains(code),
+            "report lacks {code}:\n{}",
+            report.stdout
+        );
+    }
+    assert!(
+        report.stdout.contains("Learned DUST rules:"),
+        "{}",
+        report.stdout
+    );
+
+    let out = dir.path().join("export");
+    let export = dustpan(&["export", "--db", db, "--out", out.to_str().unwrap()], "");
+    assert_eq!(export.code, 0, "{}", export.stderr);
+
+    let findings = read_csv(&out.join("findings.csv"));
+    let has = |code: &str, url: &str| {
+        findings
+            .iter()
+            .any(|f| f["Finding"] == code && f["Addresses"].split('\n').any(|a| a == url))
+    };
+    assert!(has("REDIRECT-LOOP", "https://example.test/loop/a"));
+    assert!(has("REDIRECT-CHAIN", "https://example.test/chain/start"));
+    assert!(has("DUP-SLASH", "https://example.test/shoes"));
+    // A control page is never the subject of a finding (the first address).
+    let facts = site(SiteVariant::Before);
+    for control in facts.controls() {
+        for f in &findings {
+            let subject = f["Addresses"].split('\n').next().unwrap_or("");
+            assert_ne!(
+                subject, control.url,
+                "control page has finding {}",
+                f["Finding"]
+            );
+        }
+    }
+
+    let clusters = read_csv(&out.join("clusters.csv"));
+    let slash = clusters
+        .iter()
+        .find(|c| {
+            c["Address"] == "https://example.test/shoes/"
+                || c["Address"] == "https://example.test/shoes"
+        })
+        .expect("the slash duplicate is clustered");
+    let members: Vec<_> = clusters
+        .iter()
+        .filter(|c| c["Cluster"] == slash["Cluster"])
+        .collect();
+    let addresses: Vec<&str> = members.iter().map(|m| m["Address"].as_str()).collect();
+    assert!(
+        addresses.contains(&"https://example.test/shoes"),
+        "{addresses:?}"
+    );
+    assert!(
+        addresses.contains(&"https://example.test/shoes/"),
+        "{addresses:?}"
+    );
+    assert_eq!(
+        members.iter().filter(|m| m["Role"] == "preferred").count(),
+        1
+    );
+    for m in members.iter().filter(|m| m["Role"] != "preferred") {
+        assert!(
+            !m["Fix"].is_empty() && !m["Why In Cluster"].is_empty(),
+            "{m:?}"
+        );
+    }
+    // The trailing slash that really changes the page is not merged.
+    assert!(
+        !clusters
+            .iter()
+            .any(|c| c["Address"].starts_with("https://example.test/hats"))
+    );
+
+    let pages = read_csv(&out.join("pages.csv"));
+    assert!(pages.len() > 100);
+    for file in [
+        "pages.csv",
+        "clusters.csv",
+        "findings.csv",
+        "redirects.csv",
+        "canonicals.csv",
+    ] {
+        for row in read_csv(&out.join(file)) {
+            for cell in row.values() {
+                assert!(
+                    !cell.starts_with(['=', '+', '-', '@']),
+                    "{file}: unsafe cell {cell:?}"
+                );
+            }
+        }
+    }
+    let nginx = std::fs::read_to_string(out.join("redirects.nginx.conf")).unwrap();
+    assert!(
+        nginx.contains("return 301 https://example.test/chain/end"),
+        "{nginx}"
+    );
+}
