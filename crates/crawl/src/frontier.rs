@@ -177,50 +177,65 @@ pub(crate) fn rfc3986_key(url: &Url, policy: &Policy) -> Result<String, canon::C
     canon::equivalence_key(url.as_str(), policy)
 }
 
-/// The path (and query) with every run of digits replaced by `#`, hashed; `None` when the
-/// URL has no digit in them (such URLs cannot form a numeric trap).
+/// Whether URLs found this way neither use nor count toward the numeric-pattern budget:
+/// the start URLs, their variants and what the site's sitemaps list (a site declaring
+/// 50,000 `/p/N` pages is not a trap). They still count toward `max_urls`.
+fn budget_exempt(via: FoundVia) -> bool {
+    matches!(via, FoundVia::Start | FoundVia::Variant | FoundVia::Sitemap)
+}
+
+/// Whether a `-` at `i` of `bytes` is the sign of a number: a digit follows and it starts
+/// a path segment, a query value or a parameter (`/-3`, `=-3`, `&-3`, ...), so that `-3`
+/// and `3` are one pattern while `a-3` keeps its hyphen.
+fn is_sign(bytes: &[u8], i: usize) -> bool {
+    bytes[i] == b'-'
+        && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)
+        && (i == 0 || matches!(bytes[i - 1], b'/' | b'=' | b'&' | b'?' | b';' | b',' | b':'))
+}
+
+/// `text` with every number (a run of digits, with an optional leading sign: see
+/// [`is_sign`]) replaced by `#`.
+fn numbers_as_hashes(text: &str) -> Vec<u8> {
+    let bytes = text.as_bytes();
+    let mut pattern = Vec::with_capacity(bytes.len());
+    let mut in_number = false;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b.is_ascii_digit() || (!in_number && is_sign(bytes, i)) {
+            if !in_number {
+                pattern.push(b'#');
+            }
+            in_number = true;
+        } else {
+            pattern.push(b);
+            in_number = false;
+        }
+    }
+    pattern
+}
+
+/// The path (and query) with every number (see [`numbers_as_hashes`]) replaced by `#`,
+/// hashed; `None` when the URL has no digit in them (such URLs cannot form a numeric
+/// trap).
 fn numeric_pattern(url: &str) -> Option<u64> {
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
     let rest = rest.split('#').next().unwrap_or(rest);
     if !rest.bytes().any(|b| b.is_ascii_digit()) {
         return None;
     }
-    let mut pattern = Vec::with_capacity(rest.len());
-    let mut in_digits = false;
-    for b in rest.bytes() {
-        if b.is_ascii_digit() {
-            if !in_digits {
-                pattern.push(b'#');
-            }
-            in_digits = true;
-        } else {
-            pattern.push(b);
-            in_digits = false;
-        }
-    }
-    Some(xxh3_64(&pattern))
+    Some(xxh3_64(&numbers_as_hashes(rest)))
 }
 
-/// The pattern shown in a trap reason (digits as `#`, host left out).
+/// The pattern shown in a trap reason (numbers as `#`, host left out).
 fn pattern_text(url: &Url) -> String {
-    let mut text = String::new();
-    let mut in_digits = false;
     let path_and_query = match url.query() {
         Some(q) => format!("{}?{q}", url.path()),
         None => url.path().to_owned(),
     };
-    for c in path_and_query.chars().take(200) {
-        if c.is_ascii_digit() {
-            if !in_digits {
-                text.push('#');
-            }
-            in_digits = true;
-        } else {
-            text.push(c);
-            in_digits = false;
-        }
-    }
-    text
+    let cut = path_and_query
+        .char_indices()
+        .nth(200)
+        .map_or(path_and_query.len(), |(i, _)| i);
+    String::from_utf8_lossy(&numbers_as_hashes(&path_and_query[..cut])).into_owned()
 }
 
 /// A path segment that occurs more than `max` times, if any.
@@ -287,7 +302,9 @@ impl Frontier {
             self.counts.skipped += 1;
         } else {
             self.counts.admitted += 1;
-            if let Some(p) = numeric_pattern(&known.url_rfc3986) {
+            if !budget_exempt(known.found_via)
+                && let Some(p) = numeric_pattern(&known.url_rfc3986)
+            {
                 *self.patterns.entry(p).or_insert(0) += 1;
             }
         }
@@ -299,7 +316,6 @@ impl Frontier {
     }
 
     /// The scope.
-    #[cfg(test)]
     pub(crate) fn scope(&self) -> &Scope {
         &self.scope
     }
@@ -337,6 +353,7 @@ impl Frontier {
             return Some(format!("trap: path repeats segment {segment:?}"));
         }
         if self.trap_pattern_budget > 0
+            && !budget_exempt(found.via)
             && let Some(p) = numeric_pattern(found.key)
             && self.patterns.get(&p).copied().unwrap_or(0) >= self.trap_pattern_budget
         {
@@ -386,7 +403,9 @@ impl Frontier {
             self.counts.skipped += 1;
         } else {
             self.counts.admitted += 1;
-            if let Some(p) = numeric_pattern(found.key) {
+            if !budget_exempt(found.via)
+                && let Some(p) = numeric_pattern(found.key)
+            {
                 *self.patterns.entry(p).or_insert(0) += 1;
             }
         }
@@ -428,6 +447,10 @@ mod tests {
     }
 
     fn admit(f: &mut Frontier, url: &str, depth: u32) -> Admission {
+        admit_via(f, url, depth, FoundVia::Link)
+    }
+
+    fn admit_via(f: &mut Frontier, url: &str, depth: u32, via: FoundVia) -> Admission {
         let url = Url::parse(url).unwrap();
         let key = rfc3986_key(&url, &Policy::rfc3986()).unwrap();
         f.admit(&Found {
@@ -436,7 +459,7 @@ mod tests {
             depth,
             redirect_depth: 0,
             from: None,
-            via: FoundVia::Link,
+            via,
             unfollowed: None,
         })
     }
@@ -530,6 +553,104 @@ mod tests {
             Some("max_urls")
         );
         assert_eq!(f.counts().admitted, 5);
+    }
+
+    #[test]
+    fn sitemap_and_start_urls_are_exempt_from_the_pattern_budget_but_not_from_max_urls() {
+        let mut f = Frontier::new(&config(), 1).unwrap();
+        // The budget is 2 and max_urls 5: four sitemap-listed /p/N pages are all queued.
+        for n in 0..4 {
+            let url = format!("https://example.test/p/{n}");
+            assert_eq!(
+                reason(&admit_via(&mut f, &url, 1, FoundVia::Sitemap)),
+                None,
+                "{url}"
+            );
+        }
+        // They did not use the budget of URLs found by links.
+        assert_eq!(reason(&admit(&mut f, "https://example.test/p/10", 1)), None);
+        assert_eq!(
+            reason(&admit_via(
+                &mut f,
+                "https://example.test/p/11",
+                0,
+                FoundVia::Variant
+            )),
+            Some("max_urls"),
+            "max_urls still applies"
+        );
+        let mut f = Frontier::new(&config(), 1).unwrap();
+        for n in 0..3 {
+            let url = format!("https://example.test/s/{n}");
+            assert_eq!(reason(&admit_via(&mut f, &url, 0, FoundVia::Start)), None);
+        }
+        assert_eq!(reason(&admit(&mut f, "https://example.test/s/8", 1)), None);
+        assert_eq!(reason(&admit(&mut f, "https://example.test/s/9", 1)), None);
+        assert!(
+            reason(&admit_via(
+                &mut f,
+                "https://example.test/s/7",
+                1,
+                FoundVia::Sitemap
+            ))
+            .is_some_and(|r| r == "max_urls")
+        );
+
+        // On resume, stored sitemap URLs do not count toward the budget either.
+        let mut f = Frontier::new(&config(), 100).unwrap();
+        for n in 0..3 {
+            f.load(&KnownUrl {
+                id: n,
+                url_rfc3986: format!("https://example.test/q/{n}"),
+                state: UrlState::Done,
+                reason: None,
+                found_via: FoundVia::Sitemap,
+            });
+        }
+        assert_eq!(reason(&admit(&mut f, "https://example.test/q/8", 1)), None);
+    }
+
+    #[test]
+    fn negative_numbers_share_the_pattern_of_positive_ones() {
+        let p = |u: &str| numeric_pattern(u).unwrap();
+        assert_eq!(
+            p("https://example.test/calendar?month=-3"),
+            p("https://example.test/calendar?month=3")
+        );
+        assert_eq!(
+            p("https://example.test/t/-12/x"),
+            p("https://example.test/t/7/x")
+        );
+        assert_eq!(
+            p("https://example.test/a?x=1&-2"),
+            p("https://example.test/a?x=1&3")
+        );
+        // A hyphen inside a word is not a sign.
+        assert_ne!(
+            p("https://example.test/item-3"),
+            p("https://example.test/item3")
+        );
+        assert_ne!(
+            p("https://example.test/a?m=--3"),
+            p("https://example.test/a?m=3")
+        );
+        let url = Url::parse("https://example.test/calendar?month=-12&day=4").unwrap();
+        assert_eq!(pattern_text(&url), "/calendar?month=#&day=#");
+
+        let mut f = Frontier::new(&config(), 1).unwrap();
+        for m in ["1", "0", "-1"] {
+            let url = format!("https://example.test/calendar?month={m}");
+            let r = reason(&admit(&mut f, &url, 1)).map(str::to_owned);
+            if m == "-1" {
+                assert_eq!(
+                    r.as_deref(),
+                    Some("trap: over 2 URLs like /calendar?month=#"),
+                    "{url}"
+                );
+            } else {
+                assert_eq!(r, None, "{url}");
+            }
+        }
     }
 
     #[test]

@@ -18,6 +18,7 @@ use url::Url;
 
 use crate::frontier::{Admission, Found, Frontier, rfc3986_key, www_twin};
 use crate::robots::{HostGate, RobotsCache, RobotsRules};
+use crate::sitemaps::SitemapBook;
 use crate::{CrawlConfig, CrawlError, CrawlSummary, Phase, Progress, page, redirects, sitemaps};
 
 /// How long pages in flight at a cancel may take to finish.
@@ -42,6 +43,10 @@ pub(crate) struct Ctx {
     pub writer: Writer,
     frontier: Mutex<Frontier>,
     robots: RobotsCache,
+    /// The sitemaps read so far (one reader at a time).
+    pub sitemaps: tokio::sync::Mutex<SitemapBook>,
+    /// `Sitemap:` lines of robots.txt files fetched during the crawl, not read yet.
+    robots_sitemaps: Mutex<Vec<String>>,
 }
 
 impl Ctx {
@@ -57,6 +62,7 @@ impl Ctx {
         if fetched {
             // A failed send means the writer stopped; the crawl loop reports that.
             let _ = self.writer.robots(rules.record.clone()).await;
+            self.note_robots_sitemaps(&rules.record, url);
             if let Some(error) = &rules.record.error {
                 let _ = self
                     .writer
@@ -70,6 +76,31 @@ impl Ctx {
             }
         }
         rules
+    }
+
+    /// Keeps the `Sitemap:` lines of the robots.txt of an in-scope origin, to be read by
+    /// the crawl loop (those already read are skipped then).
+    fn note_robots_sitemaps(&self, record: &store::RobotsRecord, url: &Url) {
+        if record.sitemaps.is_empty() || !self.lock_frontier().scope().host_in_scope(url) {
+            return;
+        }
+        self.robots_sitemaps
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .extend(record.sitemaps.iter().cloned());
+    }
+
+    /// Takes the robots.txt sitemaps not read yet.
+    fn take_robots_sitemaps(&self) -> Vec<(String, SitemapSource)> {
+        std::mem::take(
+            &mut *self
+                .robots_sitemaps
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        )
+        .into_iter()
+        .map(|s| (s, SitemapSource::Robots))
+        .collect()
     }
 
     /// Admits URLs found outside pages (start URLs, variants, sitemap entries) and
@@ -175,9 +206,22 @@ pub(crate) async fn run(
     }
     let agent = config.robots_agent().to_owned();
     let robots = RobotsCache::new(&agent, Duration::from_millis(config.max_crawl_delay_ms));
+    // The Sitemap: lines of every robots.txt stored by an earlier run are read (again
+    // skipped if their sitemaps were): a run killed between storing a robots.txt and
+    // reading its sitemaps reads them now.
+    let mut stored_robots = Vec::new();
     for record in store.robots(audit).await? {
+        if let Ok(url) = Url::parse(&record.origin) {
+            stored_robots.push((record.sitemaps.clone(), url));
+        }
         robots.preload(record);
     }
+    let done = store
+        .sitemaps_fetched(audit)
+        .await?
+        .into_iter()
+        .map(|(_, url)| url);
+    let book = SitemapBook::new(point.next_sitemap_id, done);
     let writer = store
         .writer(
             audit,
@@ -196,7 +240,17 @@ pub(crate) async fn run(
         writer,
         frontier: Mutex::new(frontier),
         robots,
+        sitemaps: tokio::sync::Mutex::new(book),
+        robots_sitemaps: Mutex::new(Vec::new()),
     });
+    for (sitemaps, url) in stored_robots {
+        if ctx.lock_frontier().scope().host_in_scope(&url) {
+            ctx.robots_sitemaps
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .extend(sitemaps);
+        }
+    }
     let mut tally = Tally {
         fetched: audit_row.pages_fetched,
         errors: audit_row.fetch_errors,
@@ -228,15 +282,7 @@ pub(crate) async fn run(
     report(Phase::Discovery, &tally, 0);
     let mut outcome = Ok(());
     if !audit_row.discovery_done {
-        outcome = discover(
-            &ctx,
-            store,
-            audit,
-            point.next_sitemap_id,
-            &mut tally,
-            cancel,
-        )
-        .await;
+        outcome = discover(&ctx, &mut tally, cancel).await;
         if outcome.is_ok() && !cancel.is_cancelled() {
             outcome = ctx.writer.flush().await.map_err(CrawlError::from);
             if outcome.is_ok() {
@@ -305,9 +351,6 @@ pub(crate) async fn run(
 /// Start URLs and their variants, robots.txt of the start origins, sitemaps.
 async fn discover(
     ctx: &Ctx,
-    store: &Store,
-    audit: AuditId,
-    next_sitemap_id: i64,
     tally: &mut Tally,
     cancel: &CancellationToken,
 ) -> Result<(), CrawlError> {
@@ -345,13 +388,7 @@ async fn discover(
             .iter()
             .map(|s| (s.clone(), SitemapSource::User)),
     );
-    let done: Vec<String> = store
-        .sitemaps_fetched(audit)
-        .await?
-        .into_iter()
-        .map(|(_, url)| url)
-        .collect();
-    tally.sitemaps = sitemaps::read_all(ctx, seeds, &done, next_sitemap_id, cancel).await?;
+    tally.sitemaps += sitemaps::read_all(ctx, seeds, cancel).await?;
     Ok(())
 }
 
@@ -367,6 +404,9 @@ async fn crawl(
     let mut tasks: JoinSet<PageRecord> = JoinSet::new();
     let mut running: HashMap<tokio::task::Id, UrlId> = HashMap::new();
     let mut ready: VecDeque<Claimed> = VecDeque::new();
+    // Sitemaps named by robots.txt files fetched during the crawl: one read at a time,
+    // beside the page tasks.
+    let mut sitemap_reads: JoinSet<Result<u64, CrawlError>> = JoinSet::new();
     // Set when a claim came back empty; cleared by every stored result (which may have
     // queued new URLs).
     let mut drained = false;
@@ -374,6 +414,15 @@ async fn crawl(
     let result = loop {
         if cancel.is_cancelled() {
             break Ok(true);
+        }
+        if sitemap_reads.is_empty() {
+            let seeds = ctx.take_robots_sitemaps();
+            if !seeds.is_empty() {
+                let task_ctx = Arc::clone(ctx);
+                let token = cancel.clone();
+                sitemap_reads
+                    .spawn(async move { sitemaps::read_all(&task_ctx, seeds, &token).await });
+            }
         }
         while tasks.len() < concurrency {
             if ready.is_empty() && !drained {
@@ -391,12 +440,32 @@ async fn crawl(
             let handle = tasks.spawn(async move { page::process(&task_ctx, &claimed).await });
             running.insert(handle.id(), id);
         }
-        if tasks.is_empty() {
+        if tasks.is_empty() && sitemap_reads.is_empty() {
             break Ok(false);
         }
         let joined = tokio::select! {
             () = cancel.cancelled() => break Ok(true),
-            joined = tasks.join_next_with_id() => joined,
+            Some(read) = sitemap_reads.join_next(), if !sitemap_reads.is_empty() => {
+                match read {
+                    Ok(Ok(n)) => tally.sitemaps += n,
+                    Ok(Err(e)) => break Err(e),
+                    Err(error) => {
+                        let record = ErrorRecord {
+                            url_id: None,
+                            phase: "sitemap".into(),
+                            kind: "panic".into(),
+                            message: error.to_string(),
+                        };
+                        if let Err(e) = ctx.writer.error(record).await {
+                            break Err(e.into());
+                        }
+                    }
+                }
+                // The sitemaps may have queued URLs.
+                drained = false;
+                continue;
+            }
+            joined = tasks.join_next_with_id(), if !tasks.is_empty() => joined,
         };
         let record = match joined {
             None => continue,
@@ -442,6 +511,7 @@ async fn crawl(
         }
     }
     tasks.shutdown().await;
+    sitemap_reads.shutdown().await;
     report(Phase::Crawling, tally, 0);
     result
 }

@@ -39,19 +39,45 @@ pub(crate) struct Parsed {
     pub error: Option<String>,
 }
 
-/// Reads every sitemap reachable from `seeds` (skipping `done`, stored by an earlier run)
-/// and returns how many were read.
+/// What the sitemap reads of a run share: ids, the sitemaps already read or queued and
+/// how many were read (toward `max_sitemaps`), so that a sitemap named by a robots.txt
+/// fetched during the crawl is read once, with the same limit as those of discovery.
+#[derive(Debug)]
+pub(crate) struct SitemapBook {
+    next_id: SitemapId,
+    seen: HashSet<String>,
+    /// Sitemaps read, this run and earlier ones.
+    read: u64,
+    /// The `max_sitemaps` error was recorded.
+    capped: bool,
+}
+
+impl SitemapBook {
+    /// A book for a run whose next sitemap id is `next_id`; `done` were read by earlier
+    /// runs.
+    pub(crate) fn new(next_id: SitemapId, done: impl IntoIterator<Item = String>) -> Self {
+        let seen: HashSet<String> = done.into_iter().collect();
+        Self {
+            next_id,
+            read: seen.len() as u64,
+            seen,
+            capped: false,
+        }
+    }
+}
+
+/// Reads every sitemap reachable from `seeds` that was not read (or queued) before, and
+/// returns how many were read.
 pub(crate) async fn read_all(
     ctx: &Ctx,
     seeds: Vec<(String, SitemapSource)>,
-    done: &[String],
-    mut next_id: SitemapId,
     cancel: &CancellationToken,
 ) -> Result<u64, CrawlError> {
-    let mut seen: HashSet<String> = done.iter().cloned().collect();
+    // One reader at a time: the book is held for the whole read.
+    let mut book = ctx.sitemaps.lock().await;
     let mut queue: VecDeque<Pending> = VecDeque::new();
     for (url, source) in seeds {
-        if seen.insert(url.clone()) {
+        if book.seen.insert(url.clone()) {
             queue.push_back(Pending {
                 url,
                 source,
@@ -65,36 +91,50 @@ pub(crate) async fn read_all(
         if cancel.is_cancelled() {
             break;
         }
-        if read + done.len() as u64 >= u64::from(ctx.config.max_sitemaps) {
-            ctx.writer
-                .error(store::ErrorRecord {
-                    url_id: None,
-                    phase: "sitemap".into(),
-                    kind: "max_sitemaps".into(),
-                    message: format!(
-                        "more than {} sitemaps: {} and {} more not read",
-                        ctx.config.max_sitemaps,
-                        pending.url,
-                        queue.len()
-                    ),
-                })
-                .await?;
+        if book.read >= u64::from(ctx.config.max_sitemaps) {
+            if !book.capped {
+                book.capped = true;
+                ctx.writer
+                    .error(store::ErrorRecord {
+                        url_id: None,
+                        phase: "sitemap".into(),
+                        kind: "max_sitemaps".into(),
+                        message: format!(
+                            "more than {} sitemaps: {} and {} more not read",
+                            ctx.config.max_sitemaps,
+                            pending.url,
+                            queue.len()
+                        ),
+                    })
+                    .await?;
+            }
             break;
         }
-        let id = next_id;
-        next_id += 1;
+        let id = book.next_id;
+        book.next_id += 1;
+        book.read += 1;
         read += 1;
         let (record, children) = read_one(ctx, id, &pending).await;
         ctx.writer.sitemap(record).await?;
         if pending.level < MAX_INDEX_LEVELS {
             for child in children {
-                if seen.insert(child.clone()) {
+                if book.seen.insert(child.clone()) {
                     queue.push_back(Pending {
                         url: child,
                         source: SitemapSource::Index,
                         parent: Some(id),
                         level: pending.level + 1,
                     });
+                } else if let Some(queued) = queue.iter_mut().find(|q| q.url == child) {
+                    // Queued as a seed (`/sitemap.xml`, robots.txt) before this index
+                    // was read: it is read with its parent.
+                    if queued.parent.is_none() {
+                        queued.parent = Some(id);
+                    }
+                } else if child != pending.url {
+                    // Read already (or over the limit): the store records the parent if
+                    // it has none and that makes no cycle.
+                    ctx.writer.sitemap_parent(child, id).await?;
                 }
             }
         }

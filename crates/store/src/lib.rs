@@ -126,7 +126,7 @@ impl Store {
         limit: u32,
     ) -> Result<Vec<KnownUrl>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id, url_rfc3986, state, reason FROM urls
+            "SELECT id, url_rfc3986, state, reason, found_via FROM urls
              WHERE audit_id = ? AND id > ? ORDER BY id LIMIT ?",
         )
         .bind(audit.0)
@@ -138,6 +138,7 @@ impl Store {
         rows.iter()
             .map(|row| {
                 let state: String = row.get(2);
+                let via: String = row.get(4);
                 Ok(KnownUrl {
                     id: row.get(0),
                     url_rfc3986: row.get(1),
@@ -147,6 +148,11 @@ impl Store {
                         detail: state.clone(),
                     })?,
                     reason: row.get(3),
+                    found_via: FoundVia::parse(&via).ok_or_else(|| StoreError::Corrupt {
+                        audit,
+                        field: "urls.found_via",
+                        detail: via.clone(),
+                    })?,
                 })
             })
             .collect()

@@ -491,4 +491,6 @@ pub struct KnownUrl {
     pub state: UrlState,
     /// Why it is skipped, if it is.
     pub reason: Option<String>,
+    /// How it was first found.
+    pub found_via: FoundVia,
 }

@@ -49,6 +49,12 @@ impl Default for WriterOptions {
     }
 }
 
+/// WAL pages (4 KiB each) after which a commit of the writer checkpoints the WAL.
+const WAL_AUTOCHECKPOINT_PAGES: u32 = 10_000;
+
+/// The writer connection's page cache, in KiB.
+const WRITER_CACHE_KIB: u32 = 64 * 1024;
+
 /// What a writer did, returned by [`Writer::close`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct WriterStats {
@@ -66,6 +72,10 @@ enum Command {
     Page(Box<PageRecord>),
     Urls(Vec<NewUrl>),
     Sitemap(Box<SitemapRecord>),
+    SitemapParent {
+        url: String,
+        parent: SitemapId,
+    },
     Robots(RobotsRecord),
     Error(ErrorRecord),
     Claim {
@@ -92,10 +102,27 @@ impl Writer {
         audit: AuditId,
         options: WriterOptions,
     ) -> Result<Self, StoreError> {
-        let conn = pool
+        let mut conn = pool
             .acquire()
             .await
             .ctx("acquiring the writer's connection")?;
+        // Checkpoint the WAL every ~40 MB written instead of every ~4 MB: the index pages
+        // a crawl rewrites again and again are copied to the database once per checkpoint.
+        sqlx::query(AssertSqlSafe(format!(
+            "PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT_PAGES}"
+        )))
+        .execute(&mut *conn)
+        .await
+        .ctx("setting the writer's WAL checkpoint interval")?;
+        // A larger page cache for the writer: the random-order indexes of large audits
+        // (links by target, URLs by key) are read back from the file on every insert
+        // once they outgrow the default 16 MiB.
+        sqlx::query(AssertSqlSafe(format!(
+            "PRAGMA cache_size = -{WRITER_CACHE_KIB}"
+        )))
+        .execute(&mut *conn)
+        .await
+        .ctx("setting the writer's page cache size")?;
         let (tx, rx) = mpsc::channel(options.channel_capacity.max(1));
         let task = tokio::spawn(run(conn, audit, options, rx));
         Ok(Self {
@@ -124,6 +151,13 @@ impl Writer {
     /// Queues a fetched sitemap with its entries.
     pub async fn sitemap(&self, record: SitemapRecord) -> Result<(), StoreError> {
         self.send(Command::Sitemap(Box::new(record))).await
+    }
+
+    /// Records `parent` (a sitemap index) as the parent of the sitemap stored under `url`,
+    /// when that sitemap has no parent yet and `parent` does not descend from it (an index
+    /// may list a sitemap that was read before it, such as `/sitemap.xml`).
+    pub async fn sitemap_parent(&self, url: String, parent: SitemapId) -> Result<(), StoreError> {
+        self.send(Command::SitemapParent { url, parent }).await
     }
 
     /// Queues a robots.txt fetch (replacing an earlier one for the same origin).
@@ -172,7 +206,7 @@ impl Writer {
 type Query = sqlx::query::Query<'static, Sqlite, SqliteArguments>;
 
 /// Rows per multi-row statement; remainders use the smaller sizes.
-const CHUNKS: [usize; 4] = [64, 16, 4, 1];
+const CHUNKS: [usize; 5] = [256, 64, 16, 4, 1];
 /// Buffered rows that trigger writing the buffers (inside the open transaction).
 const FLUSH_ROWS: usize = 4096;
 
@@ -184,8 +218,8 @@ trait BatchRow {
     const GROUP: &'static str;
     /// What is being written, for errors.
     const CONTEXT: &'static str;
-    /// Binds this row's values in `GROUP` order.
-    fn bind(&self, q: Query, audit: i64, ids: &IdMap) -> Query;
+    /// Binds this row's values in `GROUP` order (moving its strings into the query).
+    fn bind(self, q: Query, audit: i64, ids: &IdMap) -> Query;
 }
 
 fn multi_row_sql(head: &str, group: &str, rows: usize, tail: &str) -> String {
@@ -238,19 +272,19 @@ impl BatchRow for NewUrl {
          redirect_depth, found_from, found_via, state, reason)";
     const GROUP: &'static str = "(?,?,?,?,?,?,?,?,?,?,?,?)";
     const CONTEXT: &'static str = "storing URLs";
-    fn bind(&self, q: Query, audit: i64, ids: &IdMap) -> Query {
+    fn bind(self, q: Query, audit: i64, ids: &IdMap) -> Query {
         q.bind(audit)
             .bind(self.id)
-            .bind(self.url.clone())
-            .bind(self.url_rfc3986.clone())
-            .bind(self.url_seo.clone())
-            .bind(self.host.clone())
+            .bind(self.url)
+            .bind(self.url_rfc3986)
+            .bind(self.url_seo)
+            .bind(self.host)
             .bind(self.depth)
             .bind(self.redirect_depth)
             .bind(ids.opt(self.found_from))
             .bind(self.found_via.as_str())
             .bind(self.state.as_str())
-            .bind(self.reason.clone())
+            .bind(self.reason)
     }
 }
 
@@ -263,13 +297,13 @@ impl BatchRow for FetchRow {
          error_kind, error_message)";
     const GROUP: &'static str = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     const CONTEXT: &'static str = "storing fetches";
-    fn bind(&self, q: Query, audit: i64, ids: &IdMap) -> Query {
-        let f = &self.1;
+    fn bind(self, q: Query, audit: i64, ids: &IdMap) -> Query {
+        let f = self.1;
         q.bind(audit)
             .bind(ids.get(self.0))
             .bind(f.fetched_at)
             .bind(f.status)
-            .bind(f.content_type.clone())
+            .bind(f.content_type)
             .bind(opt_u64(f.content_length))
             .bind(opt_u64(Some(f.body_bytes)))
             .bind(f.truncated)
@@ -277,17 +311,17 @@ impl BatchRow for FetchRow {
             .bind(opt_u64(Some(f.total_ms)))
             .bind(f.attempts)
             .bind(ids.opt(f.redirect_to))
-            .bind(f.title.clone())
-            .bind(f.meta_robots.clone())
-            .bind(f.x_robots_tag.clone())
+            .bind(f.title)
+            .bind(f.meta_robots)
+            .bind(f.x_robots_tag)
             .bind(f.noindex)
             .bind(f.nofollow)
             .bind(fingerprint(f.text_hash))
             .bind(fingerprint(f.simhash))
             .bind(f.word_count)
-            .bind(f.charset.clone())
-            .bind(f.error_kind.clone())
-            .bind(f.error_message.clone())
+            .bind(f.charset)
+            .bind(f.error_kind)
+            .bind(f.error_message)
     }
 }
 
@@ -298,37 +332,41 @@ impl BatchRow for RedirectRow {
          location_raw, hop_index, kind, error)";
     const GROUP: &'static str = "(?,?,?,?,?,?,?,?)";
     const CONTEXT: &'static str = "storing redirects";
-    fn bind(&self, q: Query, audit: i64, ids: &IdMap) -> Query {
-        let r = &self.1;
+    fn bind(self, q: Query, audit: i64, ids: &IdMap) -> Query {
+        let r = self.1;
         q.bind(audit)
             .bind(ids.get(self.0))
             .bind(ids.opt(r.to))
             .bind(r.status)
-            .bind(r.location_raw.clone())
+            .bind(r.location_raw)
             .bind(r.hop_index)
             .bind(r.kind.as_str())
-            .bind(r.error.clone())
+            .bind(r.error)
     }
 }
 
 struct LinkRow(UrlId, u32, LinkRecord);
 
 impl BatchRow for LinkRow {
-    const HEAD: &'static str = "INSERT OR REPLACE INTO links (audit_id, from_url_id, position, to_url_id, \
+    // OR IGNORE, not OR REPLACE: a page's links are written once, in the transaction that
+    // marks it done, so the two never differ, and a multi-row statement that cannot abort
+    // needs no statement journal (SQLite would otherwise copy every page the statement
+    // touches, which was a sixth of the writer's time on large crawls).
+    const HEAD: &'static str = "INSERT OR IGNORE INTO links (audit_id, from_url_id, position, to_url_id, \
          href_raw, anchor_text, nofollow, tag, error)";
     const GROUP: &'static str = "(?,?,?,?,?,?,?,?,?)";
     const CONTEXT: &'static str = "storing links";
-    fn bind(&self, q: Query, audit: i64, ids: &IdMap) -> Query {
-        let l = &self.2;
+    fn bind(self, q: Query, audit: i64, ids: &IdMap) -> Query {
+        let l = self.2;
         q.bind(audit)
             .bind(ids.get(self.0))
             .bind(self.1)
             .bind(ids.opt(l.to))
-            .bind(l.href_raw.clone())
-            .bind(l.anchor_text.clone())
+            .bind(l.href_raw)
+            .bind(l.anchor_text)
             .bind(l.nofollow)
-            .bind(l.tag.clone())
-            .bind(l.error.clone())
+            .bind(l.tag)
+            .bind(l.error)
     }
 }
 
@@ -339,16 +377,16 @@ impl BatchRow for CanonicalRow {
          target_url_id, href_raw, source, in_head, error)";
     const GROUP: &'static str = "(?,?,?,?,?,?,?,?)";
     const CONTEXT: &'static str = "storing canonicals";
-    fn bind(&self, q: Query, audit: i64, ids: &IdMap) -> Query {
-        let c = &self.2;
+    fn bind(self, q: Query, audit: i64, ids: &IdMap) -> Query {
+        let c = self.2;
         q.bind(audit)
             .bind(ids.get(self.0))
             .bind(self.1)
             .bind(ids.opt(c.target))
-            .bind(c.href_raw.clone())
+            .bind(c.href_raw)
             .bind(c.source.as_str())
             .bind(c.in_head)
-            .bind(c.error.clone())
+            .bind(c.error)
     }
 }
 
@@ -359,14 +397,14 @@ impl BatchRow for HreflangRow {
          target_url_id, href_raw, source)";
     const GROUP: &'static str = "(?,?,?,?,?,?,?)";
     const CONTEXT: &'static str = "storing hreflang";
-    fn bind(&self, q: Query, audit: i64, ids: &IdMap) -> Query {
-        let h = &self.2;
+    fn bind(self, q: Query, audit: i64, ids: &IdMap) -> Query {
+        let h = self.2;
         q.bind(audit)
             .bind(ids.get(self.0))
             .bind(self.1)
-            .bind(h.lang.clone())
+            .bind(h.lang)
             .bind(ids.opt(h.target))
-            .bind(h.href_raw.clone())
+            .bind(h.href_raw)
             .bind(h.source.as_str())
     }
 }
@@ -374,19 +412,20 @@ impl BatchRow for HreflangRow {
 struct EntryRow(SitemapId, u32, SitemapEntryRecord);
 
 impl BatchRow for EntryRow {
-    const HEAD: &'static str = "INSERT OR REPLACE INTO sitemap_entries (audit_id, sitemap_id, position, url_id, \
+    // OR IGNORE: see `LinkRow` (a sitemap's entries are written once, with the sitemap).
+    const HEAD: &'static str = "INSERT OR IGNORE INTO sitemap_entries (audit_id, sitemap_id, position, url_id, \
          loc_raw, lastmod, changefreq, priority)";
     const GROUP: &'static str = "(?,?,?,?,?,?,?,?)";
     const CONTEXT: &'static str = "storing sitemap entries";
-    fn bind(&self, q: Query, audit: i64, ids: &IdMap) -> Query {
-        let e = &self.2;
+    fn bind(self, q: Query, audit: i64, ids: &IdMap) -> Query {
+        let e = self.2;
         q.bind(audit)
             .bind(self.0)
             .bind(self.1)
             .bind(ids.opt(e.url_id))
-            .bind(e.loc_raw.clone())
-            .bind(e.lastmod.clone())
-            .bind(e.changefreq.clone())
+            .bind(e.loc_raw)
+            .bind(e.lastmod)
+            .bind(e.changefreq)
             .bind(e.priority)
     }
 }
@@ -395,13 +434,13 @@ impl BatchRow for ErrorRecord {
     const HEAD: &'static str = "INSERT INTO errors (audit_id, url_id, at, phase, kind, message)";
     const GROUP: &'static str = "(?,?,?,?,?,?)";
     const CONTEXT: &'static str = "storing errors";
-    fn bind(&self, q: Query, audit: i64, ids: &IdMap) -> Query {
+    fn bind(self, q: Query, audit: i64, ids: &IdMap) -> Query {
         q.bind(audit)
             .bind(ids.opt(self.url_id))
             .bind(now_ms())
-            .bind(self.phase.clone())
-            .bind(self.kind.clone())
-            .bind(self.message.clone())
+            .bind(self.phase)
+            .bind(self.kind)
+            .bind(self.message)
     }
 }
 
@@ -411,8 +450,8 @@ impl BatchRow for BlockRow {
     const HEAD: &'static str = "INSERT OR REPLACE INTO robots_blocks (audit_id, url_id, origin)";
     const GROUP: &'static str = "(?,?,?)";
     const CONTEXT: &'static str = "storing robots.txt blocks";
-    fn bind(&self, q: Query, audit: i64, ids: &IdMap) -> Query {
-        q.bind(audit).bind(ids.get(self.0)).bind(self.1.clone())
+    fn bind(self, q: Query, audit: i64, ids: &IdMap) -> Query {
+        q.bind(audit).bind(ids.get(self.0)).bind(self.1)
     }
 }
 
@@ -423,18 +462,15 @@ async fn insert_rows<T: BatchRow>(
     audit: i64,
     ids: &IdMap,
 ) -> Result<(), StoreError> {
-    let mut rest = &rows[..];
-    while !rest.is_empty() {
+    let mut rest = rows.drain(..);
+    while !rest.as_slice().is_empty() {
         let n = chunk_len(rest.len());
-        let (chunk, tail) = rest.split_at(n);
         let mut q = sqlx::query(AssertSqlSafe(multi_row_sql(T::HEAD, T::GROUP, n, "")));
-        for row in chunk {
+        for row in rest.by_ref().take(n) {
             q = row.bind(q, audit, ids);
         }
         q.execute(&mut **conn).await.ctx(T::CONTEXT)?;
-        rest = tail;
     }
-    rows.clear();
     Ok(())
 }
 
@@ -519,6 +555,23 @@ async fn run(
     result
 }
 
+/// After the last commit: moves the WAL into the database file and truncates it (the
+/// writer's larger checkpoint interval would otherwise leave up to ~40 MB behind), and
+/// gives the connection back to the pool with the default cache and interval. Everything
+/// is committed already, so a failure here (another connection reading) only leaves the
+/// WAL for a later checkpoint.
+async fn finish(conn: &mut PoolConnection<Sqlite>) {
+    for pragma in [
+        "PRAGMA wal_checkpoint(TRUNCATE)",
+        "PRAGMA wal_autocheckpoint = 1000",
+        "PRAGMA cache_size = -16384",
+    ] {
+        if let Err(error) = sqlx::query(pragma).execute(&mut **conn).await {
+            tracing::warn!(%error, pragma, "store writer: closing");
+        }
+    }
+}
+
 impl State {
     async fn serve(
         &mut self,
@@ -538,12 +591,17 @@ impl State {
             };
             let Some(command) = command else {
                 self.commit(conn).await?;
+                finish(conn).await;
                 return Ok(self.stats);
             };
             match command {
                 Command::Claim { max, reply } => {
+                    // A claim must see the URLs and re-queues sent before it; the other
+                    // rows wait for the next write of the buffers (the crawl loop waits
+                    // for the claim).
                     self.begin(conn).await?;
-                    self.write_buffers(conn).await?;
+                    self.write_urls(conn).await?;
+                    self.write_requeues(conn).await?;
                     let claimed = self.claim(conn, max).await?;
                     // A fetcher that went away leaves its URLs `fetching`: the next run
                     // re-queues them.
@@ -555,6 +613,7 @@ impl State {
                 }
                 Command::Close => {
                     self.commit(conn).await?;
+                    finish(conn).await;
                     return Ok(self.stats);
                 }
                 other => {
@@ -703,6 +762,25 @@ impl State {
                         .map(|(e, i)| EntryRow(s.id, i, e)),
                 );
             }
+            Command::SitemapParent { url, parent } => {
+                sqlx::query(
+                    "UPDATE sitemaps SET parent_id = ?1
+                     WHERE audit_id = ?2 AND url = ?3 AND parent_id IS NULL
+                       AND id NOT IN (
+                           WITH RECURSIVE up (id) AS (
+                               SELECT ?1
+                               UNION
+                               SELECT s.parent_id FROM sitemaps s JOIN up ON s.id = up.id
+                               WHERE s.audit_id = ?2 AND s.parent_id IS NOT NULL)
+                           SELECT id FROM up)",
+                )
+                .bind(parent)
+                .bind(self.audit)
+                .bind(url)
+                .execute(&mut **conn)
+                .await
+                .ctx("storing a sitemap's parent")?;
+            }
             Command::Robots(r) => {
                 sqlx::query(
                     "INSERT OR REPLACE INTO robots (audit_id, origin, fetched_at, status, body,
@@ -770,7 +848,17 @@ impl State {
                 .await
                 .ctx("updating URL states")?;
         }
-        for r in b.requeue.drain(..) {
+        self.write_requeues(conn).await
+    }
+
+    /// Puts the buffered re-queued URLs back in the queue.
+    async fn write_requeues(
+        &mut self,
+        conn: &mut PoolConnection<Sqlite>,
+    ) -> Result<(), StoreError> {
+        let audit = self.audit;
+        let ids = &self.ids;
+        for r in self.buffers.requeue.drain(..) {
             sqlx::query(
                 "UPDATE urls SET state = 'queued', reason = NULL, depth = ?
                  WHERE audit_id = ? AND id = ? AND state = 'skipped'",
@@ -801,7 +889,7 @@ impl State {
             );
             let mut q = sqlx::query(AssertSqlSafe(sql));
             for row in chunk {
-                q = row.bind(q, self.audit, &self.ids);
+                q = row.clone().bind(q, self.audit, &self.ids);
             }
             let inserted: HashSet<UrlId> = q
                 .fetch_all(&mut **conn)

@@ -466,3 +466,82 @@ fn an_uncommitted_batch_is_lost_but_committed_ones_survive_a_kill() {
         assert_eq!(point.next_url_id, 2);
     });
 }
+
+fn sitemap(id: i64, path: &str, kind: &str, parent: Option<i64>) -> SitemapRecord {
+    SitemapRecord {
+        id,
+        url: format!("https://example.test{path}"),
+        kind: kind.into(),
+        parent_id: parent,
+        found_via: if parent.is_some() {
+            SitemapSource::Index
+        } else {
+            SitemapSource::Default
+        },
+        fetched_at: 1,
+        status: Some(200),
+        body_bytes: 10,
+        gzip: false,
+        issues_json: "[]".into(),
+        error: None,
+        new_urls: vec![],
+        requeue: vec![],
+        entries: vec![],
+    }
+}
+
+#[tokio::test]
+async fn an_index_listing_a_sitemap_read_before_it_becomes_its_parent() {
+    let (_dir, path) = db();
+    let store = Store::open(&path).await.unwrap();
+    let audit = store.create_audit(&[], "{}").await.unwrap();
+    let writer = store.writer(audit, WriterOptions::default()).await.unwrap();
+    // /sitemap.xml read as the default seed, then the index that lists it.
+    writer
+        .sitemap(sitemap(1, "/sitemap.xml", "urlset", None))
+        .await
+        .unwrap();
+    writer
+        .sitemap(sitemap(2, "/index.xml", "sitemapindex", None))
+        .await
+        .unwrap();
+    writer
+        .sitemap(sitemap(3, "/nested.xml", "sitemapindex", Some(2)))
+        .await
+        .unwrap();
+    writer
+        .sitemap_parent("https://example.test/sitemap.xml".into(), 2)
+        .await
+        .unwrap();
+    // A second index listing it does not replace the first parent.
+    writer
+        .sitemap_parent("https://example.test/sitemap.xml".into(), 3)
+        .await
+        .unwrap();
+    // /nested.xml (listed by /index.xml) lists /index.xml back: no cycle is stored.
+    writer
+        .sitemap_parent("https://example.test/index.xml".into(), 3)
+        .await
+        .unwrap();
+    // A sitemap never stored: nothing happens.
+    writer
+        .sitemap_parent("https://example.test/missing.xml".into(), 2)
+        .await
+        .unwrap();
+    writer.close().await.unwrap();
+    let parents: Vec<(String, Option<i64>)> = store
+        .sitemaps(audit)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|s| (s.url, s.parent_id))
+        .collect();
+    assert_eq!(
+        parents,
+        [
+            ("https://example.test/sitemap.xml".to_owned(), Some(2)),
+            ("https://example.test/index.xml".to_owned(), None),
+            ("https://example.test/nested.xml".to_owned(), Some(2)),
+        ]
+    );
+}
