@@ -181,19 +181,19 @@ fn assert_same_key(row: &Row) {
 }
 
 #[test]
-#[ignore = "needs DNS or redirect evidence from a crawl: issue #4 (clusters) makes it pass"]
+#[ignore = "a URL alone cannot show it: needs redirect evidence; passes as a cluster test in crates/audit/src/tests/seeds.rs"]
 fn evidence_ip_to_host() {
     assert_same_key(&evidence_row("ip_to_host", "http://208.77.188.166/"));
 }
 
 #[test]
-#[ignore = "needs a DUST rule learned from a crawl: issue #4 (learned DUST rules) makes it pass"]
+#[ignore = "a URL alone cannot show it: needs a DUST rule learned from a crawl; passes as a cluster test in crates/audit"]
 fn evidence_dust_story_id() {
     assert_same_key(&evidence_row("dust", "http://example.com/story?id=xyz"));
 }
 
 #[test]
-#[ignore = "needs same-content evidence from a crawl: issue #4 (clusters) makes it pass"]
+#[ignore = "a URL alone cannot show it: needs same-content evidence; passes as a cluster test in crates/audit"]
 fn evidence_subdomain_vs_path() {
     assert_same_key(&evidence_row("dust", "http://shuchao.cnblogs.com/"));
 }
