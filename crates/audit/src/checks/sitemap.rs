@@ -154,6 +154,26 @@ fn is_html(cx: &Ctx<'_, '_>, u: u32) -> bool {
     })
 }
 
+/// `url` with every run of digits (and a `-` right before it) replaced by `#`:
+/// `/calendar?month=-12` and `/calendar?month=7` share `/calendar?month=#`.
+fn number_pattern(url: &str) -> String {
+    let mut out = String::with_capacity(url.len());
+    let mut chars = url.chars().peekable();
+    while let Some(c) = chars.next() {
+        let starts_number =
+            c.is_ascii_digit() || (c == '-' && chars.peek().is_some_and(char::is_ascii_digit));
+        if starts_number {
+            while chars.peek().is_some_and(char::is_ascii_digit) {
+                chars.next();
+            }
+            out.push('#');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 fn missing(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     let site = cx.site;
     if !site.has_sitemap_entries {
@@ -163,8 +183,20 @@ fn missing(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         .filter(|&u| site.sitemap_count[u as usize] > 0)
         .map(|u| split(site.url(u)).host.to_ascii_lowercase())
         .collect();
+    // URL patterns that ran away (the crawl stopped them as a trap or at max depth):
+    // their pages belong out of the sitemap, not in it.
+    let runaway: FxHashSet<String> = (0..site.n as u32)
+        .filter(|&u| {
+            site.reason(u)
+                .is_some_and(|r| r.starts_with("trap") || r == "max_depth")
+        })
+        .map(|u| number_pattern(site.url(u)))
+        .collect();
     for u in 0..site.n as u32 {
         if site.sitemap_count[u as usize] > 0 || site.external[u as usize] || !site.indexable(u) {
+            continue;
+        }
+        if !runaway.is_empty() && runaway.contains(&number_pattern(site.url(u))) {
             continue;
         }
         let e = site.eff_canon[u as usize];
@@ -254,5 +286,24 @@ fn files(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
                     .to_owned(),
             }));
         }
+    }
+}
+
+#[cfg(test)]
+mod pattern_tests {
+    #[test]
+    fn numbers_become_one_pattern() {
+        assert_eq!(
+            super::number_pattern("https://e.test/calendar?month=-12"),
+            "https://e.test/calendar?month=#"
+        );
+        assert_eq!(
+            super::number_pattern("https://e.test/calendar?month=7"),
+            "https://e.test/calendar?month=#"
+        );
+        assert_eq!(
+            super::number_pattern("https://e.test/a-b/p2"),
+            "https://e.test/a-b/p#"
+        );
     }
 }
