@@ -455,53 +455,40 @@ fn html(
     let base = canon::document_base(url, page.base_href.as_deref());
     let link_depths = (claimed.depth + 1, 0);
 
-    for link in &page.links {
-        let unfollowed = ((link.nofollow || directives.nofollow) && !ctx.config.follow_nofollow)
-            .then_some("nofollow");
+    // Anchors, areas and rel=next/prev links are all stored as links, in that order.
+    let nofollow_page = directives.nofollow && !ctx.config.follow_nofollow;
+    let anchors = page.links.iter().map(|link| {
+        let tag = match link.tag {
+            extract::LinkTag::A => "a",
+            extract::LinkTag::Area => "area",
+        };
+        let text = (!link.text.is_empty()).then(|| truncate_chars(&link.text, MAX_ANCHOR_CHARS));
+        let unfollowed = (link.nofollow && !ctx.config.follow_nofollow) || nofollow_page;
+        (&link.href, text, link.nofollow, unfollowed, tag)
+    });
+    let pagination = page.pagination.iter().map(|p| {
+        let tag = match p.direction {
+            PageDirection::Next => "link_next",
+            PageDirection::Prev => "link_prev",
+        };
+        (&p.href, None, false, nofollow_page, tag)
+    });
+    for (href, anchor_text, nofollow, unfollowed, tag) in anchors.chain(pagination) {
         let i = record.links.len();
         let error = found.add(
             &base,
-            &link.href,
+            href,
             link_depths,
             FoundVia::Link,
-            unfollowed,
+            unfollowed.then_some("nofollow"),
             Target::Link(i),
         );
         record.links.push(LinkRecord {
             to: None,
-            href_raw: link.href.clone(),
-            anchor_text: (!link.text.is_empty())
-                .then(|| truncate_chars(&link.text, MAX_ANCHOR_CHARS)),
-            nofollow: link.nofollow,
-            tag: match link.tag {
-                extract::LinkTag::A => "a",
-                extract::LinkTag::Area => "area",
-            }
-            .to_owned(),
-            error,
-        });
-    }
-    for p in &page.pagination {
-        let unfollowed = (directives.nofollow && !ctx.config.follow_nofollow).then_some("nofollow");
-        let i = record.links.len();
-        let error = found.add(
-            &base,
-            &p.href,
-            link_depths,
-            FoundVia::Link,
-            unfollowed,
-            Target::Link(i),
-        );
-        record.links.push(LinkRecord {
-            to: None,
-            href_raw: p.href.clone(),
-            anchor_text: None,
-            nofollow: false,
-            tag: match p.direction {
-                PageDirection::Next => "link_next",
-                PageDirection::Prev => "link_prev",
-            }
-            .to_owned(),
+            href_raw: href.clone(),
+            anchor_text,
+            nofollow,
+            tag: tag.to_owned(),
             error,
         });
     }
