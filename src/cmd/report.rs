@@ -2,7 +2,7 @@
 
 use super::db::DbArgs;
 use anyhow::{Context, Result, bail};
-use audit::{Analysis, AnalysisConfig, AuditInput, EvidenceKind, Severity, StoreRows};
+use audit::{Analysis, AnalysisConfig, AuditInput, EvidenceKind, Severity};
 use canon::{Policy, Preset};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -60,33 +60,9 @@ impl Target {
 
 /// Reads everything the analysis needs for one audit.
 pub async fn load(store: &Store, id: AuditId) -> Result<AuditInput> {
-    let (urls, fetches, redirects, canonicals, links) = tokio::try_join!(
-        store.urls(id),
-        store.all_fetches(id),
-        store.all_redirects(id),
-        store.all_canonicals(id),
-        store.all_link_edges(id),
-    )?;
-    let (hreflang, sitemaps, sitemap_entries, robots_blocks, redirect_chains) = tokio::try_join!(
-        store.all_hreflang(id),
-        store.sitemaps(id),
-        store.all_sitemap_entries(id),
-        store.robots_blocked(id),
-        store.redirect_chains(id),
-    )?;
-    Ok(StoreRows {
-        urls,
-        fetches,
-        redirects,
-        canonicals,
-        links,
-        hreflang,
-        sitemaps,
-        sitemap_entries,
-        robots_blocks,
-        redirect_chains,
-    }
-    .into_input())
+    audit::load(store, id)
+        .await
+        .with_context(|| format!("cannot read audit {} from the database", id.0))
 }
 
 /// Print the audit's report: pages, clusters by cause, findings by severity, the

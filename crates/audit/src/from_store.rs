@@ -1,7 +1,8 @@
 //! The analysis input built from what the store returns for one audit.
 //!
-//! The store reads (`Store::urls`, `all_fetches`, ...) are done by the caller, so this
-//! crate stays free of I/O; [`StoreRows::into_input`] only converts.
+//! [`StoreRows::read`] is the one place the analysis touches the store: it runs the
+//! bulk reads (`Store::urls`, `all_fetches`, ...) for one audit; everything after it,
+//! [`StoreRows::into_input`] included, is pure.
 
 use crate::input::{
     AuditInput, CanonicalRow, FetchRow, HreflangRow, LinkRow, RedirectChainRow, RedirectRow,
@@ -32,6 +33,46 @@ pub struct StoreRows {
     pub robots_blocks: Vec<store::UrlId>,
     /// `Store::redirect_chains`.
     pub redirect_chains: Vec<store::ChainRecord>,
+}
+
+impl StoreRows {
+    /// Reads everything the analysis needs for one audit (the reads run concurrently).
+    pub async fn read(store: &store::Store, id: store::AuditId) -> Result<Self, store::StoreError> {
+        let (urls, fetches, redirects, canonicals, links) = tokio::try_join!(
+            store.urls(id),
+            store.all_fetches(id),
+            store.all_redirects(id),
+            store.all_canonicals(id),
+            store.all_link_edges(id),
+        )?;
+        let (hreflang, sitemaps, sitemap_entries, robots_blocks, redirect_chains) = tokio::try_join!(
+            store.all_hreflang(id),
+            store.sitemaps(id),
+            store.all_sitemap_entries(id),
+            store.robots_blocked(id),
+            store.redirect_chains(id),
+        )?;
+        Ok(StoreRows {
+            urls,
+            fetches,
+            redirects,
+            canonicals,
+            links,
+            hreflang,
+            sitemaps,
+            sitemap_entries,
+            robots_blocks,
+            redirect_chains,
+        })
+    }
+}
+
+/// Reads one audit from the store and builds the analysis input.
+pub async fn load(
+    store: &store::Store,
+    id: store::AuditId,
+) -> Result<AuditInput, store::StoreError> {
+    Ok(StoreRows::read(store, id).await?.into_input())
 }
 
 /// A store id as the analysis's `u32` (ids are numbered per audit from 1).
