@@ -1,11 +1,23 @@
 #!/usr/bin/env bash
-# Runs every check and test of the project: formatting, clippy, docs, and all
-# tests (unit, integration, end-to-end against the loopback fixture site).
-# Prints a closing "N passed, N failed, N ignored" line summed over every test binary.
+# Runs every check and test of the project: the desktop app's prerequisites (installed
+# when missing), the UI's type check, tests and build, formatting, clippy, docs, every
+# Rust test (unit, integration, end-to-end against the loopback fixture site) and the
+# desktop app's end-to-end test through WebDriver under Xvfb.
+# Prints a closing "N passed, N failed, N skipped" line summed over every test run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+step "desktop prerequisites (system packages, tauri-driver, npm packages)"
+bash scripts/setup-desktop.sh
+
+step "UI: svelte-check, vitest, vite build"
+npm --prefix ui run check
+npm --prefix ui test 2>&1 | tee -a "$log"
+npm --prefix ui run build
 
 step "cargo fmt --check"
 cargo fmt --all --check
@@ -17,18 +29,37 @@ step "cargo doc (warnings are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet
 
 step "cargo test"
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
 set +e
-cargo test --workspace --locked 2>&1 | tee "$log"
+cargo test --workspace --locked 2>&1 | tee -a "$log"
 status=${PIPESTATUS[0]}
 set -e
-awk '/^test result:/ {
+
+step "desktop app end to end (tauri-driver + WebKitWebDriver under Xvfb)"
+if ((status == 0)); then
+    set +e
+    cargo build --locked -p dustpan-desktop &&
+        xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" \
+            cargo test --locked -p desktop-e2e -- --ignored 2>&1 | tee -a "$log"
+    status=${PIPESTATUS[0]}
+    set -e
+fi
+
+# Rust prints "test result: ok. N passed; N failed; N ignored"; Vitest prints
+# "Tests  N passed | N skipped (N)" (with colour codes, stripped here).
+sed 's/\x1b\[[0-9;]*m//g' "$log" | awk '
+    /^test result:/ {
         for (i = 1; i <= NF; i++) {
           if ($(i) ~ /^passed;?$/)  p += $(i-1);
           if ($(i) ~ /^failed;?$/)  f += $(i-1);
           if ($(i) ~ /^ignored;?$/) s += $(i-1);
         }
-     }
-     END { printf "\n%d passed, %d failed, %d skipped\n", p, f, s }' "$log"
+    }
+    /^ *Tests +[0-9]/ {
+        for (i = 1; i <= NF; i++) {
+          if ($(i) == "passed")  p += $(i-1);
+          if ($(i) == "failed")  f += $(i-1);
+          if ($(i) == "skipped") s += $(i-1);
+        }
+    }
+    END { printf "\n%d passed, %d failed, %d skipped\n", p, f, s }'
 exit "$status"

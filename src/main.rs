@@ -17,7 +17,9 @@ struct Cli {
 enum Command {
     Audit(Box<cmd::audit::Args>),
     Audits(cmd::audits::Args),
+    Delete(cmd::delete::Args),
     Demo(cmd::demo::Args),
+    Diff(cmd::diff::Args),
     Export(cmd::export::Args),
     Normalize(cmd::normalize::Args),
     Report(cmd::report::Args),
@@ -28,7 +30,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Audit(args) => cmd::audit::run(*args),
         Command::Audits(args) => cmd::audits::run(args),
+        Command::Delete(args) => cmd::delete::run(args),
         Command::Demo(args) => cmd::demo::run(args),
+        Command::Diff(args) => cmd::diff::run(args),
         Command::Export(args) => cmd::export::run(args),
         Command::Normalize(args) => cmd::normalize::run(args),
         Command::Report(args) => cmd::report::run(args),

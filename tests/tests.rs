@@ -4,6 +4,8 @@
 
 mod audit;
 mod cli;
+mod diff;
+mod golden;
 mod hostile;
 mod normalize;
 mod report;

@@ -17,16 +17,24 @@ use store::{AuditId, Store};
 #[derive(clap::Args)]
 pub struct Args {
     /// The start URL (http or https). More start URLs with --start.
-    #[arg(required_unless_present_any = ["resume", "config"], conflicts_with = "resume")]
+    #[arg(required_unless_present_any = ["resume", "config", "like"], conflicts_with_all = ["resume", "like"])]
     url: Option<String>,
     /// Resume audit ID where it stopped, with the configuration it started with (so
     /// no other crawl option may be given).
     #[arg(long, value_name = "ID", conflicts_with_all = [
         "config", "starts", "max_urls", "max_depth", "concurrency", "rate", "no_robots",
         "user_agent", "include_subdomains", "includes", "excludes", "sitemaps", "resolves",
-        "ca_certs", "timeout", "max_response_bytes", "trap_budget",
+        "ca_certs", "timeout", "max_response_bytes", "trap_budget", "rules",
     ])]
     resume: Option<i64>,
+    /// Start a new audit with the configuration audit ID was started with (for scheduled
+    /// re-audits, e.g. from cron), so no other crawl option may be given.
+    #[arg(long, value_name = "ID", conflicts_with_all = [
+        "resume", "config", "starts", "max_urls", "max_depth", "concurrency", "rate",
+        "no_robots", "user_agent", "include_subdomains", "includes", "excludes", "sitemaps",
+        "resolves", "ca_certs", "timeout", "max_response_bytes", "trap_budget", "rules",
+    ])]
+    like: Option<i64>,
     /// A crawl configuration file (TOML, or JSON when it ends in .json) with any field
     /// of the crawl configuration; options given on the command line override it.
     #[arg(long, value_name = "FILE")]
@@ -82,6 +90,11 @@ pub struct Args {
     /// trap guard; raise it for large numbered catalogues (0 = off) [default: 10000].
     #[arg(long, value_name = "N")]
     trap_budget: Option<u64>,
+    /// Learned DUST rules from an earlier audit (`dustpan report --save-rules FILE`):
+    /// URLs they predict to duplicate a URL already queued are skipped, except a
+    /// verification sample that is fetched to count wrong predictions.
+    #[arg(long, value_name = "FILE")]
+    rules: Option<PathBuf>,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -140,9 +153,20 @@ impl Args {
         if let Some(n) = self.trap_budget {
             config.trap_pattern_budget = n;
         }
+        if let Some(path) = &self.rules {
+            config.learned_rules = Some(load_rules(path)?);
+        }
         config.validate()?;
         Ok(config)
     }
+}
+
+/// Reads learned rules written by `dustpan report --save-rules`.
+pub fn load_rules(path: &std::path::Path) -> Result<audit::LearnedRules> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read learned rules {}", path.display()))?;
+    serde_json::from_str(&text)
+        .with_context(|| format!("invalid learned rules file {}", path.display()))
 }
 
 fn load_config(path: &std::path::Path) -> Result<CrawlConfig> {
@@ -164,15 +188,26 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let store = args.db.open().await?;
-        let summary = match args.resume {
-            Some(id) => {
+        let summary = match (args.resume, args.like) {
+            (None, Some(id)) => {
+                let id = AuditId(id);
+                let config = crawl::audit_config(&store, id)
+                    .await
+                    .with_context(|| format!("cannot read the configuration of audit {}", id.0))?;
+                crawl_with_progress(args.quiet, |tx, cancel| {
+                    let store = store.clone();
+                    async move { crawl::start_audit(&store, &config, &tx, &cancel).await }
+                })
+                .await?
+            }
+            (Some(id), _) => {
                 crawl_with_progress(args.quiet, |tx, cancel| {
                     let store = store.clone();
                     async move { crawl::resume_audit(&store, AuditId(id), &tx, &cancel).await }
                 })
                 .await?
             }
-            None => {
+            (None, None) => {
                 let config = args.crawl_config()?;
                 crawl_with_progress(args.quiet, |tx, cancel| {
                     let store = store.clone();
@@ -182,8 +217,94 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
         };
         print_summary(&store, &summary).await?;
+        after_crawl(&store, &summary).await?;
         Ok(exit_code(&summary))
     })
+}
+
+/// Rewritten URLs fetched per learned rule that needs validation.
+const VALIDATION_SAMPLE: usize = 5;
+
+/// After a finished crawl: fetches validation samples for the learned DUST rules that
+/// need them (stored for `dustpan report`), and reports what carried rules saved.
+pub async fn after_crawl(store: &Store, summary: &CrawlSummary) -> Result<()> {
+    if summary.status != store::AuditStatus::Finished {
+        return Ok(());
+    }
+    let config = crawl::audit_config(store, summary.audit).await?;
+    let input = super::report::load(store, summary.audit).await?;
+    // Rules the crawl carried in add their earlier evidence (as `dustpan report` does).
+    let analysis_config = audit::AnalysisConfig {
+        learned: config.learned_rules.clone(),
+        ..audit::AnalysisConfig::default()
+    };
+    if let Some(rules) = &config.learned_rules {
+        let check = audit::check_predictions(&input, rules, analysis_config.near_distance);
+        println!(
+            "  Learned rules {} fetches saved (predicted duplicates skipped); {} predictions checked by fetching, {} wrong ({:.0}%)",
+            check.skipped,
+            check.checked,
+            check.wrong,
+            check.wrong_rate() * 100.0
+        );
+    }
+    let analysis = audit::analyse(&input, &analysis_config);
+    super::audits::record_analysis(store, summary.audit, &analysis).await?;
+    let mut samples: Vec<(String, audit::ValidationCandidate)> = Vec::new();
+    for rule in &analysis.learned.rules {
+        if rule.status == audit::RuleStatus::NeedsValidation {
+            for c in audit::validation_candidates(&input, &analysis_config, rule, VALIDATION_SAMPLE)
+            {
+                samples.push((rule.id.clone(), c));
+            }
+        }
+    }
+    if samples.is_empty() {
+        return Ok(());
+    }
+    let urls: Vec<String> = samples.iter().map(|(_, c)| c.rewritten.clone()).collect();
+    let fetched = crawl::fetch_samples(store, summary.audit, &config, &urls).await?;
+    let records: Vec<store::ValidationRecord> = samples
+        .into_iter()
+        .zip(fetched)
+        .map(|((rule_id, c), f)| store::ValidationRecord {
+            rule_id,
+            url: c.url,
+            rewritten: c.rewritten,
+            url_text_hash: c.text_hash,
+            url_simhash: c.simhash,
+            fetched_at: f.fetched_at,
+            status: f.status,
+            text_hash: f.text_hash,
+            simhash: f.simhash,
+            error_kind: f.error_kind,
+        })
+        .collect();
+    store.add_validations(summary.audit, &records).await?;
+    let validated = audit::analyse(
+        &input,
+        &audit::AnalysisConfig {
+            validations: records
+                .iter()
+                .map(super::report::validation_fetch)
+                .collect(),
+            ..analysis_config
+        },
+    );
+    super::audits::record_analysis(store, summary.audit, &validated).await?;
+    for rule in validated.learned.rules.iter() {
+        if let Some(v) = &rule.validation {
+            println!(
+                "  DUST rule     {}: {} samples fetched, {} false positives ({:.0}%), now {}",
+                rule.id,
+                v.tested,
+                v.false_positives,
+                v.false_positive_rate * 100.0,
+                rule.status.as_str()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The exit code for a finished (0), cancelled (130) or failed (1) audit.

@@ -2,9 +2,13 @@
 
 use super::db::DbArgs;
 use anyhow::{Context, Result};
+use audit::{Analysis, Severity};
 use std::process::ExitCode;
+use store::{AnalysisSummary, AuditId, Store};
 
-/// List the audits in the database, newest first.
+/// List the audits in the database, newest first: date, status, URLs and pages, and
+/// the findings (errors/warnings/notices) and clusters of its latest analysis (`-` when
+/// it was never analysed).
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
@@ -16,29 +20,76 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let store = args.db.open().await?;
-        let audits = store.list_audits().await?;
+        let audits = store.list_audits_with_summary().await?;
         if audits.is_empty() {
             eprintln!("no audits in {}", args.db.path()?.display());
             return Ok(ExitCode::SUCCESS);
         }
         println!(
-            "{:>5}  {:<19}  {:<9}  {:>8}  {:>8}  {:>7}  start URL",
-            "id", "started (UTC)", "status", "URLs", "fetched", "errors"
+            "{:>5}  {:<19}  {:<9}  {:>8}  {:>8}  {:>7}  {:>16}  {:>8}  start URL",
+            "id",
+            "started (UTC)",
+            "status",
+            "URLs",
+            "fetched",
+            "failed",
+            "findings E/W/N",
+            "clusters"
         );
-        for a in audits {
+        for listing in audits {
+            let a = listing.audit;
+            let (findings, clusters) = match &listing.analysis {
+                Some(s) => (
+                    format!("{}/{}/{}", s.errors, s.warnings, s.notices),
+                    s.clusters.to_string(),
+                ),
+                None => ("-".to_owned(), "-".to_owned()),
+            };
             println!(
-                "{:>5}  {:<19}  {:<9}  {:>8}  {:>8}  {:>7}  {}",
+                "{:>5}  {:<19}  {:<9}  {:>8}  {:>8}  {:>7}  {:>16}  {:>8}  {}",
                 a.id.0,
                 utc(a.started_at),
                 a.status.as_str(),
                 a.urls_found,
                 a.pages_fetched,
                 a.fetch_errors,
+                findings,
+                clusters,
                 a.start_urls.join(" ")
             );
         }
         Ok(ExitCode::SUCCESS)
     })
+}
+
+/// The name under which analyses with the default policy are summarised.
+pub const DEFAULT_POLICY: &str = "seo";
+
+/// The counts of an analysis, as the store keeps them.
+pub fn analysis_summary(analysis: &Analysis, policy: &str) -> AnalysisSummary {
+    let count = |s: Severity| analysis.findings.iter().filter(|f| f.severity == s).count() as u64;
+    AnalysisSummary {
+        analysed_at: store::now_ms(),
+        policy: policy.to_owned(),
+        errors: count(Severity::Error),
+        warnings: count(Severity::Warning),
+        notices: count(Severity::Notice),
+        clusters: analysis.clusters.len() as u64,
+        clustered_urls: analysis
+            .clusters
+            .iter()
+            .map(|c| c.members.len() as u64)
+            .sum(),
+    }
+}
+
+/// Stores the summary of an analysis under the default policy, so `dustpan audits` can
+/// list its findings.
+pub async fn record_analysis(store: &Store, id: AuditId, analysis: &Analysis) -> Result<()> {
+    store
+        .save_analysis_summary(id, &analysis_summary(analysis, DEFAULT_POLICY))
+        .await
+        .with_context(|| format!("cannot store the analysis summary of audit {}", id.0))
 }
 
 /// `YYYY-MM-DD HH:MM:SS` for milliseconds since the Unix epoch (UTC).

@@ -1,6 +1,6 @@
 //! `dustpan demo`: audit the built-in fixture site, served on loopback.
 
-use super::audit::{crawl_with_progress, exit_code, print_summary};
+use super::audit::{after_crawl, crawl_with_progress, exit_code, load_rules, print_summary};
 use super::db::DbArgs;
 use anyhow::{Context, Result};
 use crawl::CrawlConfig;
@@ -19,6 +19,10 @@ pub struct Args {
     /// Delay of the site's deliberately slow page, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 2000)]
     slow_ms: u64,
+    /// Learned DUST rules from an earlier audit (`dustpan report --save-rules FILE`):
+    /// predicted duplicates are skipped, a verification sample is fetched.
+    #[arg(long, value_name = "FILE")]
+    rules: Option<std::path::PathBuf>,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -44,7 +48,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         })
         .await
         .context("cannot start the fixture site on 127.0.0.1")?;
-        let config = demo_config(&site);
+        let mut config = demo_config(&site);
+        if let Some(path) = &args.rules {
+            config.learned_rules = Some(load_rules(path)?);
+        }
         eprintln!(
             "Fixture site on {} (served as {}); auditing it into {}",
             site.addr(),
@@ -56,8 +63,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
             async move { crawl::start_audit(&store, &config, &tx, &cancel).await }
         })
         .await?;
-        site.shutdown().await;
         print_summary(&store, &summary).await?;
+        after_crawl(&store, &summary).await?;
+        site.shutdown().await;
         Ok(exit_code(&summary))
     })
 }

@@ -53,8 +53,37 @@ impl Target {
             .await
             .with_context(|| format!("no audit {} in the database", id.0))?;
         let input = load(&store, id).await?;
-        let analysis = audit::analyse(&input, &self.config()?);
+        let mut config = self.config()?;
+        config.validations = store
+            .validations(id)
+            .await
+            .with_context(|| format!("cannot read audit {}'s validation samples", id.0))?
+            .iter()
+            .map(validation_fetch)
+            .collect();
+        // Rules the crawl carried in (`dustpan audit --rules`) are re-measured and
+        // carried on.
+        if let Ok(crawl_config) = crawl::audit_config(&store, id).await {
+            config.learned = crawl_config.learned_rules;
+        }
+        let analysis = audit::analyse(&input, &config);
         Ok((id, input, analysis))
+    }
+}
+
+/// A stored validation sample as the analysis reads it.
+pub fn validation_fetch(r: &store::ValidationRecord) -> audit::ValidationFetch {
+    audit::ValidationFetch {
+        rule_id: r.rule_id.clone(),
+        candidate: audit::ValidationCandidate {
+            url: r.url.clone(),
+            rewritten: r.rewritten.clone(),
+            text_hash: r.url_text_hash,
+            simhash: r.url_simhash,
+        },
+        status: r.status,
+        text_hash: r.text_hash,
+        simhash: r.simhash,
     }
 }
 
@@ -75,6 +104,9 @@ pub struct Args {
     /// How many clusters and findings to list in full.
     #[arg(long, default_value_t = 10)]
     top: usize,
+    /// Write the learned DUST rules (JSON) to FILE, for `dustpan audit --rules FILE`.
+    #[arg(long, value_name = "FILE")]
+    save_rules: Option<PathBuf>,
 }
 
 fn cause(kind: &EvidenceKind) -> &'static str {
@@ -190,15 +222,35 @@ pub fn run(args: Args) -> Result<ExitCode> {
         println!("\nLearned DUST rules:");
         for r in rules {
             println!(
-                "  {}  support {}, precision {:.0}% ({} of {}), {:?}",
+                "  {}  support {}, precision {:.0}% ({} of {}), {}",
                 r.id,
                 r.support,
                 r.precision * 100.0,
                 r.agreed,
                 r.applicable,
-                r.status
+                r.status.as_str()
             );
+            if let Some(v) = &r.validation {
+                println!(
+                    "      validated by fetching {} rewritten URLs: {} false positives, false-positive rate {:.0}%",
+                    v.tested,
+                    v.false_positives,
+                    v.false_positive_rate * 100.0
+                );
+            }
         }
+    }
+    if let Some(path) = &args.save_rules {
+        let json = serde_json::to_string_pretty(&analysis.learned)
+            .context("cannot serialize the learned rules")?;
+        std::fs::write(path, json + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        println!(
+            "\nLearned rules written to {} ({} confirmed); crawl with: dustpan audit URL --rules {}",
+            path.display(),
+            analysis.learned.confirmed().count(),
+            path.display()
+        );
     }
     if !analysis.params.is_empty() {
         println!("\nQuery parameters:");

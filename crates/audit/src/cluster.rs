@@ -597,7 +597,7 @@ pub(crate) fn assemble(site: &Site<'_>, keys: &Keys, g: &mut Graph, mined: &Mine
                 }
                 let e = g.edges[k as usize];
                 first_kind.get_or_insert(e.kind);
-                evidence.push(evidence_of(site, &e, mined, &mut trail));
+                evidence.push(evidence_of(site, &e, x, mined, &mut trail));
                 x = if e.a == x { e.b } else { e.a };
             }
             let role = role_of(site, m, p, &of);
@@ -640,9 +640,13 @@ pub(crate) fn assemble(site: &Site<'_>, keys: &Keys, g: &mut Graph, mined: &Mine
     }
 }
 
+/// The evidence of edge `e`, met at `x` on a member's way to the preferred URL:
+/// directed kinds (redirect, canonical, learned rule) keep their direction, undirected
+/// ones (same key, same or near text) read from `x`.
 fn evidence_of(
     site: &Site<'_>,
     e: &Edge,
+    x: u32,
     mined: &Mined,
     trail: &mut impl FnMut(u32) -> Vec<Rule>,
 ) -> Evidence {
@@ -686,9 +690,18 @@ fn evidence_of(
             similarity: 1.0 - f64::from(d) / 64.0,
         },
     };
+    let undirected = matches!(
+        e.kind,
+        EdgeKind::SameKey(_) | EdgeKind::SameContent | EdgeKind::NearContent(_)
+    );
+    let (from, to) = if undirected && e.b == x {
+        (e.b, e.a)
+    } else {
+        (e.a, e.b)
+    };
     Evidence {
-        from: site.id(e.a),
-        to: site.id(e.b),
+        from: site.id(from),
+        to: site.id(to),
         kind,
     }
 }

@@ -1,6 +1,6 @@
 //! How an analysis runs: the canon policy and the thresholds.
 
-use crate::dust::LearnedRules;
+use crate::dust::{LearnedRules, ValidationFetch};
 use canon::Policy;
 use serde::{Deserialize, Serialize};
 
@@ -35,6 +35,10 @@ pub struct AnalysisConfig {
     /// Rules learned by a previous audit of the site: re-measured on this audit, and
     /// used as evidence when they still hold.
     pub learned: Option<LearnedRules>,
+    /// Validation samples fetched after the crawl (see
+    /// [`validation_candidates`](crate::validation_candidates)): a rule that needed
+    /// validation is re-decided with them, and reports its false-positive rate.
+    pub validations: Vec<ValidationFetch>,
 }
 
 impl Default for AnalysisConfig {
@@ -48,6 +52,7 @@ impl Default for AnalysisConfig {
             max_listed: 100,
             dust: DustConfig::default(),
             learned: None,
+            validations: Vec::new(),
         }
     }
 }

@@ -23,6 +23,17 @@ pub enum RuleStatus {
     Rejected,
 }
 
+impl RuleStatus {
+    /// `confirmed`, `needs validation` or `rejected`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleStatus::Confirmed => "confirmed",
+            RuleStatus::NeedsValidation => "needs validation",
+            RuleStatus::Rejected => "rejected",
+        }
+    }
+}
+
 /// The kind of character that follows a substitution's `from` text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -90,6 +101,10 @@ pub struct DustRule {
     pub status: RuleStatus,
     /// A few supporting pairs `[url, rewritten]`.
     pub examples: Vec<[String; 2]>,
+    /// The validation sample fetched for the rule, when it had too little evidence
+    /// (its counts are already folded into `applicable` and `agreed`).
+    #[serde(default)]
+    pub validation: Option<ValidationReport>,
 }
 
 impl DustRule {
@@ -108,6 +123,7 @@ impl DustRule {
             unverified: 0,
             status: RuleStatus::NeedsValidation,
             examples: Vec::new(),
+            validation: None,
         }
     }
 
@@ -163,11 +179,13 @@ impl DustRule {
     }
 
     /// Folds a validation sample's measurements into the rule and re-decides its status.
+    /// The report is kept in [`DustRule::validation`].
     pub fn apply_validation(&mut self, report: &ValidationReport, cfg: &DustConfig) {
         self.applicable += report.tested;
         self.agreed += report.agreed;
         self.support = self.support.max(self.agreed);
         self.measure(cfg);
+        self.validation = Some(report.clone());
     }
 }
 
@@ -207,7 +225,13 @@ impl LearnedRules {
     /// `url` when it fetches the returned one.
     pub fn predicts_duplicate(&self, url: &str) -> Option<String> {
         let key = canon::equivalence_key(url, &self.policy).ok()?;
-        let mut current = key.clone();
+        self.predicts_duplicate_of_key(&key)
+    }
+
+    /// [`LearnedRules::predicts_duplicate`] for a URL already in its equivalence key
+    /// form under [`LearnedRules::policy`].
+    pub fn predicts_duplicate_of_key(&self, key: &str) -> Option<String> {
+        let mut current = key.to_owned();
         for rule in self.confirmed() {
             if matches!(rule.kind, DustRuleKind::DropParam { .. })
                 && let Some(next) = rule.apply(&current)
@@ -400,6 +424,19 @@ pub(crate) fn mine(site: &Site<'_>, keys: &Keys, carried: Option<&LearnedRules>)
         let rule = &mut rules[ri as usize];
         if rule.examples.len() < 3 {
             rule.examples.push(example);
+        }
+    }
+    // Validation samples fetched after the crawl decide rules that needed them.
+    for rule in &mut rules {
+        let fetched: Vec<&ValidationFetch> = site
+            .cfg
+            .validations
+            .iter()
+            .filter(|v| v.rule_id == rule.id)
+            .collect();
+        if !fetched.is_empty() && rule.status == RuleStatus::NeedsValidation {
+            let report = measure_validation(fetched, site.cfg.near_distance);
+            rule.apply_validation(&report, cfg);
         }
     }
     // Order: confirmed first, then by support; pairs follow their rules' new indices.
@@ -765,6 +802,8 @@ pub fn validation_candidates(
 /// What the crawler got for one validation candidate.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ValidationFetch {
+    /// The id of the rule tested.
+    pub rule_id: String,
     /// The candidate fetched.
     pub candidate: ValidationCandidate,
     /// The rewritten URL's HTTP status (`None`: no response).
@@ -790,7 +829,10 @@ pub struct ValidationReport {
 
 /// Measures a rule's false-positive rate from the fingerprints fetched for its
 /// [`validation_candidates`]. `near_distance` is the analysis' near-duplicate threshold.
-pub fn measure_validation(fetched: &[ValidationFetch], near_distance: u32) -> ValidationReport {
+pub fn measure_validation<'a>(
+    fetched: impl IntoIterator<Item = &'a ValidationFetch>,
+    near_distance: u32,
+) -> ValidationReport {
     let (mut tested, mut agreed) = (0u32, 0u32);
     for f in fetched {
         match f.status {

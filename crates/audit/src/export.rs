@@ -1,7 +1,8 @@
-//! CSV exports of an analysed audit: RFC 4180, UTF-8, headers named as SEO tools name
-//! them, and safe to open in a spreadsheet (a cell that starts with `=`, `+`, `-`,
-//! `@`, a tab or a carriage return gets a leading `'`, so crawled text cannot run as
-//! a formula).
+//! The report's tables as typed data ([`table_data`]) and as CSV ([`write_table`]): RFC
+//! 4180, UTF-8, headers named as SEO tools name them, and safe to open in a spreadsheet (a
+//! text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a
+//! leading `'`, so crawled text cannot run as a formula). The desktop app pages through
+//! the same data.
 
 use crate::cluster::{Action, Role};
 use crate::input::{AuditInput, FetchRow, UrlId};
@@ -95,14 +96,6 @@ impl<'a> Index<'a> {
         self.url.get(&id).copied().unwrap_or("")
     }
 
-    fn status(&self, id: UrlId) -> String {
-        self.fetch
-            .get(&id)
-            .and_then(|f| f.status)
-            .map(|s| s.to_string())
-            .unwrap_or_default()
-    }
-
     /// (Indexability, Indexability Status) as crawlers report them.
     fn indexability(&self, id: UrlId, canonical: Option<UrlId>) -> (&'static str, &'static str) {
         if self.blocked.contains(&id) {
@@ -122,8 +115,155 @@ impl<'a> Index<'a> {
     }
 }
 
-fn row<W: Write>(out: &mut csv::Writer<W>, cells: &[&str]) -> csv::Result<()> {
-    out.write_record(cells.iter().map(|c| spreadsheet_safe(c).into_owned()))
+/// One cell of a table: text, an integer, or nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cell {
+    /// Text (made spreadsheet-safe when written as CSV).
+    Text(String),
+    /// An integer (sorts numerically).
+    Int(i64),
+    /// No value (an empty CSV cell).
+    Empty,
+}
+
+impl Cell {
+    /// The cell as CSV writes it (before [`spreadsheet_safe`]).
+    pub fn as_text(&self) -> Cow<'_, str> {
+        match self {
+            Cell::Text(s) => Cow::Borrowed(s),
+            Cell::Int(n) => Cow::Owned(n.to_string()),
+            Cell::Empty => Cow::Borrowed(""),
+        }
+    }
+}
+
+impl From<&str> for Cell {
+    fn from(s: &str) -> Cell {
+        Cell::Text(s.to_owned())
+    }
+}
+
+impl From<String> for Cell {
+    fn from(s: String) -> Cell {
+        Cell::Text(s)
+    }
+}
+
+impl From<bool> for Cell {
+    fn from(b: bool) -> Cell {
+        Cell::Text(if b { "true" } else { "false" }.to_owned())
+    }
+}
+
+impl<T: Into<i64>> From<Option<T>> for Cell {
+    fn from(n: Option<T>) -> Cell {
+        n.map_or(Cell::Empty, |n| Cell::Int(n.into()))
+    }
+}
+
+/// What a column holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColumnType {
+    /// Free text.
+    Text,
+    /// Integers.
+    Number,
+    /// URLs.
+    Url,
+}
+
+/// A column header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The header as SEO tools name it.
+    pub title: &'static str,
+    /// What the column holds.
+    pub kind: ColumnType,
+}
+
+const fn text(title: &'static str) -> Header {
+    Header {
+        title,
+        kind: ColumnType::Text,
+    }
+}
+
+const fn number(title: &'static str) -> Header {
+    Header {
+        title,
+        kind: ColumnType::Number,
+    }
+}
+
+const fn url(title: &'static str) -> Header {
+    Header {
+        title,
+        kind: ColumnType::Url,
+    }
+}
+
+/// A table as typed data: the one source of the CSV export and the app's tables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableData {
+    /// The columns.
+    pub headers: Vec<Header>,
+    /// The rows, each with one cell per header.
+    pub rows: Vec<Vec<Cell>>,
+}
+
+impl TableData {
+    fn new(headers: &[Header]) -> TableData {
+        TableData {
+            headers: headers.to_vec(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Writes the table as CSV (RFC 4180, spreadsheet-safe text); returns the number
+    /// of data rows.
+    pub fn write_csv<W: Write>(&self, out: W) -> csv::Result<usize> {
+        let mut w = csv::Writer::from_writer(out);
+        w.write_record(self.headers.iter().map(|h| h.title))?;
+        for row in &self.rows {
+            w.write_record(row.iter().map(|c| match c {
+                Cell::Text(s) => spreadsheet_safe(s).into_owned(),
+                other => other.as_text().into_owned(),
+            }))?;
+        }
+        w.flush()?;
+        Ok(self.rows.len())
+    }
+}
+
+fn int(n: impl Into<i64>) -> Cell {
+    Cell::Int(n.into())
+}
+
+fn opt_text(s: Option<&str>) -> Cell {
+    Cell::Text(s.unwrap_or("").to_owned())
+}
+
+/// A cluster member's role as the exports name it.
+pub fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Preferred => "preferred",
+        Role::Redirects => "redirects",
+        Role::Canonicalised => "canonicalised",
+        Role::Duplicate => "duplicate",
+        Role::Error => "error",
+        Role::Unfetched => "not fetched",
+    }
+}
+
+/// A cluster member's fix as the exports word it (empty when there is nothing to do).
+pub fn fix_text(action: Action, preferred_url: &str) -> String {
+    match action {
+        Action::None => String::new(),
+        Action::Redirect301 => format!("301 redirect to {preferred_url}"),
+        Action::Canonical => {
+            format!("add <link rel=\"canonical\" href=\"{preferred_url}\">")
+        }
+    }
 }
 
 /// Writes `table` as CSV; returns the number of data rows.
@@ -133,9 +273,12 @@ pub fn write_table<W: Write>(
     analysis: &Analysis,
     out: W,
 ) -> csv::Result<usize> {
+    table_data(table, input, analysis).write_csv(out)
+}
+
+/// Builds `table` as typed data.
+pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> TableData {
     let ix = Index::new(input, analysis);
-    let mut w = csv::Writer::from_writer(out);
-    let mut rows = 0;
     let first_canonical: HashMap<UrlId, Option<UrlId>> = {
         let mut m = HashMap::new();
         for c in &input.canonicals {
@@ -143,72 +286,59 @@ pub fn write_table<W: Write>(
         }
         m
     };
+    let status = |id: UrlId| -> Cell { ix.fetch.get(&id).and_then(|f| f.status).into() };
     match table {
         Table::Pages => {
-            row(
-                &mut w,
-                &[
-                    "Address",
-                    "Status Code",
-                    "Content Type",
-                    "Indexability",
-                    "Indexability Status",
-                    "Title 1",
-                    "Canonical Link Element 1",
-                    "Redirect URL",
-                    "Crawl Depth",
-                    "Word Count",
-                    "Cluster",
-                    "Preferred URL",
-                ],
-            )?;
+            let mut t = TableData::new(&[
+                url("Address"),
+                number("Status Code"),
+                text("Content Type"),
+                text("Indexability"),
+                text("Indexability Status"),
+                text("Title 1"),
+                url("Canonical Link Element 1"),
+                url("Redirect URL"),
+                number("Crawl Depth"),
+                number("Word Count"),
+                number("Cluster"),
+                url("Preferred URL"),
+            ]);
+            t.rows.reserve(input.urls.len());
             for u in &input.urls {
                 let canonical = first_canonical.get(&u.id).copied().flatten();
                 let (indexable, why) = ix.indexability(u.id, canonical);
                 let f = ix.fetch.get(&u.id);
-                let cluster = ix
-                    .cluster
-                    .get(&u.id)
-                    .map(|c| c.to_string())
-                    .unwrap_or_default();
-                row(
-                    &mut w,
-                    &[
-                        &u.url,
-                        &ix.status(u.id),
-                        f.and_then(|f| f.content_type.as_deref()).unwrap_or(""),
-                        indexable,
-                        why,
-                        f.and_then(|f| f.title.as_deref()).unwrap_or(""),
-                        canonical.map(|c| ix.url(c)).unwrap_or(""),
-                        f.and_then(|f| f.redirect_to)
-                            .map(|t| ix.url(t))
-                            .unwrap_or(""),
-                        &u.depth.to_string(),
-                        &f.and_then(|f| f.word_count)
-                            .map(|n| n.to_string())
-                            .unwrap_or_default(),
-                        &cluster,
-                        ix.preferred.get(&u.id).copied().unwrap_or(""),
-                    ],
-                )?;
-                rows += 1;
+                t.rows.push(vec![
+                    u.url.as_str().into(),
+                    status(u.id),
+                    opt_text(f.and_then(|f| f.content_type.as_deref())),
+                    indexable.into(),
+                    why.into(),
+                    opt_text(f.and_then(|f| f.title.as_deref())),
+                    canonical.map(|c| ix.url(c)).unwrap_or("").into(),
+                    f.and_then(|f| f.redirect_to)
+                        .map(|t| ix.url(t))
+                        .unwrap_or("")
+                        .into(),
+                    int(u.depth),
+                    f.and_then(|f| f.word_count).into(),
+                    ix.cluster.get(&u.id).copied().into(),
+                    ix.preferred.get(&u.id).copied().unwrap_or("").into(),
+                ]);
             }
+            t
         }
         Table::Clusters => {
-            row(
-                &mut w,
-                &[
-                    "Cluster",
-                    "Preferred URL",
-                    "Address",
-                    "Role",
-                    "Status Code",
-                    "Why In Cluster",
-                    "Rules Fired",
-                    "Fix",
-                ],
-            )?;
+            let mut t = TableData::new(&[
+                number("Cluster"),
+                url("Preferred URL"),
+                url("Address"),
+                text("Role"),
+                number("Status Code"),
+                text("Why In Cluster"),
+                text("Rules Fired"),
+                text("Fix"),
+            ]);
             for c in &analysis.clusters {
                 for m in &c.members {
                     let why: Vec<String> = m
@@ -217,84 +347,57 @@ pub fn write_table<W: Write>(
                         .map(|e| format!("{} -> {}: {}", ix.url(e.from), ix.url(e.to), e.kind))
                         .collect();
                     let rules: Vec<&str> = m.rules.iter().map(|r| r.id()).collect();
-                    let role = match m.role {
-                        Role::Preferred => "preferred",
-                        Role::Redirects => "redirects",
-                        Role::Canonicalised => "canonicalised",
-                        Role::Duplicate => "duplicate",
-                        Role::Error => "error",
-                        Role::Unfetched => "not fetched",
-                    };
-                    let fix = match m.action {
-                        Action::None => String::new(),
-                        Action::Redirect301 => format!("301 redirect to {}", c.preferred_url),
-                        Action::Canonical => {
-                            format!("add <link rel=\"canonical\" href=\"{}\">", c.preferred_url)
-                        }
-                    };
-                    row(
-                        &mut w,
-                        &[
-                            &c.id.to_string(),
-                            &c.preferred_url,
-                            &m.url,
-                            role,
-                            &m.status.map(|s| s.to_string()).unwrap_or_default(),
-                            &why.join("\n"),
-                            &rules.join(", "),
-                            &fix,
-                        ],
-                    )?;
-                    rows += 1;
+                    t.rows.push(vec![
+                        int(c.id),
+                        c.preferred_url.as_str().into(),
+                        m.url.as_str().into(),
+                        role_name(m.role).into(),
+                        m.status.into(),
+                        why.join("\n").into(),
+                        rules.join(", ").into(),
+                        fix_text(m.action, &c.preferred_url).into(),
+                    ]);
                 }
             }
+            t
         }
         Table::Findings => {
-            row(
-                &mut w,
-                &[
-                    "Finding",
-                    "Severity",
-                    "Title",
-                    "Summary",
-                    "Addresses",
-                    "Fix",
-                    "Why It Matters",
-                    "Evidence",
-                    "Key",
-                ],
-            )?;
+            let mut t = TableData::new(&[
+                text("Finding"),
+                text("Severity"),
+                text("Title"),
+                text("Summary"),
+                url("Addresses"),
+                text("Fix"),
+                text("Why It Matters"),
+                text("Evidence"),
+                text("Key"),
+            ]);
             for f in &analysis.findings {
                 let fixes: Vec<String> = f.fixes.iter().map(|x| x.to_string()).collect();
-                row(
-                    &mut w,
-                    &[
-                        f.id.code(),
-                        f.severity.as_str(),
-                        &f.title,
-                        &f.summary,
-                        &f.urls.join("\n"),
-                        &fixes.join("\n"),
-                        &f.why,
-                        &f.evidence.join("\n"),
-                        &f.key,
-                    ],
-                )?;
-                rows += 1;
+                t.rows.push(vec![
+                    f.id.code().into(),
+                    f.severity.as_str().into(),
+                    (&*f.title).into(),
+                    f.summary.as_str().into(),
+                    f.urls.join("\n").into(),
+                    fixes.join("\n").into(),
+                    (&*f.why).into(),
+                    f.evidence.join("\n").into(),
+                    f.key.as_str().into(),
+                ]);
             }
+            t
         }
         Table::Redirects => {
-            row(
-                &mut w,
-                &[
-                    "Address",
-                    "Hops",
-                    "Final Address",
-                    "Final Status Code",
-                    "Chain",
-                    "Problem",
-                ],
-            )?;
+            let mut t = TableData::new(&[
+                url("Address"),
+                number("Hops"),
+                url("Final Address"),
+                number("Final Status Code"),
+                text("Chain"),
+                text("Problem"),
+            ]);
             let hop: HashMap<UrlId, &crate::input::RedirectRow> =
                 input.redirects.iter().map(|r| (r.from, r)).collect();
             let problem: HashMap<UrlId, &'static str> = input
@@ -322,103 +425,86 @@ pub fn write_table<W: Write>(
                     }
                     at = to;
                 }
-                row(
-                    &mut w,
-                    &[
-                        ix.url(r.from),
-                        &hops.to_string(),
-                        ix.url(at),
-                        &ix.status(at),
-                        &chain.join(" -> "),
-                        problem.get(&r.from).copied().unwrap_or(""),
-                    ],
-                )?;
-                rows += 1;
+                t.rows.push(vec![
+                    ix.url(r.from).into(),
+                    int(hops),
+                    ix.url(at).into(),
+                    status(at),
+                    chain.join(" -> ").into(),
+                    problem.get(&r.from).copied().unwrap_or("").into(),
+                ]);
             }
+            t
         }
         Table::Canonicals => {
-            row(
-                &mut w,
-                &[
-                    "Address",
-                    "Canonical Link Element",
-                    "Source",
-                    "In Head",
-                    "Canonical Status Code",
-                    "Self-Referencing",
-                ],
-            )?;
+            let mut t = TableData::new(&[
+                url("Address"),
+                url("Canonical Link Element"),
+                text("Source"),
+                text("In Head"),
+                number("Canonical Status Code"),
+                text("Self-Referencing"),
+            ]);
             for c in &input.canonicals {
                 let source = match c.source {
                     crate::input::DeclarationSource::LinkElement => "link element",
                     crate::input::DeclarationSource::HttpHeader => "HTTP header",
                 };
                 let target = c.target.map(|t| ix.url(t)).unwrap_or(&c.href_raw);
-                row(
-                    &mut w,
-                    &[
-                        ix.url(c.page),
-                        target,
-                        source,
-                        if c.in_head { "true" } else { "false" },
-                        &c.target.map(|t| ix.status(t)).unwrap_or_default(),
-                        if c.target == Some(c.page) {
-                            "true"
-                        } else {
-                            "false"
-                        },
-                    ],
-                )?;
-                rows += 1;
+                t.rows.push(vec![
+                    ix.url(c.page).into(),
+                    target.into(),
+                    source.into(),
+                    c.in_head.into(),
+                    c.target.map_or(Cell::Empty, status),
+                    (c.target == Some(c.page)).into(),
+                ]);
             }
+            t
         }
         Table::SitemapEntries => {
-            row(
-                &mut w,
-                &[
-                    "Sitemap",
-                    "Address",
-                    "Status Code",
-                    "Indexability",
-                    "Preferred URL",
-                ],
-            )?;
+            let mut t = TableData::new(&[
+                url("Sitemap"),
+                url("Address"),
+                number("Status Code"),
+                text("Indexability"),
+                url("Preferred URL"),
+            ]);
             let sitemap: HashMap<u32, &str> = input
                 .sitemaps
                 .iter()
                 .map(|s| (s.id, s.url.as_str()))
                 .collect();
             for e in &input.sitemap_entries {
-                let (url, status, indexable, preferred) = match e.url_id {
+                let (address, code, indexable, preferred) = match e.url_id {
                     Some(id) => {
                         let canonical = first_canonical.get(&id).copied().flatten();
                         (
                             ix.url(id),
-                            ix.status(id),
+                            status(id),
                             ix.indexability(id, canonical).0,
                             ix.preferred.get(&id).copied().unwrap_or(""),
                         )
                     }
-                    None => (e.loc_raw.as_str(), String::new(), "", ""),
+                    None => (e.loc_raw.as_str(), Cell::Empty, "", ""),
                 };
-                row(
-                    &mut w,
-                    &[
-                        sitemap.get(&e.sitemap_id).copied().unwrap_or(""),
-                        url,
-                        &status,
-                        indexable,
-                        preferred,
-                    ],
-                )?;
-                rows += 1;
+                t.rows.push(vec![
+                    sitemap.get(&e.sitemap_id).copied().unwrap_or("").into(),
+                    address.into(),
+                    code,
+                    indexable.into(),
+                    preferred.into(),
+                ]);
             }
+            t
         }
         Table::LinksToNonPreferred => {
-            row(
-                &mut w,
-                &["Source", "Destination", "Preferred URL", "Nofollow"],
-            )?;
+            let mut t = TableData::new(&[
+                url("Source"),
+                url("Destination"),
+                url("Preferred URL"),
+                text("Nofollow"),
+            ]);
             for l in &input.links {
                 let Some(to) = l.to else { continue };
                 let Some(preferred) = ix.preferred.get(&to) else {
@@ -427,21 +513,16 @@ pub fn write_table<W: Write>(
                 if *preferred == ix.url(to) {
                     continue;
                 }
-                row(
-                    &mut w,
-                    &[
-                        ix.url(l.from),
-                        ix.url(to),
-                        preferred,
-                        if l.nofollow { "true" } else { "false" },
-                    ],
-                )?;
-                rows += 1;
+                t.rows.push(vec![
+                    ix.url(l.from).into(),
+                    ix.url(to).into(),
+                    (*preferred).into(),
+                    l.nofollow.into(),
+                ]);
             }
+            t
         }
     }
-    w.flush()?;
-    Ok(rows)
 }
 
 /// The fix files a developer applies: `(file name, contents)`.

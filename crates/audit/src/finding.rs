@@ -205,6 +205,36 @@ findings! {
     /// A robots-blocked URL that duplicates a crawlable page.
     RobotsHidesDup => "ROBOTS-HIDES-DUP", Notice, "robots.txt hides a duplicate",
         "The URL is linked but blocked, so search engines can index it without content and cannot see that it duplicates another page.";
+    /// Internal links to a URL that answers 4xx/5xx or not at all.
+    LinkBroken => "LINK-BROKEN", Error, "Internal links to a broken URL",
+        "Visitors following these links reach an error page, and crawlers spend requests on it. Link to a working page instead, or remove the links.";
+    /// An hreflang alternate that redirects.
+    HreflangToRedirect => "HREFLANG-TO-REDIRECT", Warning, "hreflang points at a redirect",
+        "Search engines ignore alternates that redirect; the language version may not be shown to its audience. Name the final URL.";
+    /// An hreflang alternate that answers an error.
+    HreflangToError => "HREFLANG-TO-ERROR", Error, "hreflang points at an error page",
+        "The alternate does not answer 200, so search engines drop it (and may distrust the whole set).";
+    /// An hreflang alternate that is noindex.
+    HreflangToNoindex => "HREFLANG-TO-NOINDEX", Error, "hreflang points at a noindex page",
+        "The alternate asks not to be indexed, so it cannot be shown to its audience; the declaration contradicts it.";
+    /// An hreflang alternate that is a duplicate of another (preferred) URL.
+    HreflangNonPreferred => "HREFLANG-NON-PREFERRED", Warning, "hreflang points at a non-preferred URL",
+        "hreflang should name each language version's preferred (canonical) URL; naming a duplicate sends mixed signals.";
+    /// An alternate that does not name the page back.
+    HreflangNoReturn => "HREFLANG-NO-RETURN", Warning, "hreflang without a return link",
+        "Alternates must name each other: search engines ignore a pair that is not confirmed from both sides.";
+    /// A language code that is not ISO 639-1 (with an optional ISO 15924 script and ISO 3166-1 region), nor x-default.
+    HreflangInvalidLang => "HREFLANG-INVALID-LANG", Warning, "Invalid hreflang language code",
+        "Search engines ignore an alternate whose code is not a language (ISO 639-1), optionally with a region (ISO 3166-1 alpha-2), or x-default.";
+    /// A page with hreflang alternates that does not list itself.
+    HreflangNoSelf => "HREFLANG-NO-SELF", Notice, "hreflang set without a self-reference",
+        "Each page of an hreflang set should list itself among its alternates, so the set is the same on every page.";
+    /// One language (or x-default) mapped to different URLs.
+    HreflangConflict => "HREFLANG-CONFLICT", Error, "hreflang names two URLs for one language",
+        "A page maps one language code (or x-default) to more than one URL, so search engines cannot tell which to show.";
+    /// The pages of one hreflang set name different x-default URLs.
+    HreflangXDefault => "HREFLANG-X-DEFAULT", Warning, "hreflang sets disagree on x-default",
+        "Pages that list each other as alternates name different x-default pages, so the fallback shown to other languages depends on the page.";
 }
 
 impl fmt::Display for FindingId {
@@ -323,6 +353,25 @@ pub enum Fix {
         /// The URL.
         url: String,
     },
+    /// On `page`, make the hreflang alternate for `lang` name `href` (added, or
+    /// replacing the URL it names now).
+    SetHreflang {
+        /// The page declaring alternates.
+        page: String,
+        /// The language code (or `x-default`).
+        lang: String,
+        /// The URL to name.
+        href: String,
+    },
+    /// On `page`, remove the hreflang alternate `lang` → `href`.
+    RemoveHreflang {
+        /// The page declaring alternates.
+        page: String,
+        /// The language code as declared.
+        lang: String,
+        /// The URL it names.
+        href: String,
+    },
 }
 
 impl fmt::Display for Fix {
@@ -390,6 +439,14 @@ impl fmt::Display for Fix {
                 write!(f, "Regenerate sitemap {sitemap}: {detail}.")
             }
             Fix::Serve { url } => write!(f, "Make {url} answer 200 with its content."),
+            Fix::SetHreflang { page, lang, href } => write!(
+                f,
+                "On {page}, set <link rel=\"alternate\" hreflang=\"{lang}\" href=\"{href}\">."
+            ),
+            Fix::RemoveHreflang { page, lang, href } => write!(
+                f,
+                "On {page}, remove the hreflang alternate {lang} to {href}."
+            ),
         }
     }
 }

@@ -137,11 +137,24 @@
 //! | `SITEMAP-OVER-LIMIT` | error | a sitemap over 50,000 URLs / 50 MB |
 //! | `TRAP` | warning | URLs the crawler skipped as a trap (`trap: ...` reasons) |
 //! | `ROBOTS-HIDES-DUP` | notice | a linked robots-blocked URL that duplicates a crawlable page |
+//! | `LINK-BROKEN` | error | internal links to a URL answering 4xx/5xx or nothing; fix: link to its live twin (same key or learned rule) or remove the links |
+//! | `HREFLANG-TO-REDIRECT` | warning | an hreflang alternate redirects; fix: name the final URL |
+//! | `HREFLANG-TO-ERROR` | error | an hreflang alternate answers 4xx/5xx or nothing |
+//! | `HREFLANG-TO-NOINDEX` | error | an hreflang alternate is noindex |
+//! | `HREFLANG-NON-PREFERRED` | warning | an hreflang alternate is a duplicate; fix: name its preferred URL |
+//! | `HREFLANG-NO-RETURN` | warning | the alternate does not name the page back |
+//! | `HREFLANG-INVALID-LANG` | warning | a code that is not `x-default` nor ISO 639-1 (+ script, + region); `en_US`, `en-UK`, `jp` get the code meant |
+//! | `HREFLANG-NO-SELF` | notice | a page lists alternates but not itself |
+//! | `HREFLANG-CONFLICT` | error | one page maps one code (or x-default) to several URLs |
+//! | `HREFLANG-X-DEFAULT` | warning | two pages that name each other name different x-default pages |
 //!
 //! A sitemap entry gets at most one `SITEMAP-*` finding (the first that applies, in the
 //! table's order) and a canonical target at most one target problem. A duplicate
 //! without a canonical is reported once, by its `DUP-*` finding, whose evidence says
-//! so. Noindex duplicates are not reported as duplicates.
+//! so. Noindex duplicates are not reported as duplicates. An hreflang alternate gets at
+//! most one target problem (redirect, error, noindex, non-preferred, in that order);
+//! the return link is judged only for an alternate without one. Only pages answering
+//! 2xx are judged for hreflang, and only alternates on the audited site.
 //!
 //! # Learned rules
 //!
@@ -191,6 +204,7 @@ mod from_store;
 mod input;
 mod keys;
 mod near;
+mod prediction;
 mod site;
 mod urlparts;
 
@@ -215,6 +229,7 @@ pub use input::{
     HreflangRow, LinkRow, RedirectChainRow, RedirectRow, SitemapEntryRow, SitemapId, SitemapIssue,
     SitemapRow, UrlId, UrlRow, UrlState,
 };
+pub use prediction::{PREDICTED_DUPLICATE, PredictionCheck, check_predictions};
 
 use serde::{Deserialize, Serialize};
 

@@ -103,6 +103,14 @@ pub struct CrawlConfig {
     /// Known-URL keys kept in memory to de-duplicate without asking the database
     /// (about 32 bytes each); beyond it the database's unique index decides.
     pub known_url_cache: usize,
+    /// Learned DUST rules from an earlier audit of the site (`dustpan report
+    /// --save-rules`): a URL their confirmed rules predict to duplicate a URL already
+    /// queued is recorded as skipped `dust_duplicate` instead of being fetched, except
+    /// for a verification sample (see [`dust_check_every`](Self::dust_check_every)).
+    pub learned_rules: Option<audit::LearnedRules>,
+    /// The first predicted duplicate, and then one in this many, is fetched anyway, so
+    /// the audit can count wrong predictions (0: skip them all). Default 10.
+    pub dust_check_every: u64,
 }
 
 impl Default for CrawlConfig {
@@ -141,6 +149,8 @@ impl Default for CrawlConfig {
             trap_pattern_budget: 10_000,
             max_segment_repeats: 2,
             known_url_cache: 4_000_000,
+            learned_rules: None,
+            dust_check_every: 10,
         }
     }
 }

@@ -6,7 +6,7 @@
 //! bounded ([`CrawlConfig::known_url_cache`]); once full it stops growing and the
 //! database's UNIQUE index de-duplicates the rest (the writer maps the ids).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use canon::Policy;
 use regex::Regex;
@@ -153,9 +153,52 @@ pub(crate) struct FrontierCounts {
     pub skipped: u64,
 }
 
+/// Skips URLs that learned rules predict to duplicate a URL already queued.
+#[derive(Debug)]
+struct Predictor {
+    rules: audit::LearnedRules,
+    /// Hashes of the keys (under the rules' policy) of the URLs queued so far.
+    queued: HashSet<u64>,
+    check_every: u64,
+    /// Predictions made so far.
+    predicted: u64,
+}
+
+impl Predictor {
+    fn new(config: &CrawlConfig) -> Option<Self> {
+        let rules = config.learned_rules.clone()?;
+        rules.confirmed().next()?;
+        Some(Self {
+            rules,
+            queued: HashSet::new(),
+            check_every: config.dust_check_every,
+            predicted: 0,
+        })
+    }
+
+    fn key(&self, url: &str) -> Option<String> {
+        canon::equivalence_key(url, &self.rules.policy).ok()
+    }
+
+    /// Whether to skip the URL with this key: the rules predict a twin that is queued,
+    /// and the URL is not one of the verification sample.
+    fn skips(&mut self, key: &str) -> bool {
+        let Some(twin) = self.rules.predicts_duplicate_of_key(key) else {
+            return false;
+        };
+        if !self.queued.contains(&xxh3_64(twin.as_bytes())) {
+            return false;
+        }
+        let sample = self.check_every > 0 && self.predicted.is_multiple_of(self.check_every);
+        self.predicted += 1;
+        !sample
+    }
+}
+
 /// The in-memory side of the frontier.
 #[derive(Debug)]
 pub(crate) struct Frontier {
+    predictor: Option<Predictor>,
     known: HashMap<u128, Slot>,
     cache_cap: usize,
     next_id: UrlId,
@@ -264,6 +307,7 @@ impl Frontier {
     /// An empty frontier whose ids start at `next_id`.
     pub(crate) fn new(config: &CrawlConfig, next_id: UrlId) -> Result<Self, CrawlError> {
         Ok(Self {
+            predictor: Predictor::new(config),
             known: HashMap::new(),
             cache_cap: config.known_url_cache,
             next_id,
@@ -301,6 +345,11 @@ impl Frontier {
         if known.state == UrlState::Skipped {
             self.counts.skipped += 1;
         } else {
+            if let Some(p) = self.predictor.as_mut()
+                && let Some(key) = p.key(&known.url_rfc3986)
+            {
+                p.queued.insert(xxh3_64(key.as_bytes()));
+            }
             self.counts.admitted += 1;
             if !budget_exempt(known.found_via)
                 && let Some(p) = numeric_pattern(&known.url_rfc3986)
@@ -391,7 +440,17 @@ impl Frontier {
             return Admission::Known(slot.id);
         }
         let context = self.context_reason(found);
-        let reason = context.clone().or_else(|| self.url_reason(found));
+        let mut reason = context.clone().or_else(|| self.url_reason(found));
+        if reason.is_none()
+            && let Some(p) = self.predictor.as_mut()
+            && let Some(key) = p.key(found.url.as_str())
+        {
+            if p.skips(&key) {
+                reason = Some(audit::PREDICTED_DUPLICATE.to_owned());
+            } else {
+                p.queued.insert(xxh3_64(key.as_bytes()));
+            }
+        }
         let id = self.next_id;
         self.next_id += 1;
         if self.known.len() < self.cache_cap {

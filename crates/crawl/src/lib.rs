@@ -32,6 +32,7 @@ mod page;
 mod redirects;
 mod robots;
 mod run;
+mod sample;
 mod sitemaps;
 
 use std::time::Duration;
@@ -41,6 +42,7 @@ use store::{AuditId, AuditStatus, Store, StoreError};
 use tokio::sync::watch;
 
 pub use config::{CrawlConfig, default_user_agent, parse_resolve};
+pub use sample::{SampleFetch, fetch_samples};
 pub use tokio_util::sync::CancellationToken;
 
 /// Everything that stops an audit from running. A page that fails to load, a bad

@@ -10,6 +10,9 @@ use crate::{
     RedirectRecord, SitemapEntryRecord, SitemapId, Store, StoreError, UrlId,
 };
 
+/// Links read per query by [`Store::all_link_edges`].
+const LINK_PAGE: i64 = 100_000;
+
 /// A link between two pages, without its text (the analysis needs only the graph).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LinkEdge {
@@ -106,23 +109,39 @@ impl Store {
     }
 
     /// Every link of `audit`, as graph edges.
+    ///
+    /// Read in pages of 100,000 rows (keyset on the primary key), so that the
+    /// decoded database rows of a large audit (millions of links, a few hundred bytes
+    /// each) are never all in memory at once: only the edges are kept.
     pub async fn all_link_edges(&self, audit: AuditId) -> Result<Vec<LinkEdge>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT from_url_id, to_url_id, nofollow FROM links WHERE audit_id = ?
-             ORDER BY from_url_id, position",
-        )
-        .bind(audit.0)
-        .fetch_all(self.pool())
-        .await
-        .ctx("reading links")?;
-        Ok(rows
-            .iter()
-            .map(|r| LinkEdge {
+        let mut out = Vec::new();
+        let mut after: (i64, i64) = (-1, -1);
+        loop {
+            let rows = sqlx::query(
+                "SELECT from_url_id, to_url_id, nofollow, position FROM links
+                 WHERE audit_id = ? AND (from_url_id, position) > (?, ?)
+                 ORDER BY from_url_id, position LIMIT ?",
+            )
+            .bind(audit.0)
+            .bind(after.0)
+            .bind(after.1)
+            .bind(LINK_PAGE)
+            .fetch_all(self.pool())
+            .await
+            .ctx("reading links")?;
+            let Some(last) = rows.last() else { break };
+            after = (last.get(0), last.get(3));
+            out.extend(rows.iter().map(|r| LinkEdge {
                 from: r.get(0),
                 to: r.get(1),
                 nofollow: r.get(2),
-            })
-            .collect())
+            }));
+            if rows.len() < LINK_PAGE as usize {
+                break;
+            }
+        }
+        out.shrink_to_fit();
+        Ok(out)
     }
 
     /// Every hreflang alternate of `audit`, by page.

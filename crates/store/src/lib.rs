@@ -23,9 +23,12 @@
 
 mod audit;
 mod bulk;
+mod delete;
 mod error;
 mod model;
 mod read;
+mod summary;
+mod validation;
 mod writer;
 
 use std::path::{Path, PathBuf};
@@ -41,6 +44,8 @@ use error::SqlContext;
 pub use error::StoreError;
 pub use model::*;
 pub use read::{SitemapRow, UrlRow};
+pub use summary::{AnalysisSummary, AuditListing};
+pub use validation::ValidationRecord;
 pub use writer::{Writer, WriterOptions, WriterStats};
 
 /// How long a statement waits for another connection's write lock before failing.

@@ -322,19 +322,38 @@ fn target_problem(
         );
     }
     if !site.same_site(i, t) {
-        return Some(
-            base(
-                FindingId::CanonCrossHost,
+        // Same text on both sides: a syndicated copy pointing at its original, which is
+        // what the canonical is for; there is nothing to change if that is intended.
+        let same_text = match (site.content(i), site.content(t)) {
+            (Some(a), Some(b)) => {
+                a.text_hash == b.text_hash
+                    || matches!((a.simhash, b.simhash), (Some(x), Some(y))
+                        if crate::site::distance(x, y) <= site.cfg.near_distance)
+            }
+            _ => false,
+        };
+        let f = base(
+            FindingId::CanonCrossHost,
+            if same_text {
+                format!(
+                    "The canonical of {page} points at another host, {}, whose page has the same text: a syndicated copy; keep it if that is intended.",
+                    tp.host
+                )
+            } else {
                 format!(
                     "The canonical of {page} points at another host, {}; unless the page is syndicated from there, make it self-canonical.",
                     tp.host
-                ),
-            )
-            .fix(Fix::SetCanonical {
+                )
+            },
+        );
+        return Some(if same_text {
+            f.evidence(format!("{target} has the same text"))
+        } else {
+            f.fix(Fix::SetCanonical {
                 page: page.clone(),
                 href: page.clone(),
-            }),
-        );
+            })
+        });
     }
     if let Some((ut, d)) = unrelated
         && ut == t
@@ -392,12 +411,7 @@ fn linked(cx: &Ctx<'_, '_>, i: u32, t: u32, out: &mut Vec<Finding>) {
     if !site.indexable(t) || site.eff_canon[t as usize] != t && site.eff_canon[t as usize] != NONE {
         return;
     }
-    let from: Vec<u32> = site
-        .linked_from(i)
-        .iter()
-        .copied()
-        .filter(|&x| x != t)
-        .collect();
+    let from: Vec<u32> = cx.linkers(i).into_iter().filter(|&x| x != t).collect();
     if from.is_empty() {
         return;
     }

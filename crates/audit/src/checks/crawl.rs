@@ -45,7 +45,10 @@ fn traps(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             f = f.fix(Fix::RemoveLinks {
                 pages,
                 more_pages,
-                to: pattern.to_owned(),
+                to: match urls.as_slice() {
+                    [one] => cx.url(*one),
+                    _ => pattern.to_owned(),
+                },
             });
         }
         if let Some(prefix) = common_path_prefix(cx, &urls) {

@@ -4,6 +4,11 @@
 mod canonical;
 mod crawl;
 mod duplicate;
+mod hreflang;
+
+#[cfg(test)]
+pub(crate) use hreflang::code_check as hreflang_code;
+mod links;
 mod redirect;
 mod sitemap;
 
@@ -80,9 +85,25 @@ impl<'s, 'a> Ctx<'s, 'a> {
             .collect()
     }
 
-    /// Pages linking to `i`, as URLs sorted, capped at `max_listed`, and how many more.
+    /// Pages linking to `i` where the links can be edited: pages that are their
+    /// cluster's preferred URL (or in no cluster). A duplicate's links (a page served
+    /// again over http, on `www.`, with a session id) are the preferred page's links
+    /// resolved against another URL; they go away with the duplicate.
+    pub(crate) fn linkers(&self, i: u32) -> Vec<u32> {
+        self.site
+            .linked_from(i)
+            .iter()
+            .copied()
+            .filter(|&p| {
+                let pref = self.clusters.preferred_of(p);
+                pref == p || !self.site.serves(pref)
+            })
+            .collect()
+    }
+
+    /// [`Ctx::linkers`] of `i`, as URLs sorted, capped at `max_listed`, and how many more.
     pub(crate) fn linking_pages(&self, i: u32) -> (Vec<String>, u32) {
-        self.pages(self.site.linked_from(i))
+        self.pages(&self.linkers(i))
     }
 
     /// URLs of `list` sorted, capped at `max_listed`, and how many more.
@@ -100,7 +121,7 @@ impl<'s, 'a> Ctx<'s, 'a> {
 
     /// The fix "update internal links to `from` into `to`", when `from` has any.
     pub(crate) fn update_links(&self, from: u32, to: u32) -> Option<Fix> {
-        if self.site.inlinks(from) == 0 {
+        if self.linkers(from).is_empty() {
             return None;
         }
         let (pages, more_pages) = self.linking_pages(from);
@@ -171,6 +192,8 @@ pub(crate) fn run(cx: &Ctx<'_, '_>) -> Vec<Finding> {
     redirect::check(cx, &mut out);
     sitemap::check(cx, &mut out);
     crawl::check(cx, &mut out);
+    links::check(cx, &mut out);
+    hreflang::check(cx, &mut out);
     out.sort_by(|a, b| (a.severity, a.id, &a.key).cmp(&(b.severity, b.id, &b.key)));
     out.dedup_by(|a, b| a.key == b.key);
     out

@@ -198,7 +198,7 @@ fn chains_and_dead_ends(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
 /// target when nothing links to it.
 fn dead_end_fixes(cx: &Ctx<'_, '_>, e: u32, end: u32, mut f: Finding) -> Finding {
     let site = cx.site;
-    if site.inlinks(e) > 0 {
+    if !cx.linkers(e).is_empty() {
         let (pages, more_pages) = cx.linking_pages(e);
         f = f.fix(Fix::RemoveLinks {
             pages,
@@ -283,7 +283,11 @@ fn temporary_and_meta(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
 fn links_to_redirects(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     let site = cx.site;
     for i in 0..site.n as u32 {
-        if site.hops[i as usize].is_none() || site.inlinks(i) == 0 || site.external[i as usize] {
+        if site.hops[i as usize].is_none() || site.external[i as usize] {
+            continue;
+        }
+        let linkers = cx.linkers(i).len();
+        if linkers == 0 {
             continue;
         }
         let Some(f) = cx.live_final(i) else { continue };
@@ -291,10 +295,7 @@ fn links_to_redirects(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         let mut finding = Finding::new(
             FindingId::LinkToRedirect,
             &[&from],
-            format!(
-                "{} internal pages link to {from}, which redirects to {to}.",
-                site.inlinks(i)
-            ),
+            format!("{linkers} internal pages link to {from}, which redirects to {to}."),
         )
         .urls([from.clone(), to.clone()]);
         for &x in &cx.chain_path(i)[..] {

@@ -103,7 +103,19 @@ fn entries(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             && site.eff_canon[u as usize] != u
         {
             let t = site.eff_canon[u as usize];
-            let with = site.indexable(t).then_some(t);
+            // A canonical chain is replaced by its end, not by the next link.
+            let mut end = t;
+            for _ in 0..32 {
+                let next = site.eff_canon[end as usize];
+                if next == NONE || next == end || next == u || !site.serves(end) {
+                    break;
+                }
+                end = next;
+            }
+            let with = site
+                .indexable(end)
+                .then_some(end)
+                .or_else(|| site.indexable(t).then_some(t));
             let f = new(
                 FindingId::SitemapCanonicalised,
                 format!(
@@ -192,11 +204,41 @@ fn missing(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         })
         .map(|u| number_pattern(site.url(u)))
         .collect();
+    // Paths leading into a trap of repeated segments (`/trap/`, `/trap/a/` before the
+    // skipped `/trap/a/a/a/`) are the trap's own pages.
+    let trapped: Vec<String> = (0..site.n as u32)
+        .filter(|&u| site.reason(u).is_some_and(|r| r.starts_with("trap")))
+        .map(|u| {
+            let p = split(site.url(u));
+            format!("{}{}", p.host.to_ascii_lowercase(), p.path)
+        })
+        .collect();
+    let confirmed: Vec<&crate::dust::DustRule> = cx
+        .mined
+        .rules
+        .iter()
+        .filter(|r| r.status == crate::dust::RuleStatus::Confirmed)
+        .collect();
     for u in 0..site.n as u32 {
         if site.sitemap_count[u as usize] > 0 || site.external[u as usize] || !site.indexable(u) {
             continue;
         }
         if !runaway.is_empty() && runaway.contains(&number_pattern(site.url(u))) {
+            continue;
+        }
+        let parts = split(site.url(u));
+        if parts.path.len() > 1 {
+            let here = format!("{}{}", parts.host.to_ascii_lowercase(), parts.path);
+            if trapped.iter().any(|t| t.starts_with(&here)) {
+                continue;
+            }
+        }
+        // A URL a confirmed learned rule rewrites is a duplicate of the rewritten form,
+        // even when the crawl did not fetch that form.
+        if cx
+            .key(u)
+            .is_some_and(|k| confirmed.iter().any(|r| r.apply(k).is_some()))
+        {
             continue;
         }
         let e = site.eff_canon[u as usize];

@@ -117,6 +117,10 @@ fn signal_table() {
         target: Some(p),
         source: DeclarationSource::LinkElement,
     });
+    // The rest of a valid set: self-references and the return link.
+    b.hreflang(&u("/de/p"), "de", &u("/de/p"))
+        .hreflang(&u("/p"), "en", &u("/p"))
+        .hreflang(&u("/p"), "de", &u("/de/p"));
     b.listed(&u("/s.xml"), &u("/home"))
         .listed(&u("/s.xml"), &u("/de/p"));
     let a = b.analyse();

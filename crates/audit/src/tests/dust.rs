@@ -198,6 +198,7 @@ fn a_weak_rule_needs_validation_and_measurement_decides() {
     );
     assert_eq!(validation_candidates(&b.input, &cfg, &r, 1).len(), 1);
     let fetched = |c: &ValidationCandidate, text: u64| ValidationFetch {
+        rule_id: r.id.clone(),
         candidate: c.clone(),
         status: Some(200),
         text_hash: Some(text),
@@ -224,6 +225,69 @@ fn a_weak_rule_needs_validation_and_measurement_decides() {
     assert_eq!(
         (confirmed.precision, confirmed.status),
         (1.0, RuleStatus::Confirmed)
+    );
+}
+
+#[test]
+fn validation_samples_fold_into_the_analysis() {
+    let mut b = B::new();
+    for k in 1..=2 {
+        b.page(&format!("https://example.com/item?id={k}"), 600 + k);
+        b.page(&format!("https://example.com/item_{k}"), 600 + k);
+    }
+    b.page("https://example.com/item?id=3", 603)
+        .page("https://example.com/item?id=4", 604);
+    let before = b.analyse();
+    let r = rule(&before, "replace:/item?id==>/item_").clone();
+    let mut cfg = AnalysisConfig::default();
+    let sample = |text: &[u64]| -> Vec<ValidationFetch> {
+        validation_candidates(&b.input, &AnalysisConfig::default(), &r, 10)
+            .into_iter()
+            .zip(text)
+            .map(|(candidate, &t)| ValidationFetch {
+                rule_id: r.id.clone(),
+                candidate,
+                status: Some(200),
+                text_hash: Some(t),
+                simhash: Some(super::sim(t)),
+            })
+            .collect()
+    };
+    // Both rewritten pages have the text of their originals: confirmed, and the pairs
+    // that were plain identical content are now explained by the rule.
+    cfg.validations = sample(&[603, 604]);
+    let a = analyse(&b.input, &cfg);
+    let v = rule(&a, &r.id);
+    assert_eq!(
+        (v.status, v.applicable, v.agreed),
+        (RuleStatus::Confirmed, 4, 4)
+    );
+    let report = v.validation.as_ref().unwrap();
+    assert_eq!((report.tested, report.false_positives), (2, 0));
+    check(
+        &a,
+        "DUP-DUST https://example.com/item?id=1 https://example.com/item_1
+         DUP-DUST https://example.com/item?id=2 https://example.com/item_2",
+    );
+    // Both differ: rejected, with a false-positive rate of 1; the findings stay.
+    cfg.validations = sample(&[1, 2]);
+    let a = analyse(&b.input, &cfg);
+    let v = rule(&a, &r.id);
+    assert_eq!(v.status, RuleStatus::Rejected);
+    assert_eq!(v.validation.as_ref().unwrap().false_positive_rate, 1.0);
+    check(
+        &a,
+        "DUP-CONTENT https://example.com/item?id=1 https://example.com/item_1
+         DUP-CONTENT https://example.com/item?id=2 https://example.com/item_2",
+    );
+    // Samples of another rule change nothing.
+    cfg.validations = sample(&[603, 604]);
+    for v in &mut cfg.validations {
+        v.rule_id = "replace:/x=>/y".into();
+    }
+    assert_eq!(
+        rule(&analyse(&b.input, &cfg), &r.id).status,
+        RuleStatus::NeedsValidation
     );
 }
 
@@ -263,5 +327,47 @@ fn learned_rules_serialize_and_carry_into_the_next_audit() {
     assert_eq!(
         c.members[1].evidence[0].kind,
         EvidenceKind::Dust { rule: STORY.into() }
+    );
+}
+
+#[test]
+fn predictions_of_carried_rules_are_counted_and_checked() {
+    let rules = story_site(1..=10).analyse().learned;
+    let mut b = B::new();
+    for k in 1..=6u64 {
+        b.page(&format!("http://example.com/story_{k}"), 100 + k);
+        b.skipped(
+            &format!("http://example.com/story?id={k}"),
+            PREDICTED_DUPLICATE,
+        );
+    }
+    // The verification sample: one right, one wrong; a pair whose twin answered 404
+    // is wrong too; a redirect says nothing.
+    b.page("http://example.com/story?id=7", 107)
+        .page("http://example.com/story_7", 107)
+        .page("http://example.com/story?id=8", 108)
+        .page("http://example.com/story_8", 999)
+        .page("http://example.com/story?id=9", 109)
+        .status("http://example.com/story_9", 404)
+        .redirect(
+            "http://example.com/story?id=10",
+            "http://example.com/story_10",
+            301,
+        )
+        .page("http://example.com/story_10", 110)
+        .skipped("http://example.com/story?id=11", "max_depth");
+    let check = check_predictions(&b.input, &rules, 3);
+    assert_eq!(
+        check,
+        PredictionCheck {
+            skipped: 6,
+            checked: 3,
+            wrong: 2
+        }
+    );
+    assert!((check.wrong_rate() - 2.0 / 3.0).abs() < 1e-9);
+    assert_eq!(
+        check_predictions(&AuditInput::default(), &rules, 3),
+        PredictionCheck::default()
     );
 }

@@ -676,7 +676,7 @@ fn every_finding_id_has_catalog_text_and_round_trips() {
         let json = serde_json::to_string(&id).unwrap();
         assert_eq!(json, format!("\"{}\"", id.code()));
     }
-    assert_eq!(FindingId::ALL.len(), 45);
+    assert_eq!(FindingId::ALL.len(), 55);
     let _ = sim(0);
 }
 
@@ -710,4 +710,92 @@ fn json_fixture_with_sparse_ids_and_defaults() {
          CANON-OUTSIDE-HEAD https://example.com/b?",
     );
     assert_eq!(a.cluster_of(35).unwrap().preferred, 10);
+}
+
+#[test]
+fn links_on_duplicates_are_not_links_to_edit() {
+    // The http copy of the home page links (relatively) to an http URL that
+    // redirects: that link goes away with the duplicate, it is not a finding.
+    let mut b = B::new();
+    b.page("https://example.com/", 1)
+        .page("http://example.com/", 1)
+        .canonical("http://example.com/", "https://example.com/")
+        .canonical("https://example.com/", "https://example.com/")
+        .redirect("http://example.com/faq", "https://example.com/faq", 301)
+        .page("https://example.com/faq", 2)
+        .link("http://example.com/", "http://example.com/faq");
+    assert_eq!(
+        b.analyse().findings_with(FindingId::LinkToRedirect).count(),
+        0
+    );
+    // Linked from the preferred page too: reported, with only that page to edit.
+    b.link("https://example.com/", "http://example.com/faq");
+    let a = b.analyse();
+    let f = only(&a, FindingId::LinkToRedirect);
+    assert!(
+        matches!(&f.fixes[0], Fix::UpdateLinks { pages, .. } if pages == &["https://example.com/"]),
+        "{f:#?}"
+    );
+}
+
+#[test]
+fn a_listed_page_in_a_canonical_chain_is_replaced_by_the_chain_end() {
+    let mut b = B::new();
+    b.page("https://example.com/a", 1)
+        .page("https://example.com/b", 1)
+        .page("https://example.com/c", 1)
+        .canonical("https://example.com/a", "https://example.com/b")
+        .canonical("https://example.com/b", "https://example.com/c")
+        .canonical("https://example.com/c", "https://example.com/c")
+        .listed("https://example.com/sitemap.xml", "https://example.com/a");
+    let a = b.analyse();
+    let f = only(&a, FindingId::SitemapCanonicalised);
+    assert!(
+        f.fixes.contains(&Fix::SitemapReplace {
+            sitemap: "https://example.com/sitemap.xml".into(),
+            loc: "https://example.com/a".into(),
+            with: "https://example.com/c".into()
+        }),
+        "{f:#?}"
+    );
+}
+
+#[test]
+fn a_syndicated_copy_keeps_its_cross_host_canonical() {
+    let mut b = B::new();
+    b.page("https://example.com/copy", 7)
+        .page("https://blog.example.org/original", 7)
+        .canonical(
+            "https://example.com/copy",
+            "https://blog.example.org/original",
+        );
+    let a = b.analyse();
+    let f = only(&a, FindingId::CanonCrossHost);
+    assert!(f.fixes.is_empty(), "{f:#?}");
+    let mut b = B::new();
+    b.page("https://example.com/page", 7)
+        .page("https://blog.example.org/other", 8)
+        .canonical("https://example.com/page", "https://blog.example.org/other");
+    let a = b.analyse();
+    assert_eq!(only(&a, FindingId::CanonCrossHost).fixes.len(), 1);
+}
+
+#[test]
+fn pages_on_the_way_into_a_trap_are_not_missing_from_the_sitemap() {
+    let mut b = B::new();
+    b.page("https://example.com/", 1)
+        .listed("https://example.com/sitemap.xml", "https://example.com/")
+        .page("https://example.com/trap/", 2)
+        .page("https://example.com/trap/a/", 3)
+        .page("https://example.com/other", 4)
+        .skipped(
+            "https://example.com/trap/a/a/a/",
+            "trap: path repeats segment \"a\"",
+        );
+    let a = b.analyse();
+    let missing: Vec<&str> = a
+        .findings_with(FindingId::SitemapMissing)
+        .map(|f| f.urls[0].as_str())
+        .collect();
+    assert_eq!(missing, ["https://example.com/other"]);
 }

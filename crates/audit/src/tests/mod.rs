@@ -5,6 +5,8 @@ mod clusters;
 mod dust;
 mod findings;
 mod fixes;
+mod hreflang;
+mod links;
 mod seeds;
 
 use crate::*;
@@ -158,6 +160,30 @@ impl B {
         self.input.links.push(LinkRow {
             from: f,
             to: Some(t),
+            ..LinkRow::default()
+        });
+        self
+    }
+
+    /// An hreflang alternate `lang` → `href` declared on `page`.
+    pub fn hreflang(&mut self, page: &str, lang: &str, href: &str) -> &mut Self {
+        let (p, t) = (self.id(page), self.id(href));
+        self.input.hreflang.push(HreflangRow {
+            page: p,
+            lang: lang.to_owned(),
+            target: Some(t),
+            ..HreflangRow::default()
+        });
+        self
+    }
+
+    /// A link from `from` to `to` with anchor text.
+    pub fn anchor(&mut self, from: &str, to: &str, text: &str) -> &mut Self {
+        let (f, t) = (self.id(from), self.id(to));
+        self.input.links.push(LinkRow {
+            from: f,
+            to: Some(t),
+            anchor_text: Some(text.to_owned()),
             ..LinkRow::default()
         });
         self

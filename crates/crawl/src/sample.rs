@@ -1,0 +1,156 @@
+//! Fetching a few URLs outside the frontier: the samples that test a learned DUST rule
+//! after a crawl. Each request obeys the audit's scope, robots.txt (the rules stored by
+//! the crawl are reused), per-host rate, timeouts and body limit, and is not followed
+//! if it redirects.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use store::{AuditId, Store};
+use tokio::task::JoinSet;
+use url::Url;
+
+use crate::frontier::Scope;
+use crate::robots::{HostGate, RobotsCache};
+use crate::{CrawlConfig, CrawlError, fetch};
+
+/// What one sample request got.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SampleFetch {
+    /// The URL requested (as given).
+    pub url: String,
+    /// When it was requested (ms since the epoch).
+    pub fetched_at: i64,
+    /// The HTTP status (`None`: not requested or no response).
+    pub status: Option<u16>,
+    /// The visible text's hash, for an HTML 2xx answer.
+    pub text_hash: Option<u64>,
+    /// Its SimHash.
+    pub simhash: Option<u64>,
+    /// Why there is no usable answer: `invalid_url`, `out_of_scope`, `robots_txt`, or
+    /// the fetch error's kind (`timeout`, `connect`, ...).
+    pub error_kind: Option<String>,
+}
+
+struct Shared {
+    config: CrawlConfig,
+    client: reqwest::Client,
+    scope: Scope,
+    robots: RobotsCache,
+    gate: HostGate,
+}
+
+/// Fetches `urls` for `audit` with its crawl configuration, at most
+/// `config.concurrency` at once. The answers come back in the order of `urls`.
+pub async fn fetch_samples(
+    store: &Store,
+    audit: AuditId,
+    config: &CrawlConfig,
+    urls: &[String],
+) -> Result<Vec<SampleFetch>, CrawlError> {
+    let agent = config.robots_agent().to_owned();
+    let robots = RobotsCache::new(&agent, Duration::from_millis(config.max_crawl_delay_ms));
+    for record in store.robots(audit).await? {
+        robots.preload(record);
+    }
+    let shared = Arc::new(Shared {
+        client: fetch::client(config)?,
+        scope: Scope::new(config)?,
+        robots,
+        gate: HostGate::new(config.requests_per_second),
+        config: config.clone(),
+    });
+    let mut out: Vec<Option<SampleFetch>> = vec![None; urls.len()];
+    let mut tasks: JoinSet<(usize, SampleFetch)> = JoinSet::new();
+    let mut next = 0;
+    loop {
+        while next < urls.len() && tasks.len() < config.concurrency.max(1) {
+            let shared = Arc::clone(&shared);
+            let url = urls[next].clone();
+            let at = next;
+            tasks.spawn(async move { (at, one(&shared, url).await) });
+            next += 1;
+        }
+        match tasks.join_next().await {
+            Some(Ok((at, fetched))) => out[at] = Some(fetched),
+            Some(Err(_)) => {}
+            None => break,
+        }
+    }
+    Ok(out
+        .into_iter()
+        .zip(urls)
+        .map(|(f, url)| {
+            f.unwrap_or_else(|| SampleFetch {
+                url: url.clone(),
+                fetched_at: store::now_ms(),
+                error_kind: Some("panic".into()),
+                ..SampleFetch::default()
+            })
+        })
+        .collect())
+}
+
+async fn one(shared: &Shared, raw: String) -> SampleFetch {
+    let mut out = SampleFetch {
+        url: raw,
+        fetched_at: store::now_ms(),
+        ..SampleFetch::default()
+    };
+    let url = match Url::parse(&out.url) {
+        Ok(url) if matches!(url.scheme(), "http" | "https") => url,
+        _ => {
+            out.error_kind = Some("invalid_url".into());
+            return out;
+        }
+    };
+    if !shared.scope.contains(&url) {
+        out.error_kind = Some("out_of_scope".into());
+        return out;
+    }
+    let mut crawl_delay = None;
+    if shared.config.obey_robots {
+        let (rules, _) = shared.robots.rules(&shared.client, &url).await;
+        if !rules.allows(&url) {
+            out.error_kind = Some("robots_txt".into());
+            return out;
+        }
+        crawl_delay = rules.crawl_delay;
+    }
+    shared
+        .gate
+        .wait(url.host_str().unwrap_or(""), crawl_delay)
+        .await;
+    out.fetched_at = store::now_ms();
+    let result = fetch::get(
+        &shared.client,
+        &url,
+        shared.config.max_response_bytes,
+        |status, _| status.is_success(),
+    )
+    .await;
+    match result {
+        Ok(response) => {
+            out.status = Some(response.status.as_u16());
+            if response.status.is_success()
+                && fetch::is_html(response.header("content-type"), &response.body)
+            {
+                let content_type = response.header("content-type").map(str::to_owned);
+                let body = response.body;
+                let page = tokio::task::spawn_blocking(move || {
+                    extract::extract(&body, content_type.as_deref())
+                })
+                .await;
+                if let Ok(page) = page {
+                    out.text_hash = Some(page.text_hash);
+                    out.simhash = Some(page.simhash);
+                }
+            }
+        }
+        Err(failure) => {
+            out.status = failure.partial.map(|p| p.status.as_u16());
+            out.error_kind = Some(failure.kind.to_owned());
+        }
+    }
+    out
+}

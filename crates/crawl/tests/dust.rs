@@ -1,0 +1,143 @@
+//! Learned DUST rules in the crawler, on the fixture site: predicted duplicates are
+//! skipped (a verification sample is fetched), and validation samples are fetched
+//! within the audit's scope and robots.txt.
+
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
+use crawl::{CancellationToken, CrawlConfig, Progress};
+use fixture::{FixtureConfig, FixtureServer};
+use store::{Store, UrlState};
+use tokio::sync::watch;
+
+fn config(server: &FixtureServer) -> CrawlConfig {
+    let port = server.port();
+    CrawlConfig {
+        start_urls: vec![server.base_url()],
+        include_subdomains: true,
+        resolve: fixture::HOSTS
+            .iter()
+            .map(|h| format!("{h}:{port}:127.0.0.1"))
+            .collect(),
+        extra_root_certs_pem: vec![server.ca_pem().to_owned()],
+        read_timeout_ms: 5_000,
+        total_timeout_ms: 20_000,
+        ..CrawlConfig::default()
+    }
+}
+
+/// The story rule as an audit of the fixture learns it.
+fn story_rules() -> audit::LearnedRules {
+    audit::LearnedRules {
+        policy: canon::Policy::seo(),
+        rules: vec![audit::DustRule {
+            id: "replace:/story?id==>/story_".into(),
+            kind: audit::DustRuleKind::Replace {
+                from: "/story?id=".into(),
+                to: "/story_".into(),
+                next: vec![audit::NextChar::Digit],
+            },
+            support: 10,
+            applicable: 10,
+            agreed: 10,
+            precision: 1.0,
+            unverified: 0,
+            status: audit::RuleStatus::Confirmed,
+            examples: Vec::new(),
+            validation: None,
+        }],
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn learned_rules_skip_predicted_duplicates_but_fetch_a_sample() {
+    let server = FixtureServer::start(FixtureConfig::default())
+        .await
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("dust.sqlite")).await.unwrap();
+    let mut config = config(&server);
+    config.learned_rules = Some(story_rules());
+    config.dust_check_every = 4;
+    let (progress, _rx) = watch::channel(Progress::default());
+    let summary = crawl::start_audit(&store, &config, &progress, &CancellationToken::new())
+        .await
+        .unwrap();
+    let urls = store.urls(summary.audit).await.unwrap();
+    let state = |u: &str| {
+        urls.iter()
+            .find(|r| r.url == u)
+            .map(|r| (r.state, r.reason.clone()))
+    };
+    let mut skipped = 0;
+    let mut fetched = 0;
+    for k in 1..=10 {
+        // The sitemap lists /story_N, so it is queued before /story?id=N is found.
+        assert_eq!(
+            state(&format!("https://example.test/story_{k}")).unwrap().0,
+            UrlState::Done
+        );
+        match state(&format!("https://example.test/story?id={k}")).unwrap() {
+            (UrlState::Skipped, Some(r)) if r == audit::PREDICTED_DUPLICATE => skipped += 1,
+            (UrlState::Done, _) => fetched += 1,
+            other => panic!("story?id={k}: {other:?}"),
+        }
+    }
+    // Predictions 0, 4 and 8 are the verification sample.
+    assert_eq!((skipped, fetched), (7, 3));
+    let requested: Vec<String> = server.requests().iter().map(|r| r.url()).collect();
+    let asked = requested
+        .iter()
+        .filter(|u| u.starts_with("https://example.test/story?id="))
+        .count();
+    assert_eq!(asked, 3, "skipped URLs are never requested");
+
+    let input = audit::load(&store, summary.audit).await.unwrap();
+    let check = audit::check_predictions(&input, config.learned_rules.as_ref().unwrap(), 3);
+    assert_eq!((check.skipped, check.checked, check.wrong), (7, 3, 0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn samples_are_fetched_within_scope_and_robots_txt() {
+    let server = FixtureServer::start(FixtureConfig::default())
+        .await
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("sample.sqlite"))
+        .await
+        .unwrap();
+    let config = config(&server);
+    let audit = crawl::create_audit(&store, &config).await.unwrap();
+    let urls: Vec<String> = [
+        "https://example.test/story_3",
+        "https://example.test/story_99",
+        "https://example.test/search?q=boots",
+        "https://elsewhere.test/story_3",
+        "https://example.test/story?id=3",
+        "not a url",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    let got = crawl::fetch_samples(&store, audit, &config, &urls)
+        .await
+        .unwrap();
+    let seen: Vec<(Option<u16>, Option<&str>)> = got
+        .iter()
+        .map(|s| (s.status, s.error_kind.as_deref()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (Some(200), None),
+            (Some(404), None),
+            (None, Some("robots_txt")),
+            (None, Some("out_of_scope")),
+            (Some(200), None),
+            (None, Some("invalid_url")),
+        ]
+    );
+    assert!(got[0].text_hash.is_some());
+    assert_eq!(got[0].text_hash, got[4].text_hash, "story_3 = story?id=3");
+    let requested: Vec<String> = server.requests().iter().map(|r| r.url()).collect();
+    assert!(!requested.iter().any(|u| u.contains("/search")));
+    assert!(!requested.iter().any(|u| u.contains("elsewhere")));
+}

@@ -1,0 +1,77 @@
+//! Findings new, resolved and persisting, matched by their stable key (built from URLs).
+
+use audit::{Finding, Severity};
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+
+/// One finding as the diff reports it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FindingRef {
+    /// The stable per-instance key.
+    pub key: String,
+    /// The finding id's code (`DUP-HOST`, ...).
+    pub code: String,
+    /// Its severity.
+    pub severity: Severity,
+    /// The id's title.
+    pub title: String,
+    /// One sentence about this instance.
+    pub summary: String,
+    /// The URLs concerned.
+    pub urls: Vec<String>,
+}
+
+impl FindingRef {
+    fn of(f: &Finding) -> FindingRef {
+        FindingRef {
+            key: f.key.clone(),
+            code: f.id.code().to_owned(),
+            severity: f.severity,
+            title: f.title.to_string(),
+            summary: f.summary.clone(),
+            urls: f.urls.clone(),
+        }
+    }
+}
+
+/// How the findings of two audits compare.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FindingsDiff {
+    /// Findings only in the newer audit.
+    pub new: Vec<FindingRef>,
+    /// Findings only in the older audit (fixed, or no longer seen).
+    pub resolved: Vec<FindingRef>,
+    /// How many findings are in both.
+    pub persisting: usize,
+}
+
+fn by_key(findings: &[Finding]) -> FxHashMap<&str, &Finding> {
+    let mut map = FxHashMap::with_capacity_and_hasher(findings.len(), Default::default());
+    for f in findings {
+        map.entry(f.key.as_str()).or_insert(f);
+    }
+    map
+}
+
+fn sorted(mut v: Vec<FindingRef>) -> Vec<FindingRef> {
+    v.sort_by(|a, b| (a.severity, &a.code, &a.key).cmp(&(b.severity, &b.code, &b.key)));
+    v
+}
+
+/// Compares two audits' findings by key ([`audit::compare`]).
+pub(crate) fn compare(old: &[Finding], new: &[Finding]) -> FindingsDiff {
+    let c = audit::compare(old, new);
+    let (old_by, new_by) = (by_key(old), by_key(new));
+    let refs = |keys: &[String], by: &FxHashMap<&str, &Finding>| {
+        keys.iter()
+            .filter_map(|k| by.get(k.as_str()).map(|f| FindingRef::of(f)))
+            .collect()
+    };
+    FindingsDiff {
+        new: sorted(refs(&c.new, &new_by)),
+        resolved: sorted(refs(&c.resolved, &old_by)),
+        persisting: c.persisting.len(),
+    }
+}

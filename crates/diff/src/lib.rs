@@ -1,0 +1,153 @@
+//! What changed between two audits of a site: findings new, resolved and persisting;
+//! clusters that formed, grew, shrank, regrouped or dissolved; preferred URLs that changed;
+//! status codes, redirects and canonicals that changed; URLs added to and removed from the
+//! crawl and the sitemaps.
+//!
+//! [`diff`] is a pure function over two audits, each given as what the crawl stored
+//! ([`AuditInput`]) and what the analysis made of it ([`Analysis`]). Everything is matched
+//! by URL, never by row id, so two crawls of an unchanged site in different orders give an
+//! empty diff:
+//!
+//! * findings by their stable key ([`audit::compare`]);
+//! * URLs by their canon rfc3986 form;
+//! * clusters by their members: an old and a new cluster sharing the most URLs are the
+//!   same cluster (ties go to the pair keeping its preferred URL), so the diff can say
+//!   "gained 3 URLs", "preferred URL changed", "2 URLs now redirect to the preferred URL".
+//!
+//! URLs of a crawler trap (a URL pattern either crawl stopped following, such as an
+//! endless calendar) are left out of the URL-level sections: which of its endless URLs a
+//! crawl reaches depends on the crawl order. The trap itself is a finding, compared like
+//! the others.
+//!
+//! [`AuditDiff::sections`] renders the diff as tables (the CSV files of `dustpan diff --out`
+//! and the desktop app's comparison view); [`AuditDiff::summary`] counts each kind of change.
+//!
+//! ```
+//! use audit::{AnalysisConfig, AuditInput, FetchRow, UrlRow, analyse};
+//!
+//! let page = |id, url: &str, status| {
+//!     (UrlRow { id, url: url.into(), ..UrlRow::default() },
+//!      FetchRow { url_id: id, status: Some(status), ..FetchRow::default() })
+//! };
+//! let audit = |pages: &[(UrlRow, FetchRow)]| AuditInput {
+//!     urls: pages.iter().map(|p| p.0.clone()).collect(),
+//!     fetches: pages.iter().map(|p| p.1.clone()).collect(),
+//!     ..AuditInput::default()
+//! };
+//! let old = audit(&[page(1, "https://example.com/", 200), page(2, "https://example.com/a", 200)]);
+//! let new = audit(&[page(1, "https://example.com/a", 404), page(2, "https://example.com/", 200)]);
+//! let cfg = AnalysisConfig::default();
+//! let (a, b) = (analyse(&old, &cfg), analyse(&new, &cfg));
+//! let d = diff::diff((&old, &a), (&new, &b));
+//! assert_eq!(d.responses.len(), 1);
+//! assert_eq!(d.responses[0].new_status, "404");
+//! assert!(diff::diff((&old, &a), (&old, &a)).is_empty());
+//! ```
+
+mod clusters;
+mod findings;
+mod pages;
+mod table;
+mod traps;
+mod urls;
+
+pub use clusters::{ClusterChange, ClusterChangeKind, MemberChange};
+pub use findings::{FindingRef, FindingsDiff};
+pub use pages::{CanonicalChange, Presence, ResponseChange, SitemapEntryChange, UrlChange};
+pub use table::DiffTable;
+
+use audit::{Analysis, AuditInput};
+use serde::Serialize;
+
+/// Everything that changed between an older and a newer audit.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditDiff {
+    /// Findings new, resolved and persisting.
+    pub findings: FindingsDiff,
+    /// Clusters that formed, dissolved or changed, sorted by preferred URL.
+    pub clusters: Vec<ClusterChange>,
+    /// URLs whose status code or redirect target changed.
+    pub responses: Vec<ResponseChange>,
+    /// Pages whose canonical declarations changed.
+    pub canonicals: Vec<CanonicalChange>,
+    /// URLs only one audit saw.
+    pub urls: Vec<UrlChange>,
+    /// Sitemap entries only one audit read.
+    pub sitemap_entries: Vec<SitemapEntryChange>,
+}
+
+/// Compares an older audit with a newer one.
+pub fn diff(old: (&AuditInput, &Analysis), new: (&AuditInput, &Analysis)) -> AuditDiff {
+    let traps = traps::Traps::new([old.0, new.0]);
+    let (old_urls, new_urls) = (
+        urls::Urls::new(old.0, &traps),
+        urls::Urls::new(new.0, &traps),
+    );
+    let (old_views, new_views) = (clusters::views(old.1), clusters::views(new.1));
+    AuditDiff {
+        findings: findings::compare(&old.1.findings, &new.1.findings),
+        clusters: clusters::compare(&old_views, &new_views),
+        responses: pages::response_changes(&old_urls, &new_urls),
+        canonicals: pages::canonical_changes(old.0, &old_urls, new.0, &new_urls),
+        urls: pages::url_changes(&old_urls, &new_urls),
+        sitemap_entries: pages::sitemap_changes(old.0, &old_urls, new.0, &new_urls),
+    }
+}
+
+impl AuditDiff {
+    /// Nothing changed (persisting findings are not a change).
+    pub fn is_empty(&self) -> bool {
+        self.summary()
+            .iter()
+            .all(|(label, n)| *n == 0 || *label == PERSISTING)
+    }
+
+    /// Clusters whose preferred URL changed.
+    pub fn preferred_changes(&self) -> impl Iterator<Item = &ClusterChange> {
+        self.clusters.iter().filter(|c| c.preferred_changed())
+    }
+
+    /// How many changes of each kind, in a fixed order (zeros included).
+    pub fn summary(&self) -> Vec<(&'static str, usize)> {
+        let kind = |k: ClusterChangeKind| self.clusters.iter().filter(|c| c.kind == k).count();
+        let urls = |p: Presence| self.urls.iter().filter(|u| u.change == p).count();
+        let entries = |p: Presence| {
+            self.sitemap_entries
+                .iter()
+                .filter(|u| u.change == p)
+                .count()
+        };
+        vec![
+            ("findings new", self.findings.new.len()),
+            ("findings resolved", self.findings.resolved.len()),
+            (PERSISTING, self.findings.persisting),
+            ("clusters formed", kind(ClusterChangeKind::Formed)),
+            ("clusters dissolved", kind(ClusterChangeKind::Dissolved)),
+            ("clusters grew", kind(ClusterChangeKind::Grew)),
+            ("clusters shrank", kind(ClusterChangeKind::Shrank)),
+            ("clusters regrouped", kind(ClusterChangeKind::Regrouped)),
+            (
+                "clusters otherwise changed",
+                kind(ClusterChangeKind::Changed),
+            ),
+            ("preferred URLs changed", self.preferred_changes().count()),
+            (
+                "cluster members with a new role",
+                self.clusters.iter().map(|c| c.members.len()).sum(),
+            ),
+            ("status or redirect changes", self.responses.len()),
+            ("canonical changes", self.canonicals.len()),
+            ("URLs added", urls(Presence::Added)),
+            ("URLs removed", urls(Presence::Removed)),
+            ("sitemap entries added", entries(Presence::Added)),
+            ("sitemap entries removed", entries(Presence::Removed)),
+        ]
+    }
+}
+
+/// The summary label of findings in both audits (the one count that is not a change).
+pub const PERSISTING: &str = "findings persisting";
+
+#[cfg(test)]
+mod tests;

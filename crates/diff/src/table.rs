@@ -1,0 +1,308 @@
+//! The diff as tables: one per section, shared by the CSV files and the desktop app.
+
+use crate::{AuditDiff, ClusterChange, ClusterChangeKind, FindingRef};
+use audit::Action;
+use serde::Serialize;
+use std::io::Write;
+
+/// One section of a diff as a table of text cells.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DiffTable {
+    /// A stable key (`findings`, `clusters`, ...), also the CSV file's name without `.csv`.
+    pub key: &'static str,
+    /// A title for people.
+    pub title: &'static str,
+    /// Column headers.
+    pub headers: Vec<&'static str>,
+    /// Rows, each with one cell per header.
+    pub rows: Vec<Vec<String>>,
+}
+
+impl DiffTable {
+    /// The CSV file name: `{key}.csv`.
+    pub fn file_name(&self) -> String {
+        format!("{}.csv", self.key)
+    }
+
+    /// Writes the table as CSV (RFC 4180, a header row); cells a spreadsheet would run as a
+    /// formula are prefixed with `'` ([`audit::export::spreadsheet_safe`]).
+    pub fn write_csv<W: Write>(&self, out: W) -> csv::Result<()> {
+        let mut w = csv::Writer::from_writer(out);
+        w.write_record(&self.headers)?;
+        for row in &self.rows {
+            w.write_record(
+                row.iter()
+                    .map(|c| audit::export::spreadsheet_safe(c).into_owned()),
+            )?;
+        }
+        w.flush()?;
+        Ok(())
+    }
+}
+
+fn lines(v: &[String]) -> String {
+    v.join("\n")
+}
+
+fn role(r: audit::Role) -> String {
+    serde_json::to_value(r)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+fn action(a: Action) -> &'static str {
+    match a {
+        Action::None => "none",
+        Action::Redirect301 => "301 to the preferred URL",
+        Action::Canonical => "canonical to the preferred URL",
+    }
+}
+
+fn urls(n: usize) -> String {
+    if n == 1 {
+        "1 URL".to_owned()
+    } else {
+        format!("{n} URLs")
+    }
+}
+
+/// "gained 3 URLs; preferred URL changed; 2 URLs now redirect to the preferred URL".
+fn describe(c: &ClusterChange) -> String {
+    let mut parts = vec![match c.kind {
+        ClusterChangeKind::Formed => format!("formed with {}", urls(c.new_size)),
+        ClusterChangeKind::Dissolved => format!("dissolved (had {})", urls(c.old_size)),
+        ClusterChangeKind::Grew => format!("gained {}", urls(c.added.len())),
+        ClusterChangeKind::Shrank => format!("lost {}", urls(c.removed.len())),
+        ClusterChangeKind::Regrouped => format!(
+            "gained {}, lost {}",
+            urls(c.added.len()),
+            urls(c.removed.len())
+        ),
+        ClusterChangeKind::Changed => "same URLs".to_owned(),
+    }];
+    if c.preferred_changed() {
+        parts.push("preferred URL changed".to_owned());
+    }
+    let redirecting = c.now_redirecting();
+    if redirecting > 0 {
+        parts.push(format!(
+            "{} now {} to the preferred URL",
+            urls(redirecting),
+            if redirecting == 1 {
+                "redirects"
+            } else {
+                "redirect"
+            }
+        ));
+    }
+    let other = c.members.len() - redirecting;
+    if other > 0 {
+        parts.push(format!("{} changed role or fix", urls(other)));
+    }
+    parts.join("; ")
+}
+
+fn finding_row(change: &str, f: &FindingRef) -> Vec<String> {
+    vec![
+        change.to_owned(),
+        f.severity.as_str().to_owned(),
+        f.code.clone(),
+        f.title.clone(),
+        f.summary.clone(),
+        lines(&f.urls),
+        f.key.clone(),
+    ]
+}
+
+impl AuditDiff {
+    /// Every section as a table, in a fixed order, empty ones included.
+    pub fn sections(&self) -> Vec<DiffTable> {
+        let opt = |s: &Option<String>| s.clone().unwrap_or_default();
+        let findings = DiffTable {
+            key: "findings",
+            title: "Findings new and resolved",
+            headers: vec![
+                "Change",
+                "Severity",
+                "Finding",
+                "Title",
+                "Summary",
+                "Addresses",
+                "Key",
+            ],
+            rows: self
+                .findings
+                .new
+                .iter()
+                .map(|f| finding_row("new", f))
+                .chain(
+                    self.findings
+                        .resolved
+                        .iter()
+                        .map(|f| finding_row("resolved", f)),
+                )
+                .collect(),
+        };
+        let clusters = DiffTable {
+            key: "clusters",
+            title: "Clusters formed, changed and dissolved",
+            headers: vec![
+                "Change",
+                "Preferred URL",
+                "Previous preferred URL",
+                "URLs before",
+                "URLs now",
+                "What changed",
+                "URLs added",
+                "URLs removed",
+            ],
+            rows: self
+                .clusters
+                .iter()
+                .map(|c| {
+                    vec![
+                        c.kind.as_str().to_owned(),
+                        opt(&c.new_preferred),
+                        opt(&c.old_preferred),
+                        c.old_size.to_string(),
+                        c.new_size.to_string(),
+                        describe(c),
+                        lines(&c.added),
+                        lines(&c.removed),
+                    ]
+                })
+                .collect(),
+        };
+        let mut member_rows = Vec::new();
+        for c in &self.clusters {
+            let label = c.label();
+            let row = |url: &str, change: &str, roles: [String; 2], fixes: [&str; 2]| {
+                let [rb, rn] = roles;
+                let [fb, fnow] = fixes;
+                vec![
+                    label.to_owned(),
+                    url.to_owned(),
+                    change.to_owned(),
+                    rb,
+                    rn,
+                    fb.to_owned(),
+                    fnow.to_owned(),
+                ]
+            };
+            for u in &c.added {
+                member_rows.push(row(u, "joined", Default::default(), ["", ""]));
+            }
+            for u in &c.removed {
+                member_rows.push(row(u, "left", Default::default(), ["", ""]));
+            }
+            for m in &c.members {
+                member_rows.push(row(
+                    &m.url,
+                    "role or fix changed",
+                    [role(m.old_role), role(m.new_role)],
+                    [action(m.old_action), action(m.new_action)],
+                ));
+            }
+        }
+        let members = DiffTable {
+            key: "cluster_members",
+            title: "Cluster members that joined, left or changed role",
+            headers: vec![
+                "Cluster",
+                "URL",
+                "Change",
+                "Role before",
+                "Role now",
+                "Fix before",
+                "Fix now",
+            ],
+            rows: member_rows,
+        };
+        let preferred = DiffTable {
+            key: "preferred",
+            title: "Preferred URLs that changed",
+            headers: vec!["Previous preferred URL", "Preferred URL now", "URLs now"],
+            rows: self
+                .preferred_changes()
+                .map(|c| {
+                    vec![
+                        opt(&c.old_preferred),
+                        opt(&c.new_preferred),
+                        c.new_size.to_string(),
+                    ]
+                })
+                .collect(),
+        };
+        let responses = DiffTable {
+            key: "responses",
+            title: "Status codes and redirects that changed",
+            headers: vec![
+                "URL",
+                "Status before",
+                "Status now",
+                "Redirect before",
+                "Redirect now",
+            ],
+            rows: self
+                .responses
+                .iter()
+                .map(|r| {
+                    vec![
+                        r.url.clone(),
+                        r.old_status.clone(),
+                        r.new_status.clone(),
+                        opt(&r.old_target),
+                        opt(&r.new_target),
+                    ]
+                })
+                .collect(),
+        };
+        let canonicals = DiffTable {
+            key: "canonicals",
+            title: "Canonicals that changed",
+            headers: vec!["URL", "Canonical before", "Canonical now"],
+            rows: self
+                .canonicals
+                .iter()
+                .map(|c| vec![c.url.clone(), lines(&c.old), lines(&c.new)])
+                .collect(),
+        };
+        let urls = DiffTable {
+            key: "urls",
+            title: "URLs added to and removed from the crawl",
+            headers: vec!["Change", "URL", "Status"],
+            rows: self
+                .urls
+                .iter()
+                .map(|u| {
+                    vec![
+                        u.change.as_str().to_owned(),
+                        u.url.clone(),
+                        u.status.clone(),
+                    ]
+                })
+                .collect(),
+        };
+        let sitemap = DiffTable {
+            key: "sitemap_entries",
+            title: "Sitemap entries added and removed",
+            headers: vec!["Change", "Sitemap", "URL"],
+            rows: self
+                .sitemap_entries
+                .iter()
+                .map(|e| {
+                    vec![
+                        e.change.as_str().to_owned(),
+                        e.sitemap.clone(),
+                        e.url.clone(),
+                    ]
+                })
+                .collect(),
+        };
+        vec![
+            findings, clusters, members, preferred, responses, canonicals, urls, sitemap,
+        ]
+    }
+}

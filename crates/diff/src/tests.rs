@@ -1,0 +1,285 @@
+//! The diff of hand-made audits run through the real analysis.
+
+use crate::{ClusterChangeKind, Presence, diff};
+use audit::{
+    AnalysisConfig, AuditInput, CanonicalRow, DeclarationSource, FetchRow, LinkRow, RedirectRow,
+    SitemapEntryRow, SitemapRow, UrlRow, analyse,
+};
+
+/// A small site: URLs with a status, a text fingerprint, an optional redirect target and
+/// canonical, listed in one sitemap or not. `order` gives each URL's id, so the same site
+/// can be "crawled" in another order.
+struct Page {
+    url: &'static str,
+    status: u16,
+    text: u64,
+    redirect: Option<&'static str>,
+    canonical: Option<&'static str>,
+    in_sitemap: bool,
+}
+
+fn page(url: &'static str, text: u64) -> Page {
+    Page {
+        url,
+        status: 200,
+        text,
+        redirect: None,
+        canonical: None,
+        in_sitemap: true,
+    }
+}
+
+/// A fingerprint far (about 32 bits) from every other one.
+fn spread(text: u64) -> u64 {
+    text.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+fn build(pages: &[Page], order: &[usize]) -> AuditInput {
+    assert_eq!(pages.len(), order.len());
+    let id_of = |url: &str| -> u32 {
+        let i = pages.iter().position(|p| p.url == url).expect("known URL");
+        order[i] as u32 + 1
+    };
+    let mut input = AuditInput {
+        sitemaps: vec![SitemapRow {
+            id: 1,
+            url: "https://example.com/sitemap.xml".into(),
+            kind: "urlset".into(),
+            status: Some(200),
+            ..SitemapRow::default()
+        }],
+        ..AuditInput::default()
+    };
+    let mut rows: Vec<(u32, &Page)> = pages.iter().map(|p| (id_of(p.url), p)).collect();
+    rows.sort_by_key(|r| r.0);
+    for (id, p) in rows {
+        input.urls.push(UrlRow {
+            id,
+            url: p.url.into(),
+            ..UrlRow::default()
+        });
+        let content = p.status == 200 && p.redirect.is_none();
+        input.fetches.push(FetchRow {
+            url_id: id,
+            status: Some(p.status),
+            redirect_to: p.redirect.map(id_of),
+            text_hash: content.then_some(spread(p.text)),
+            simhash: content.then_some(spread(p.text)),
+            word_count: Some(if content { 300 } else { 0 }),
+            ..FetchRow::default()
+        });
+        if let Some(to) = p.redirect {
+            input.redirects.push(RedirectRow {
+                from: id,
+                to: Some(id_of(to)),
+                status: p.status,
+                ..RedirectRow::default()
+            });
+        }
+        if let Some(c) = p.canonical {
+            input.canonicals.push(CanonicalRow {
+                page: id,
+                position: 0,
+                target: Some(id_of(c)),
+                href_raw: c.into(),
+                source: DeclarationSource::LinkElement,
+                in_head: true,
+            });
+        }
+        if p.in_sitemap {
+            input.sitemap_entries.push(SitemapEntryRow {
+                sitemap_id: 1,
+                url_id: Some(id),
+                loc_raw: p.url.into(),
+            });
+        }
+        if p.url != "https://example.com/" {
+            input.links.push(LinkRow {
+                from: id_of("https://example.com/"),
+                to: Some(id),
+                ..LinkRow::default()
+            });
+        }
+    }
+    input
+}
+
+fn before() -> Vec<Page> {
+    vec![
+        page("https://example.com/", 1),
+        page("https://example.com/shoes", 2),
+        Page {
+            in_sitemap: false,
+            ..page("https://example.com/shoes/", 2)
+        },
+        page("https://example.com/hats", 3),
+        page("https://example.com/socks", 4),
+        Page {
+            status: 302,
+            redirect: Some("https://example.com/socks"),
+            ..page("https://example.com/old-socks", 0)
+        },
+    ]
+}
+
+#[test]
+fn the_same_site_crawled_in_another_order_gives_an_empty_diff() {
+    let pages = before();
+    let cfg = AnalysisConfig::default();
+    let a = build(&pages, &[0, 1, 2, 3, 4, 5]);
+    let b = build(&pages, &[5, 3, 1, 4, 0, 2]);
+    let (x, y) = (analyse(&a, &cfg), analyse(&b, &cfg));
+    assert!(!x.clusters.is_empty() && !x.findings.is_empty());
+    let d = diff((&a, &x), (&b, &y));
+    assert!(d.is_empty(), "{d:#?}");
+    assert!(d.sections().iter().all(|t| t.rows.is_empty()));
+    assert_eq!(
+        d.summary()
+            .iter()
+            .find(|(l, _)| *l == crate::PERSISTING)
+            .map(|s| s.1),
+        Some(x.findings.len())
+    );
+}
+
+#[test]
+fn a_fixed_duplicate_a_new_page_and_a_new_canonical() {
+    let cfg = AnalysisConfig::default();
+    let old_pages = before();
+    let mut new_pages = before();
+    // /shoes/ now 301s to /shoes; /hats declares itself canonical; /socks is gone (404)
+    // with its redirect; /boots is new.
+    new_pages[2] = Page {
+        status: 301,
+        redirect: Some("https://example.com/shoes"),
+        in_sitemap: false,
+        ..page("https://example.com/shoes/", 0)
+    };
+    new_pages[3].canonical = Some("https://example.com/hats");
+    new_pages.remove(5);
+    new_pages[4] = Page {
+        status: 404,
+        in_sitemap: false,
+        ..page("https://example.com/socks", 0)
+    };
+    new_pages.push(page("https://example.com/boots", 9));
+    let a = build(&old_pages, &[0, 1, 2, 3, 4, 5]);
+    let b = build(&new_pages, &[2, 0, 4, 1, 3, 5]);
+    let (x, y) = (analyse(&a, &cfg), analyse(&b, &cfg));
+    let d = diff((&a, &x), (&b, &y));
+
+    let responses: Vec<(&str, &str, &str)> = d
+        .responses
+        .iter()
+        .map(|r| (r.url.as_str(), r.old_status.as_str(), r.new_status.as_str()))
+        .collect();
+    assert_eq!(
+        responses,
+        vec![
+            ("https://example.com/shoes/", "200", "301"),
+            ("https://example.com/socks", "200", "404"),
+        ]
+    );
+    assert_eq!(
+        d.responses[0].new_target.as_deref(),
+        Some("https://example.com/shoes")
+    );
+
+    let canonicals: Vec<(&str, Vec<String>, Vec<String>)> = d
+        .canonicals
+        .iter()
+        .map(|c| (c.url.as_str(), c.old.clone(), c.new.clone()))
+        .collect();
+    assert_eq!(
+        canonicals,
+        vec![(
+            "https://example.com/hats",
+            vec![],
+            vec!["https://example.com/hats".to_owned()]
+        )]
+    );
+
+    let urls: Vec<(Presence, &str)> = d.urls.iter().map(|u| (u.change, u.url.as_str())).collect();
+    assert_eq!(
+        urls,
+        vec![
+            (Presence::Added, "https://example.com/boots"),
+            (Presence::Removed, "https://example.com/old-socks"),
+        ]
+    );
+    let entries: Vec<(Presence, &str)> = d
+        .sitemap_entries
+        .iter()
+        .map(|e| (e.change, e.url.as_str()))
+        .collect();
+    assert_eq!(
+        entries,
+        vec![
+            (Presence::Added, "https://example.com/boots"),
+            (Presence::Removed, "https://example.com/old-socks"),
+            (Presence::Removed, "https://example.com/socks"),
+        ]
+    );
+
+    // The /shoes cluster stays, its slash variant now redirects; the /socks cluster
+    // (old-socks redirecting to it) dissolved.
+    let shoes = d
+        .clusters
+        .iter()
+        .find(|c| c.label() == "https://example.com/shoes")
+        .expect("the /shoes cluster changed");
+    assert_eq!(shoes.kind, ClusterChangeKind::Changed);
+    assert_eq!(shoes.now_redirecting(), 1);
+    assert!(d.clusters.iter().any(
+        |c| c.kind == ClusterChangeKind::Dissolved && c.label() == "https://example.com/socks"
+    ));
+    assert_eq!(d.clusters.len(), 2, "{:#?}", d.clusters);
+
+    // Findings: compared by key, new and resolved sets are disjoint and cover the change.
+    let all_old: Vec<&str> = x.findings.iter().map(|f| f.key.as_str()).collect();
+    let all_new: Vec<&str> = y.findings.iter().map(|f| f.key.as_str()).collect();
+    for f in &d.findings.resolved {
+        assert!(all_old.contains(&f.key.as_str()) && !all_new.contains(&f.key.as_str()));
+    }
+    for f in &d.findings.new {
+        assert!(all_new.contains(&f.key.as_str()) && !all_old.contains(&f.key.as_str()));
+    }
+    assert!(
+        d.findings.resolved.iter().any(|f| f.code == "DUP-SLASH"),
+        "{:#?}",
+        d.findings
+    );
+
+    // The tables carry the same rows, spreadsheet-safe once written.
+    let sections = d.sections();
+    let rows = |key: &str| {
+        sections
+            .iter()
+            .find(|t| t.key == key)
+            .map(|t| t.rows.len())
+            .unwrap_or(usize::MAX)
+    };
+    assert_eq!(rows("responses"), 2);
+    assert_eq!(rows("urls"), 2);
+    assert_eq!(rows("sitemap_entries"), 3);
+    assert_eq!(
+        rows("findings"),
+        d.findings.new.len() + d.findings.resolved.len()
+    );
+}
+
+#[test]
+fn csv_cells_are_spreadsheet_safe() {
+    let table = crate::DiffTable {
+        key: "t",
+        title: "T",
+        headers: vec!["A", "B"],
+        rows: vec![vec!["=HYPERLINK(\"x\")".into(), "a,\"b\"\nc".into()]],
+    };
+    let mut out = Vec::new();
+    table.write_csv(&mut out).expect("writes");
+    assert_eq!(
+        String::from_utf8(out).expect("UTF-8"),
+        "A,B\n\"'=HYPERLINK(\"\"x\"\")\",\"a,\"\"b\"\"\nc\"\n"
+    );
+}

@@ -1,0 +1,126 @@
+//! The counts of an audit's latest analysis, kept so that listing audits needs no analysis.
+
+use serde::Serialize;
+use sqlx::Row;
+use sqlx::sqlite::SqliteRow;
+use std::collections::HashMap;
+
+use crate::error::SqlContext;
+use crate::{Audit, AuditId, Store, StoreError};
+
+/// What an analysis of an audit found, in numbers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AnalysisSummary {
+    /// When the analysis ran (ms since the epoch).
+    pub analysed_at: i64,
+    /// The normalization policy's name (`seo`, ...).
+    pub policy: String,
+    /// Findings of severity error.
+    pub errors: u64,
+    /// Findings of severity warning.
+    pub warnings: u64,
+    /// Findings of severity notice.
+    pub notices: u64,
+    /// Clusters of two or more URLs.
+    pub clusters: u64,
+    /// URLs in those clusters.
+    pub clustered_urls: u64,
+}
+
+/// An audit's row with the summary of its latest analysis, if it was ever analysed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditListing {
+    /// The audit's row.
+    pub audit: Audit,
+    /// Its analysis summary; `None` when it was never analysed.
+    pub analysis: Option<AnalysisSummary>,
+}
+
+const COLUMNS: &str =
+    "audit_id, analysed_at, policy, errors, warnings, notices, clusters, clustered_urls";
+
+fn count(value: i64) -> u64 {
+    u64::try_from(value).unwrap_or(0)
+}
+
+fn signed(value: u64) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
+}
+
+fn from_row(row: &SqliteRow) -> (AuditId, AnalysisSummary) {
+    (
+        AuditId(row.get(0)),
+        AnalysisSummary {
+            analysed_at: row.get(1),
+            policy: row.get(2),
+            errors: count(row.get(3)),
+            warnings: count(row.get(4)),
+            notices: count(row.get(5)),
+            clusters: count(row.get(6)),
+            clustered_urls: count(row.get(7)),
+        },
+    )
+}
+
+impl Store {
+    /// Stores (replacing any earlier one) the summary of an analysis of `audit`.
+    pub async fn save_analysis_summary(
+        &self,
+        audit: AuditId,
+        summary: &AnalysisSummary,
+    ) -> Result<(), StoreError> {
+        self.audit(audit).await?;
+        sqlx::query(
+            "INSERT OR REPLACE INTO analysis_summary
+             (audit_id, analysed_at, policy, errors, warnings, notices, clusters, clustered_urls)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(audit.0)
+        .bind(summary.analysed_at)
+        .bind(&summary.policy)
+        .bind(signed(summary.errors))
+        .bind(signed(summary.warnings))
+        .bind(signed(summary.notices))
+        .bind(signed(summary.clusters))
+        .bind(signed(summary.clustered_urls))
+        .execute(self.pool())
+        .await
+        .ctx("storing an analysis summary")?;
+        Ok(())
+    }
+
+    /// The summary of the latest stored analysis of `audit`; `None` when it was never
+    /// analysed.
+    pub async fn analysis_summary(
+        &self,
+        audit: AuditId,
+    ) -> Result<Option<AnalysisSummary>, StoreError> {
+        let sql = format!("SELECT {COLUMNS} FROM analysis_summary WHERE audit_id = ?");
+        let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(audit.0)
+            .fetch_optional(self.pool())
+            .await
+            .ctx("reading an analysis summary")?;
+        Ok(row.as_ref().map(|r| from_row(r).1))
+    }
+
+    /// Every audit, newest first, each with its analysis summary if it has one.
+    pub async fn list_audits_with_summary(&self) -> Result<Vec<AuditListing>, StoreError> {
+        let audits = self.list_audits().await?;
+        let sql = format!("SELECT {COLUMNS} FROM analysis_summary");
+        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .fetch_all(self.pool())
+            .await
+            .ctx("reading analysis summaries")?;
+        let mut by_audit: HashMap<AuditId, AnalysisSummary> = rows.iter().map(from_row).collect();
+        Ok(audits
+            .into_iter()
+            .map(|audit| AuditListing {
+                analysis: by_audit.remove(&audit.id),
+                audit,
+            })
+            .collect())
+    }
+}

@@ -1,0 +1,32 @@
+//! An audit opened for reading: the report as pageable, sortable, filterable tables.
+//!
+//! The desktop app shows nothing that does not come from here, so every view of an
+//! audit can be checked by a test without a window. No Tauri and no SQL: the rows come
+//! from the store through `audit::load`, the analysis from `audit::analyse`.
+//!
+//! - [`OpenAudit`]: one audit loaded and analysed: its [`Overview`], paged
+//!   [`TableQuery`]s over every table, a cluster's detail, findings, CSV exports.
+//! - [`runs`]: starting, resuming and cancelling audits, with throttled [`Progress`].
+//! - [`list_audits`]: the history; [`compare`]: what changed between two audits.
+//! - [`types`]: what the app exchanges with its web front end; their TypeScript
+//!   declarations are generated from them ([`bindings`]).
+
+pub mod bindings;
+mod compare;
+mod detail;
+mod error;
+pub mod family;
+mod findings;
+mod list;
+mod open;
+mod overview;
+pub mod runs;
+pub mod table;
+pub mod tables;
+pub mod types;
+
+pub use compare::compare;
+pub use error::ViewError;
+pub use list::list_audits;
+pub use open::{AnalysisPolicy, OpenAudit};
+pub use types::*;

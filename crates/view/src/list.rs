@@ -1,0 +1,46 @@
+//! The audits list (history).
+
+use crate::error::ViewError;
+use crate::overview::status_word;
+use crate::types::{AuditListItem, SeverityCounts};
+
+fn clamp(n: u64) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// Every audit in the store, newest first, with the finding counts of its latest
+/// analysis (saved by [`crate::OpenAudit::open`] and by the command-line program).
+/// `running` says whether this process runs an audit: a `running` audit that is not is
+/// shown `interrupted` (it was killed and can be resumed).
+pub async fn list_audits(
+    store: &store::Store,
+    running: &(dyn Fn(i64) -> bool + Sync),
+) -> Result<Vec<AuditListItem>, ViewError> {
+    let audits = store.list_audits_with_summary().await?;
+    Ok(audits
+        .into_iter()
+        .map(|l| {
+            let a = l.audit;
+            let id = a.id.0;
+            let status = match a.status {
+                store::AuditStatus::Running if !running(id) => "interrupted",
+                s => status_word(s),
+            };
+            AuditListItem {
+                id,
+                start_url: a.start_urls.first().cloned().unwrap_or_default(),
+                status: status.to_owned(),
+                started_at: a.started_at,
+                finished_at: a.finished_at,
+                pages: a.pages_fetched as i64,
+                urls: a.urls_found as i64,
+                findings: l.analysis.as_ref().map(|s| SeverityCounts {
+                    error: clamp(s.errors),
+                    warning: clamp(s.warnings),
+                    notice: clamp(s.notices),
+                }),
+                clusters: l.analysis.as_ref().map(|s| clamp(s.clusters)),
+            }
+        })
+        .collect())
+}

@@ -1,0 +1,262 @@
+//! [`OpenAudit`]: one audit loaded from the store and analysed, answering the app's
+//! queries.
+
+use crate::detail::Lookup;
+use crate::error::ViewError;
+use crate::findings::FindingIndex;
+use crate::overview;
+use crate::table::PagedTable;
+use crate::tables;
+use crate::types::{
+    ClusterDetail, FindingPage, FindingQuery, Overview, PresetName, SeverityCounts, TableName,
+    TablePage, TableQuery,
+};
+use audit::{Analysis, AnalysisConfig, AuditInput, Severity};
+use canon::{Policy, Preset};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The normalization policy an audit is analysed under, with the name the app shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnalysisPolicy {
+    /// `seo`, `rfc3986`, `aggressive` or the policy file's path.
+    pub name: String,
+    /// The policy.
+    pub policy: Policy,
+}
+
+impl Default for AnalysisPolicy {
+    fn default() -> Self {
+        AnalysisPolicy::preset(PresetName::Seo)
+    }
+}
+
+impl AnalysisPolicy {
+    /// A preset.
+    pub fn preset(p: PresetName) -> AnalysisPolicy {
+        let preset = match p {
+            PresetName::Rfc3986 => Preset::Rfc3986,
+            PresetName::Seo => Preset::Seo,
+            PresetName::Aggressive => Preset::Aggressive,
+        };
+        AnalysisPolicy {
+            name: preset.as_str().to_owned(),
+            policy: preset.policy(),
+        }
+    }
+
+    /// A TOML or JSON policy file.
+    pub fn from_file(path: &Path) -> Result<AnalysisPolicy, ViewError> {
+        Ok(AnalysisPolicy {
+            name: path.display().to_string(),
+            policy: Policy::from_path(path)?,
+        })
+    }
+
+    /// The preset or policy file of a start request (the seo preset when neither).
+    pub fn choose(
+        preset: Option<PresetName>,
+        file: Option<&str>,
+    ) -> Result<AnalysisPolicy, ViewError> {
+        match (preset, file) {
+            (Some(_), Some(_)) => Err(ViewError::Invalid(
+                "choose a preset or a policy file, not both".into(),
+            )),
+            (Some(p), None) => Ok(AnalysisPolicy::preset(p)),
+            (None, Some(f)) => AnalysisPolicy::from_file(Path::new(f)),
+            (None, None) => Ok(AnalysisPolicy::default()),
+        }
+    }
+}
+
+/// An audit opened for reading.
+pub struct OpenAudit {
+    audit: store::Audit,
+    input: AuditInput,
+    analysis: Analysis,
+    policy: String,
+    overview: Overview,
+    tables: [OnceLock<PagedTable>; TableName::ALL.len()],
+    lookup: OnceLock<Lookup>,
+    findings: OnceLock<FindingIndex>,
+}
+
+impl OpenAudit {
+    /// Loads audit `id` from the store and analyses it under `policy` (the analysis
+    /// runs on a blocking thread).
+    pub async fn open(
+        store: &store::Store,
+        id: i64,
+        policy: &AnalysisPolicy,
+    ) -> Result<OpenAudit, ViewError> {
+        let audit_id = store::AuditId(id);
+        let row = store.audit(audit_id).await?;
+        let input = audit::load(store, audit_id).await?;
+        let config = AnalysisConfig::with_policy(policy.policy.clone());
+        let name = policy.name.clone();
+        let open = tokio::task::spawn_blocking(move || {
+            let analysis = audit::analyse(&input, &config);
+            OpenAudit::from_parts(row, input, analysis, name)
+        })
+        .await
+        .map_err(|e| ViewError::Task(e.to_string()))?;
+        store
+            .save_analysis_summary(audit_id, &open.summary())
+            .await?;
+        Ok(open)
+    }
+
+    /// The counts the audits list shows.
+    pub fn summary(&self) -> store::AnalysisSummary {
+        let c = self.severity_counts();
+        store::AnalysisSummary {
+            analysed_at: store::now_ms(),
+            policy: self.policy.clone(),
+            errors: u64::from(c.error),
+            warnings: u64::from(c.warning),
+            notices: u64::from(c.notice),
+            clusters: u64::from(self.analysis.stats.clusters),
+            clustered_urls: u64::from(self.analysis.stats.clustered_urls),
+        }
+    }
+
+    /// An audit from its parts (the overview is computed here).
+    pub fn from_parts(
+        audit: store::Audit,
+        input: AuditInput,
+        analysis: Analysis,
+        policy: String,
+    ) -> OpenAudit {
+        let overview = overview::compute(&audit, &input, &analysis, &policy);
+        OpenAudit {
+            audit,
+            input,
+            analysis,
+            policy,
+            overview,
+            tables: Default::default(),
+            lookup: OnceLock::new(),
+            findings: OnceLock::new(),
+        }
+    }
+
+    /// The audit's id.
+    pub fn id(&self) -> i64 {
+        self.audit.id.0
+    }
+
+    /// The store's row for the audit, as it was when opened.
+    pub fn audit(&self) -> &store::Audit {
+        &self.audit
+    }
+
+    /// The analysis input.
+    pub fn input(&self) -> &AuditInput {
+        &self.input
+    }
+
+    /// The analysis.
+    pub fn analysis(&self) -> &Analysis {
+        &self.analysis
+    }
+
+    /// The policy name the analysis used.
+    pub fn policy(&self) -> &str {
+        &self.policy
+    }
+
+    /// Totals and chart data.
+    pub fn overview(&self) -> &Overview {
+        &self.overview
+    }
+
+    /// Findings per severity.
+    pub fn severity_counts(&self) -> SeverityCounts {
+        let mut c = SeverityCounts::default();
+        for f in &self.analysis.findings {
+            match f.severity {
+                Severity::Error => c.error += 1,
+                Severity::Warning => c.warning += 1,
+                Severity::Notice => c.notice += 1,
+            }
+        }
+        c
+    }
+
+    /// A table, built on first use.
+    pub fn table(&self, name: TableName) -> &PagedTable {
+        let slot = TableName::ALL.iter().position(|&t| t == name).unwrap_or(0);
+        self.tables[slot].get_or_init(|| {
+            let (data, keys) = tables::build(name, &self.input, &self.analysis);
+            PagedTable::new(name, data, keys)
+        })
+    }
+
+    /// A page of a table.
+    pub fn query_table(&self, q: &TableQuery) -> Result<TablePage, ViewError> {
+        Ok(self.table(q.table).query(q)?)
+    }
+
+    fn lookup(&self) -> &Lookup {
+        self.lookup
+            .get_or_init(|| Lookup::new(&self.input, &self.analysis))
+    }
+
+    fn finding_index(&self) -> &FindingIndex {
+        self.findings
+            .get_or_init(|| FindingIndex::new(&self.analysis))
+    }
+
+    /// One cluster in full: members with their evidence and fix, signals, findings.
+    pub fn cluster_detail(&self, id: u32) -> Result<ClusterDetail, ViewError> {
+        let cluster = self
+            .analysis
+            .clusters
+            .get(id as usize)
+            .filter(|c| c.id == id)
+            .or_else(|| self.analysis.clusters.iter().find(|c| c.id == id))
+            .ok_or(ViewError::NoSuchCluster(id))?;
+        Ok(crate::detail::cluster_detail(
+            cluster,
+            &self.input,
+            &self.analysis,
+            self.lookup(),
+            self.finding_index(),
+            &self.policy,
+        ))
+    }
+
+    /// A page of findings.
+    pub fn query_findings(&self, q: &FindingQuery) -> FindingPage {
+        self.finding_index().query(&self.analysis, q)
+    }
+
+    /// Writes one table as CSV (the same bytes as `dustpan export` for the tables it
+    /// writes); returns the number of rows.
+    pub fn export_table(&self, name: TableName, path: &Path) -> Result<usize, ViewError> {
+        let (data, _) = tables::build(name, &self.input, &self.analysis);
+        let file = std::fs::File::create(path).map_err(|e| ViewError::io(path, e))?;
+        let rows = data
+            .write_csv(std::io::BufWriter::new(file))
+            .map_err(|e| ViewError::Csv(path.display().to_string(), e))?;
+        Ok(rows)
+    }
+
+    /// Writes every table and the fix files into `dir` (created if missing); returns
+    /// the paths written.
+    pub fn export_report(&self, dir: &Path) -> Result<Vec<String>, ViewError> {
+        std::fs::create_dir_all(dir).map_err(|e| ViewError::io(dir, e))?;
+        let mut written = Vec::new();
+        for name in TableName::ALL {
+            let path: PathBuf = dir.join(tables::file_name(name));
+            self.export_table(name, &path)?;
+            written.push(path.display().to_string());
+        }
+        for (file, contents) in audit::export::fix_files(&self.analysis) {
+            let path = dir.join(file);
+            std::fs::write(&path, contents).map_err(|e| ViewError::io(&path, e))?;
+            written.push(path.display().to_string());
+        }
+        Ok(written)
+    }
+}

@@ -1,0 +1,300 @@
+//! Running audits: start, resume and cancel crawls, report their progress at most
+//! [`PROGRESS_INTERVAL`] apart (and at every phase change), and analyse each finished
+//! audit once so that opening it is instant.
+
+use crate::error::ViewError;
+use crate::open::{AnalysisPolicy, OpenAudit};
+use crate::types::{Progress, ProgressPhase, StartAuditRequest};
+use crawl::{CancellationToken, CrawlConfig};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+
+/// The shortest time between two progress reports of one audit in the same phase.
+pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(250);
+
+/// Where a run reports to (the desktop app emits window events).
+pub trait RunEvents: Send + Sync + 'static {
+    /// A progress report (throttled; always sent on a phase change).
+    fn progress(&self, progress: &Progress);
+    /// The run is over; `opened` is the finished audit analysed, ready to cache.
+    fn finished(&self, progress: &Progress, opened: Option<OpenAudit>);
+}
+
+/// The crawl configuration of a start request. `ca_pems` are extra trusted
+/// certificate authorities (PEM text).
+pub fn crawl_config(req: &StartAuditRequest, ca_pems: &[String]) -> Result<CrawlConfig, ViewError> {
+    let url = req.url.trim();
+    if url.is_empty() {
+        return Err(ViewError::Invalid("enter the URL to audit".into()));
+    }
+    let mut config = CrawlConfig::for_url(url);
+    if let Some(n) = req.max_urls {
+        config.max_urls = u64::from(n);
+    }
+    if let Some(n) = req.max_depth {
+        config.max_depth = n;
+    }
+    if let Some(n) = req.concurrency {
+        config.concurrency = (n as usize).max(1);
+    }
+    config.obey_robots = req.respect_robots;
+    if let Some(ua) = req
+        .user_agent
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    {
+        config.user_agent = ua.to_owned();
+    }
+    for entry in &req.resolve {
+        let entry = entry.trim();
+        if !entry.is_empty() {
+            crawl::parse_resolve(entry)?;
+            config.resolve.push(entry.to_owned());
+        }
+    }
+    config.extra_root_certs_pem.extend(ca_pems.iter().cloned());
+    config.validate()?;
+    Ok(config)
+}
+
+struct Run {
+    cancel: Option<CancellationToken>,
+    last: Progress,
+}
+
+/// The audits this process runs, and the last progress of each.
+#[derive(Clone, Default)]
+pub struct Runs {
+    runs: Arc<Mutex<HashMap<i64, Run>>>,
+}
+
+fn phase_of(p: crawl::Phase) -> ProgressPhase {
+    match p {
+        crawl::Phase::Starting | crawl::Phase::Discovery => ProgressPhase::Discovery,
+        crawl::Phase::Crawling => ProgressPhase::Crawling,
+        crawl::Phase::Finishing | crawl::Phase::Done => ProgressPhase::Analysing,
+    }
+}
+
+fn clamp(n: u64) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+fn progress_of(id: i64, p: &crawl::Progress) -> Progress {
+    Progress {
+        audit_id: id,
+        phase: phase_of(p.phase),
+        fetched: clamp(p.fetched),
+        queued: clamp(p.queued),
+        errors: clamp(p.errors),
+        pages_per_second: p.pages_per_sec,
+        elapsed_ms: clamp(p.elapsed.as_millis() as u64),
+        message: None,
+    }
+}
+
+impl Runs {
+    /// No runs.
+    pub fn new() -> Runs {
+        Runs::default()
+    }
+
+    fn with<T>(&self, f: impl FnOnce(&mut HashMap<i64, Run>) -> T) -> T {
+        let mut runs = self
+            .runs
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        f(&mut runs)
+    }
+
+    /// This process is running audit `id`.
+    pub fn is_running(&self, id: i64) -> bool {
+        self.with(|r| r.get(&id).is_some_and(|run| run.cancel.is_some()))
+    }
+
+    /// The last progress of audit `id`, if this process ran it.
+    pub fn progress(&self, id: i64) -> Option<Progress> {
+        self.with(|r| r.get(&id).map(|run| run.last.clone()))
+    }
+
+    /// Asks audit `id` to stop (pages in flight are stored; it can be resumed).
+    /// Returns whether it was running.
+    pub fn cancel(&self, id: i64) -> bool {
+        self.with(|r| match r.get(&id).and_then(|run| run.cancel.as_ref()) {
+            Some(c) => {
+                c.cancel();
+                true
+            }
+            None => false,
+        })
+    }
+
+    /// Creates an audit for `config` and crawls it in the background; returns its id
+    /// at once.
+    pub async fn start(
+        &self,
+        store: store::Store,
+        config: CrawlConfig,
+        policy: AnalysisPolicy,
+        events: Arc<dyn RunEvents>,
+    ) -> Result<i64, ViewError> {
+        let id = crawl::create_audit(&store, &config).await?.0;
+        self.spawn(store, id, config, policy, events);
+        Ok(id)
+    }
+
+    /// Resumes audit `id` with its stored configuration in the background.
+    pub async fn resume(
+        &self,
+        store: store::Store,
+        id: i64,
+        policy: AnalysisPolicy,
+        events: Arc<dyn RunEvents>,
+    ) -> Result<i64, ViewError> {
+        if self.is_running(id) {
+            return Err(ViewError::Invalid(format!("audit {id} is running")));
+        }
+        let audit = store.audit(store::AuditId(id)).await?;
+        if audit.status == store::AuditStatus::Finished {
+            return Err(crawl::CrawlError::AlreadyFinished(audit.id).into());
+        }
+        let config = crawl::audit_config(&store, audit.id).await?;
+        self.spawn(store, id, config, policy, events);
+        Ok(id)
+    }
+
+    fn spawn(
+        &self,
+        store: store::Store,
+        id: i64,
+        config: CrawlConfig,
+        policy: AnalysisPolicy,
+        events: Arc<dyn RunEvents>,
+    ) {
+        let cancel = CancellationToken::new();
+        let first = Progress {
+            audit_id: id,
+            phase: ProgressPhase::Discovery,
+            fetched: 0,
+            queued: 0,
+            errors: 0,
+            pages_per_second: 0.0,
+            elapsed_ms: 0,
+            message: None,
+        };
+        self.with(|r| {
+            r.insert(
+                id,
+                Run {
+                    cancel: Some(cancel.clone()),
+                    last: first.clone(),
+                },
+            )
+        });
+        events.progress(&first);
+        let (tx, rx) = watch::channel(crawl::Progress::default());
+        let forward = tokio::spawn(forward(self.clone(), id, rx, Arc::clone(&events), first));
+        let runs = self.clone();
+        tokio::spawn(async move {
+            let result = crawl::run(&store, store::AuditId(id), &config, &tx, &cancel).await;
+            drop(tx);
+            let last = forward.await.ok();
+            let mut p = last.unwrap_or_else(|| {
+                runs.progress(id).unwrap_or(Progress {
+                    audit_id: id,
+                    phase: ProgressPhase::Analysing,
+                    fetched: 0,
+                    queued: 0,
+                    errors: 0,
+                    pages_per_second: 0.0,
+                    elapsed_ms: 0,
+                    message: None,
+                })
+            });
+            let mut opened = None;
+            match result {
+                Ok(summary) => {
+                    p.fetched = p.fetched.max(clamp(summary.fetched));
+                    p.queued = clamp(summary.queued);
+                    p.elapsed_ms = clamp(summary.elapsed.as_millis() as u64);
+                    p.pages_per_second = summary.pages_per_sec;
+                    match summary.status {
+                        store::AuditStatus::Finished => {
+                            if p.phase != ProgressPhase::Analysing {
+                                p.phase = ProgressPhase::Analysing;
+                                runs.report(&p, &*events);
+                            }
+                            match OpenAudit::open(&store, id, &policy).await {
+                                Ok(o) => {
+                                    opened = Some(o);
+                                    p.phase = ProgressPhase::Done;
+                                }
+                                Err(e) => {
+                                    p.phase = ProgressPhase::Failed;
+                                    p.message = Some(format!("analysis failed: {e}"));
+                                }
+                            }
+                        }
+                        store::AuditStatus::Cancelled => p.phase = ProgressPhase::Cancelled,
+                        _ => {
+                            p.phase = ProgressPhase::Failed;
+                            p.message = summary.failure.clone();
+                        }
+                    }
+                }
+                Err(e) => {
+                    p.phase = ProgressPhase::Failed;
+                    p.message = Some(e.to_string());
+                }
+            }
+            runs.with(|r| {
+                if let Some(run) = r.get_mut(&id) {
+                    run.cancel = None;
+                    run.last = p.clone();
+                }
+            });
+            events.progress(&p);
+            events.finished(&p, opened);
+        });
+    }
+
+    fn report(&self, p: &Progress, events: &dyn RunEvents) {
+        self.with(|r| {
+            if let Some(run) = r.get_mut(&p.audit_id) {
+                run.last = p.clone();
+            }
+        });
+        events.progress(p);
+    }
+}
+
+/// Forwards the crawl's progress: every phase change at once, otherwise at most one
+/// report per [`PROGRESS_INTERVAL`]. Returns the last progress seen.
+async fn forward(
+    runs: Runs,
+    id: i64,
+    mut rx: watch::Receiver<crawl::Progress>,
+    events: Arc<dyn RunEvents>,
+    first: Progress,
+) -> Progress {
+    let mut last_sent = Instant::now();
+    let mut sent_phase = first.phase;
+    let mut latest = first;
+    while rx.changed().await.is_ok() {
+        latest = progress_of(id, &rx.borrow_and_update());
+        runs.with(|r| {
+            if let Some(run) = r.get_mut(&id) {
+                run.last = latest.clone();
+            }
+        });
+        if latest.phase != sent_phase || last_sent.elapsed() >= PROGRESS_INTERVAL {
+            events.progress(&latest);
+            sent_phase = latest.phase;
+            last_sent = Instant::now();
+        }
+    }
+    latest
+}

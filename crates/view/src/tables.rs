@@ -1,0 +1,279 @@
+//! Every table of an opened audit as typed data: the CSV export's tables from
+//! `audit::export`, plus the app's own (one row per cluster, parameters, DUST rules).
+
+use crate::types::TableName;
+use audit::export::{Cell, ColumnType, Header, Table, TableData, fix_text, role_name};
+use audit::{
+    Analysis, AuditInput, Cluster, DustRuleKind, EvidenceKind, ParamClass, Role, RuleStatus,
+};
+use std::collections::BTreeMap;
+
+/// The export table behind an app table, when there is one.
+pub fn export_table(name: TableName) -> Option<Table> {
+    Some(match name {
+        TableName::Pages => Table::Pages,
+        TableName::ClusterMembers => Table::Clusters,
+        TableName::Findings => Table::Findings,
+        TableName::Redirects => Table::Redirects,
+        TableName::Canonicals => Table::Canonicals,
+        TableName::SitemapEntries => Table::SitemapEntries,
+        TableName::LinksToNonPreferred => Table::LinksToNonPreferred,
+        TableName::Clusters | TableName::Params | TableName::DustRules => return None,
+    })
+}
+
+/// The file a table is exported under.
+pub fn file_name(name: TableName) -> &'static str {
+    match export_table(name) {
+        Some(t) => t.file_name(),
+        None => match name {
+            TableName::Clusters => "cluster_list.csv",
+            TableName::Params => "params.csv",
+            _ => "dust_rules.csv",
+        },
+    }
+}
+
+/// What made most of a cluster's merges, as the report names it.
+pub fn cause_name(kind: &EvidenceKind) -> &'static str {
+    match kind {
+        EvidenceKind::Redirect { .. } => "redirect",
+        EvidenceKind::Canonical { .. } => "canonical",
+        EvidenceKind::SameKey { .. } => "URL normalization",
+        EvidenceKind::Dust { .. } => "learned DUST rule",
+        EvidenceKind::IdenticalContent => "identical content",
+        EvidenceKind::NearContent { .. } => "near-identical content",
+    }
+}
+
+/// A cluster's main cause: the kind of evidence most of its links are (ties go to the
+/// stronger kind).
+pub fn cluster_cause(c: &Cluster) -> &'static str {
+    let mut kinds: BTreeMap<u8, (usize, &'static str)> = BTreeMap::new();
+    for m in &c.members {
+        for e in &m.evidence {
+            let rank = match e.kind {
+                EvidenceKind::Redirect { .. } => 0,
+                EvidenceKind::Canonical { .. } => 1,
+                EvidenceKind::SameKey { .. } => 2,
+                EvidenceKind::Dust { .. } => 3,
+                EvidenceKind::IdenticalContent => 4,
+                EvidenceKind::NearContent { .. } => 5,
+            };
+            kinds.entry(rank).or_insert((0, cause_name(&e.kind))).0 += 1;
+        }
+    }
+    let mut best: Option<(usize, &'static str)> = None;
+    for (_, (n, name)) in kinds {
+        if best.is_none_or(|(b, _)| n > b) {
+            best = Some((n, name));
+        }
+    }
+    best.map_or("other", |(_, name)| name)
+}
+
+/// The fix of a whole cluster, in one line.
+pub fn cluster_fix(c: &Cluster) -> String {
+    let redirects = c
+        .members
+        .iter()
+        .filter(|m| m.action == audit::Action::Redirect301)
+        .count();
+    let canonicals = c
+        .members
+        .iter()
+        .filter(|m| m.action == audit::Action::Canonical)
+        .count();
+    match (redirects, canonicals) {
+        (0, 0) => String::new(),
+        (1, 0) => fix_text(audit::Action::Redirect301, &c.preferred_url),
+        (0, 1) => fix_text(audit::Action::Canonical, &c.preferred_url),
+        _ => {
+            let mut parts = Vec::new();
+            if redirects > 0 {
+                parts.push(format!("301 redirect {redirects} URL(s)"));
+            }
+            if canonicals > 0 {
+                parts.push(format!("add rel=canonical on {canonicals} page(s)"));
+            }
+            format!("{} to {}", parts.join(", "), c.preferred_url)
+        }
+    }
+}
+
+fn header(title: &'static str, kind: ColumnType) -> Header {
+    Header { title, kind }
+}
+
+/// One row per cluster.
+fn clusters(analysis: &Analysis) -> TableData {
+    let rows = analysis
+        .clusters
+        .iter()
+        .map(|c| {
+            let duplicates = c
+                .members
+                .iter()
+                .filter(|m| m.role == Role::Duplicate)
+                .count();
+            vec![
+                Cell::Int(i64::from(c.id)),
+                Cell::Text(c.preferred_url.clone()),
+                Cell::Int(c.members.len() as i64),
+                Cell::Int(duplicates as i64),
+                Cell::Text(cluster_cause(c).to_owned()),
+                Cell::Text(cluster_fix(c)),
+            ]
+        })
+        .collect();
+    TableData {
+        headers: vec![
+            header("Cluster", ColumnType::Number),
+            header("Preferred URL", ColumnType::Url),
+            header("Members", ColumnType::Number),
+            header("Duplicates", ColumnType::Number),
+            header("Cause", ColumnType::Text),
+            header("Fix", ColumnType::Text),
+        ],
+        rows,
+    }
+}
+
+fn param_class(c: ParamClass) -> &'static str {
+    match c {
+        ParamClass::ChangesContent => "changes content",
+        ParamClass::ReordersOnly => "reorders only",
+        ParamClass::NeverMatters => "never matters",
+        ParamClass::Unknown => "unknown",
+    }
+}
+
+/// The parameter classifier.
+fn params(analysis: &Analysis) -> TableData {
+    let rows = analysis
+        .params
+        .iter()
+        .map(|p| {
+            vec![
+                Cell::Text(p.name.clone()),
+                Cell::Int(i64::from(p.urls)),
+                Cell::Text(param_class(p.class).to_owned()),
+                Cell::Int(i64::from(p.identical)),
+                Cell::Int(i64::from(p.near)),
+                Cell::Int(i64::from(p.different)),
+            ]
+        })
+        .collect();
+    TableData {
+        headers: vec![
+            header("Parameter", ColumnType::Text),
+            header("URLs", ColumnType::Number),
+            header("Verdict", ColumnType::Text),
+            header("Identical Pairs", ColumnType::Number),
+            header("Near Pairs", ColumnType::Number),
+            header("Different Pairs", ColumnType::Number),
+        ],
+        rows,
+    }
+}
+
+fn rule_status(s: RuleStatus) -> &'static str {
+    match s {
+        RuleStatus::Confirmed => "confirmed",
+        RuleStatus::NeedsValidation => "needs validation",
+        RuleStatus::Rejected => "rejected",
+    }
+}
+
+/// The learned DUST rules.
+fn dust_rules(analysis: &Analysis) -> TableData {
+    let rows = analysis
+        .learned
+        .rules
+        .iter()
+        .map(|r| {
+            let rewrite = match &r.kind {
+                DustRuleKind::Replace { from, to, .. } => format!("{from} → {to}"),
+                DustRuleKind::DropParam { name } => format!("drop parameter {name}"),
+            };
+            let example = r
+                .examples
+                .first()
+                .map(|[a, b]| format!("{a} → {b}"))
+                .unwrap_or_default();
+            vec![
+                Cell::Text(r.id.clone()),
+                Cell::Text(rewrite),
+                Cell::Text(rule_status(r.status).to_owned()),
+                Cell::Int(i64::from(r.support)),
+                Cell::Int(i64::from(r.applicable)),
+                Cell::Int(i64::from(r.agreed)),
+                Cell::Text(format!("{:.2}", r.precision)),
+                Cell::Text(example),
+            ]
+        })
+        .collect();
+    TableData {
+        headers: vec![
+            header("Rule", ColumnType::Text),
+            header("Rewrite", ColumnType::Text),
+            header("Status", ColumnType::Text),
+            header("Support", ColumnType::Number),
+            header("Applicable", ColumnType::Number),
+            header("Agreed", ColumnType::Number),
+            header("Precision", ColumnType::Text),
+            header("Example", ColumnType::Text),
+        ],
+        rows,
+    }
+}
+
+/// Builds one table, with its row keys when it has stable ones.
+pub fn build(
+    name: TableName,
+    input: &AuditInput,
+    analysis: &Analysis,
+) -> (TableData, Option<Vec<String>>) {
+    match name {
+        TableName::Clusters => {
+            let keys = analysis.clusters.iter().map(|c| c.id.to_string()).collect();
+            (clusters(analysis), Some(keys))
+        }
+        TableName::Findings => {
+            let keys = analysis.findings.iter().map(|f| f.key.clone()).collect();
+            (
+                audit::export::table_data(Table::Findings, input, analysis),
+                Some(keys),
+            )
+        }
+        TableName::ClusterMembers => {
+            let keys = analysis
+                .clusters
+                .iter()
+                .flat_map(|c| c.members.iter().map(move |m| format!("{} {}", c.id, m.url)))
+                .collect();
+            (
+                audit::export::table_data(Table::Clusters, input, analysis),
+                Some(keys),
+            )
+        }
+        TableName::Params => (params(analysis), None),
+        TableName::DustRules => (dust_rules(analysis), None),
+        TableName::Pages => {
+            let keys = input.urls.iter().map(|u| u.url.clone()).collect();
+            (
+                audit::export::table_data(Table::Pages, input, analysis),
+                Some(keys),
+            )
+        }
+        other => {
+            let table = export_table(other).unwrap_or(Table::Pages);
+            (audit::export::table_data(table, input, analysis), None)
+        }
+    }
+}
+
+/// A member's role, as the exports name it.
+pub fn role(r: Role) -> &'static str {
+    role_name(r)
+}

@@ -1,0 +1,463 @@
+//! The types the desktop app exchanges with its web front end (JSON, camelCase).
+//!
+//! Their TypeScript declarations are generated into `ui/src/bindings/` by
+//! [`crate::bindings::export`]; change them here, never there.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// One table cell: text, a number, or empty (`null`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(untagged)]
+pub enum Cell {
+    /// Text, shown as text (never as HTML).
+    Text(String),
+    /// An integer (sorts numerically).
+    Number(i64),
+    /// No value.
+    Empty,
+}
+
+impl Cell {
+    /// The cell as the text a filter compares with (`""` when empty).
+    pub fn text(&self) -> std::borrow::Cow<'_, str> {
+        match self {
+            Cell::Text(s) => std::borrow::Cow::Borrowed(s),
+            Cell::Number(n) => std::borrow::Cow::Owned(n.to_string()),
+            Cell::Empty => std::borrow::Cow::Borrowed(""),
+        }
+    }
+}
+
+/// How a column's cells are shown and sorted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum ColumnKind {
+    /// Free text.
+    Text,
+    /// Integers, sorted numerically.
+    Number,
+    /// A URL (shown as text, never as a live link to crawled content).
+    Url,
+}
+
+/// A table column.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Column {
+    /// The key a [`SortSpec`] or [`ColumnFilter`] names.
+    pub key: String,
+    /// The header shown (the CSV export's header).
+    pub title: String,
+    /// How the cells are shown and sorted.
+    pub kind: ColumnKind,
+}
+
+/// Every table of an audit the app can page through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum TableName {
+    /// Every URL with status, indexability, title, canonical and cluster.
+    Pages,
+    /// One row per cluster: id, preferred URL, members, cause, fix.
+    Clusters,
+    /// One row per cluster member (the CSV export's clusters table).
+    ClusterMembers,
+    /// Every finding.
+    Findings,
+    /// One row per redirecting URL with its chain.
+    Redirects,
+    /// Every rel=canonical declaration.
+    Canonicals,
+    /// Every sitemap entry.
+    SitemapEntries,
+    /// Internal links to URLs that are not their cluster's preferred URL.
+    LinksToNonPreferred,
+    /// The query-parameter classifier.
+    Params,
+    /// The learned DUST rules.
+    DustRules,
+}
+
+impl TableName {
+    /// Every table.
+    pub const ALL: [TableName; 10] = [
+        TableName::Pages,
+        TableName::Clusters,
+        TableName::ClusterMembers,
+        TableName::Findings,
+        TableName::Redirects,
+        TableName::Canonicals,
+        TableName::SitemapEntries,
+        TableName::LinksToNonPreferred,
+        TableName::Params,
+        TableName::DustRules,
+    ];
+}
+
+/// Sort by one column.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SortSpec {
+    /// A [`Column::key`].
+    pub column: String,
+    /// Largest first.
+    pub descending: bool,
+}
+
+/// Keep rows whose cell in `column` is exactly `equals` (as text).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ColumnFilter {
+    /// A [`Column::key`].
+    pub column: String,
+    /// The cell's text to match exactly.
+    pub equals: String,
+}
+
+/// A page of a table: which rows, in which order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TableQuery {
+    /// The table.
+    pub table: TableName,
+    /// The order (the table's own order when absent).
+    pub sort: Option<SortSpec>,
+    /// Case-insensitive substring over every cell of the row.
+    pub search: Option<String>,
+    /// All must match.
+    pub filters: Vec<ColumnFilter>,
+    /// First matched row to return.
+    pub offset: u32,
+    /// Most rows to return (capped at [`MAX_LIMIT`]).
+    pub limit: u32,
+}
+
+/// The most rows one query returns.
+pub const MAX_LIMIT: u32 = 1000;
+
+/// A page of rows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TablePage {
+    /// The table.
+    pub table: TableName,
+    /// Its columns.
+    pub columns: Vec<Column>,
+    /// Rows in the table.
+    pub total: u32,
+    /// Rows after search and filters.
+    pub matched: u32,
+    /// The first row's position among the matched rows.
+    pub offset: u32,
+    /// The rows, each with one cell per column.
+    pub rows: Vec<Vec<Cell>>,
+    /// A stable key per row (clusters: the cluster id; findings: the finding key).
+    pub row_keys: Vec<String>,
+}
+
+/// Findings per severity.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SeverityCounts {
+    /// Errors.
+    pub error: u32,
+    /// Warnings.
+    pub warning: u32,
+    /// Notices.
+    pub notice: u32,
+}
+
+/// One audit in the history list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditListItem {
+    /// The audit id.
+    pub id: i64,
+    /// The first start URL.
+    pub start_url: String,
+    /// `running`, `done`, `cancelled`, `failed`, `interrupted`.
+    pub status: String,
+    /// When it started (ms since the epoch).
+    pub started_at: i64,
+    /// When its last run ended.
+    pub finished_at: Option<i64>,
+    /// Pages fetched.
+    pub pages: i64,
+    /// URLs known.
+    pub urls: i64,
+    /// Findings per severity; `null` until the audit has been analysed once.
+    pub findings: Option<SeverityCounts>,
+    /// Clusters; `null` until the audit has been analysed once.
+    pub clusters: Option<u32>,
+}
+
+/// A normalization preset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum PresetName {
+    /// RFC 3986 safe normalization only.
+    Rfc3986,
+    /// What search engines unify (the default).
+    Seo,
+    /// Every rule.
+    Aggressive,
+}
+
+/// What the start form asks for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct StartAuditRequest {
+    /// The start URL (http or https).
+    pub url: String,
+    /// Stop admitting URLs after this many.
+    pub max_urls: Option<u32>,
+    /// Most link hops from the start URL.
+    pub max_depth: Option<u32>,
+    /// Requests in flight at once.
+    pub concurrency: Option<u32>,
+    /// Obey robots.txt.
+    pub respect_robots: bool,
+    /// The User-Agent header.
+    pub user_agent: Option<String>,
+    /// The normalization preset for the analysis (exclusive with `policyFile`).
+    pub preset: Option<PresetName>,
+    /// A TOML or JSON policy file for the analysis.
+    pub policy_file: Option<String>,
+    /// `host:port:addr` overrides, like curl's `--resolve`.
+    pub resolve: Vec<String>,
+}
+
+/// What a running audit is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum ProgressPhase {
+    /// Start URLs, robots.txt, sitemaps.
+    Discovery,
+    /// Fetching pages.
+    Crawling,
+    /// Walking redirect chains and analysing.
+    Analysing,
+    /// Finished.
+    Done,
+    /// Stopped by the user (can be resumed).
+    Cancelled,
+    /// Stopped by an error (can be resumed).
+    Failed,
+}
+
+impl ProgressPhase {
+    /// The run is over.
+    pub fn is_final(self) -> bool {
+        matches!(
+            self,
+            ProgressPhase::Done | ProgressPhase::Cancelled | ProgressPhase::Failed
+        )
+    }
+}
+
+/// A snapshot of a running audit (the `audit-progress` and `audit-finished` events).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Progress {
+    /// The audit.
+    pub audit_id: i64,
+    /// What it is doing.
+    pub phase: ProgressPhase,
+    /// URLs processed (fetched, failed or blocked).
+    pub fetched: u32,
+    /// URLs waiting.
+    pub queued: u32,
+    /// Fetches without a usable response.
+    pub errors: u32,
+    /// URLs processed per second in this run.
+    pub pages_per_second: f64,
+    /// Time spent in this run, ms.
+    pub elapsed_ms: u32,
+    /// The error, when the audit failed.
+    pub message: Option<String>,
+}
+
+/// A label and a count (chart data).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CountItem {
+    /// What is counted.
+    pub label: String,
+    /// How many.
+    pub count: u32,
+}
+
+/// The overview of an opened audit: totals and chart data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Overview {
+    /// The audit.
+    pub audit_id: i64,
+    /// The first start URL.
+    pub start_url: String,
+    /// Its status.
+    pub status: String,
+    /// When it started (ms since the epoch).
+    pub started_at: i64,
+    /// When its last run ended.
+    pub finished_at: Option<i64>,
+    /// Pages fetched.
+    pub pages: u32,
+    /// URLs known.
+    pub urls: u32,
+    /// Clusters.
+    pub clusters: u32,
+    /// URLs in clusters.
+    pub clustered_urls: u32,
+    /// Findings per severity (`error`, `warning`, `notice`).
+    pub findings_by_severity: Vec<CountItem>,
+    /// Findings per family (duplicates, canonicals, redirects, sitemaps, dust, crawl).
+    pub findings_by_family: Vec<CountItem>,
+    /// Clusters per main cause.
+    pub clusters_by_cause: Vec<CountItem>,
+    /// Fetches per status code (`200`, `301`, `no response`, ...).
+    pub status_codes: Vec<CountItem>,
+    /// Redirect chains per length (`1`, `2`, `3`, `4+` hops).
+    pub redirect_chain_lengths: Vec<CountItem>,
+    /// The scheme the site prefers, as its redirects show.
+    pub preferred_scheme: Option<String>,
+    /// The normalization policy the analysis used.
+    pub policy: String,
+}
+
+/// A cluster member and why it is in.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct MemberView {
+    /// The URL.
+    pub url: String,
+    /// `preferred`, `redirects`, `canonicalised`, `duplicate`, `error`, `not fetched`.
+    pub role: String,
+    /// Its status code.
+    pub status: Option<u16>,
+    /// Indexable (2xx, no noindex, not blocked, not canonicalised elsewhere).
+    pub indexable: bool,
+    /// Why it is in the cluster, as sentences.
+    pub evidence: Vec<String>,
+    /// What to do (`null` for the preferred URL).
+    pub fix: Option<String>,
+}
+
+/// Which URL one site signal votes for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SignalView {
+    /// The signal (redirects, canonical elements, sitemaps, ...).
+    pub signal: String,
+    /// The URL it votes for, if any.
+    pub votes_for: Option<String>,
+    /// It votes for the preferred URL.
+    pub agrees: bool,
+}
+
+/// A finding, ready to show.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct FindingView {
+    /// Stable key (the same in every audit of the same problem).
+    pub key: String,
+    /// The finding id, e.g. `DUP-HOST`.
+    pub id: String,
+    /// `error`, `warning` or `notice`.
+    pub severity: String,
+    /// duplicates, canonicals, redirects, sitemaps, dust, crawl.
+    pub family: String,
+    /// One line.
+    pub title: String,
+    /// One sentence about this instance.
+    pub summary: String,
+    /// Why it matters.
+    pub why: String,
+    /// The URLs concerned.
+    pub urls: Vec<String>,
+    /// What was seen.
+    pub evidence: Vec<String>,
+    /// What to do.
+    pub fixes: Vec<String>,
+}
+
+/// One cluster in full.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterDetail {
+    /// The cluster id.
+    pub id: u32,
+    /// The preferred URL.
+    pub preferred_url: String,
+    /// The main cause.
+    pub cause: String,
+    /// Members.
+    pub size: u32,
+    /// Every member, the preferred URL first.
+    pub members: Vec<MemberView>,
+    /// Which URL each site signal votes for.
+    pub signals: Vec<SignalView>,
+    /// Findings that concern members of this cluster.
+    pub findings: Vec<FindingView>,
+}
+
+/// Which findings to list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct FindingQuery {
+    /// Only this severity.
+    pub severity: Option<String>,
+    /// Only this family.
+    pub family: Option<String>,
+    /// Case-insensitive substring over id, title, URLs, evidence and fixes.
+    pub search: Option<String>,
+    /// First matched finding to return.
+    pub offset: u32,
+    /// Most findings to return (capped at [`MAX_LIMIT`]).
+    pub limit: u32,
+}
+
+/// A page of findings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct FindingPage {
+    /// Findings in the audit.
+    pub total: u32,
+    /// Findings matching the query.
+    pub matched: u32,
+    /// The first item's position among the matched.
+    pub offset: u32,
+    /// The findings.
+    pub items: Vec<FindingView>,
+}
+
+/// One section of a comparison.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DiffSection {
+    /// Stable key.
+    pub key: String,
+    /// Heading.
+    pub title: String,
+    /// Columns.
+    pub columns: Vec<Column>,
+    /// Rows.
+    pub rows: Vec<Vec<Cell>>,
+    /// Rows in the section.
+    pub total: u32,
+}
+
+/// What changed between two audits.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DiffView {
+    /// The earlier audit.
+    pub old_audit: i64,
+    /// The later audit.
+    pub new_audit: i64,
+    /// Counts: findings new, findings resolved, clusters formed, ...
+    pub summary: Vec<CountItem>,
+    /// The changes, table by table.
+    pub sections: Vec<DiffSection>,
+}

@@ -1,0 +1,457 @@
+//! What the desktop app shows, checked without a window: audits of the fixture site
+//! run through [`view::runs::Runs`], then read through [`view::OpenAudit`].
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
+use fixture::{FixtureConfig, FixtureServer};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::Notify;
+use view::runs::{RunEvents, Runs, crawl_config};
+use view::{
+    AnalysisPolicy, Cell, FindingQuery, OpenAudit, Progress, ProgressPhase, SortSpec,
+    StartAuditRequest, TableName, TableQuery,
+};
+
+#[derive(Default)]
+struct Recorder {
+    progress: Mutex<Vec<(std::time::Instant, Progress)>>,
+    finished: Mutex<Vec<Progress>>,
+    opened: Mutex<Option<OpenAudit>>,
+    done: Notify,
+}
+
+impl RunEvents for Recorder {
+    fn progress(&self, p: &Progress) {
+        self.progress
+            .lock()
+            .unwrap()
+            .push((std::time::Instant::now(), p.clone()));
+    }
+    fn finished(&self, p: &Progress, opened: Option<OpenAudit>) {
+        self.finished.lock().unwrap().push(p.clone());
+        *self.opened.lock().unwrap() = opened;
+        self.done.notify_one();
+    }
+}
+
+struct Site {
+    server: FixtureServer,
+    _dir: tempfile::TempDir,
+    store: store::Store,
+}
+
+async fn site(slow: Duration) -> Site {
+    let server = FixtureServer::start(FixtureConfig {
+        slow_delay: slow,
+        ..FixtureConfig::default()
+    })
+    .await
+    .unwrap();
+    assert!(server.addr().ip().is_loopback());
+    let dir = tempfile::tempdir().unwrap();
+    let store = store::Store::open(&dir.path().join("audits.sqlite"))
+        .await
+        .unwrap();
+    Site {
+        server,
+        _dir: dir,
+        store,
+    }
+}
+
+fn request(site: &Site) -> StartAuditRequest {
+    StartAuditRequest {
+        url: "https://example.test/".into(),
+        max_urls: Some(2000),
+        max_depth: None,
+        concurrency: Some(8),
+        respect_robots: true,
+        user_agent: None,
+        preset: None,
+        policy_file: None,
+        resolve: fixture::HOSTS
+            .iter()
+            .map(|h| format!("{h}:{}:127.0.0.1", site.server.port()))
+            .collect(),
+    }
+}
+
+async fn run_to_end(site: &Site, runs: &Runs) -> (i64, Arc<Recorder>) {
+    let config = crawl_config(&request(site), &[site.server.ca_pem().to_owned()]).unwrap();
+    let rec = Arc::new(Recorder::default());
+    let id = runs
+        .start(
+            site.store.clone(),
+            config,
+            AnalysisPolicy::default(),
+            rec.clone(),
+        )
+        .await
+        .unwrap();
+    tokio::time::timeout(Duration::from_secs(120), rec.done.notified())
+        .await
+        .expect("the audit finishes");
+    (id, rec)
+}
+
+fn text(c: &Cell) -> String {
+    match c {
+        Cell::Text(s) => s.clone(),
+        Cell::Number(n) => n.to_string(),
+        Cell::Empty => String::new(),
+    }
+}
+
+fn query(table: TableName) -> TableQuery {
+    TableQuery {
+        table,
+        sort: None,
+        search: None,
+        filters: vec![],
+        offset: 0,
+        limit: 1000,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
+    let site = site(Duration::from_millis(10)).await;
+    let runs = Runs::new();
+    let (id, rec) = run_to_end(&site, &runs).await;
+
+    // Progress: starts in discovery, ends done, throttled, finished once.
+    let events = rec.progress.lock().unwrap().clone();
+    let finished = rec.finished.lock().unwrap().clone();
+    assert_eq!(finished.len(), 1);
+    assert_eq!(finished[0].phase, ProgressPhase::Done, "{finished:?}");
+    assert_eq!(events.first().unwrap().1.phase, ProgressPhase::Discovery);
+    assert_eq!(events.last().unwrap().1.phase, ProgressPhase::Done);
+    assert!(events.iter().all(|(_, p)| p.audit_id == id));
+    let span = events.last().unwrap().0 - events.first().unwrap().0;
+    let allowed = (span.as_millis() / 250) as usize + 8;
+    assert!(
+        events.len() <= allowed,
+        "{} progress events in {span:?}",
+        events.len()
+    );
+    assert!(finished[0].fetched > 50);
+    assert!(!runs.is_running(id));
+    assert_eq!(runs.progress(id).unwrap().phase, ProgressPhase::Done);
+
+    let open = rec
+        .opened
+        .lock()
+        .unwrap()
+        .take()
+        .expect("analysed at the end");
+    assert_eq!(open.id(), id);
+
+    // The overview agrees with the analysis.
+    let o = open.overview();
+    assert_eq!(o.status, "done");
+    assert_eq!(o.start_url, "https://example.test/");
+    assert_eq!(o.clusters as usize, open.analysis().clusters.len());
+    let by_severity: u32 = o.findings_by_severity.iter().map(|c| c.count).sum();
+    assert_eq!(by_severity as usize, open.analysis().findings.len());
+    let by_family: u32 = o.findings_by_family.iter().map(|c| c.count).sum();
+    assert_eq!(by_family, by_severity);
+    let by_cause: u32 = o.clusters_by_cause.iter().map(|c| c.count).sum();
+    assert_eq!(by_cause, o.clusters);
+    let codes: u32 = o.status_codes.iter().map(|c| c.count).sum();
+    assert_eq!(codes, o.pages);
+    assert!(o.status_codes.iter().any(|c| c.label == "301"));
+    // /chain/start takes 3 hops in the Before variant.
+    assert!(
+        o.redirect_chain_lengths
+            .iter()
+            .any(|c| c.label == "3" && c.count >= 1)
+    );
+    assert_eq!(o.policy, "seo");
+
+    // The trailing-slash duplicate: member, evidence and fix.
+    let clusters = open.query_table(&query(TableName::Clusters)).unwrap();
+    assert_eq!(clusters.total, o.clusters);
+    let row = clusters
+        .rows
+        .iter()
+        .position(|r| text(&r[1]) == "https://example.test/shoes")
+        .expect("a cluster preferring /shoes");
+    let cluster_id: u32 = clusters.row_keys[row].parse().unwrap();
+    let detail = open.cluster_detail(cluster_id).unwrap();
+    assert_eq!(detail.preferred_url, "https://example.test/shoes");
+    assert_eq!(detail.members[0].role, "preferred");
+    assert_eq!(detail.members[0].fix, None);
+    assert!(detail.members[0].indexable);
+    let slash = detail
+        .members
+        .iter()
+        .find(|m| m.url == "https://example.test/shoes/")
+        .expect("/shoes/ is a member");
+    assert_eq!(slash.role, "duplicate");
+    assert_eq!(
+        slash.fix.as_deref(),
+        Some("301 redirect to https://example.test/shoes")
+    );
+    assert!(
+        !slash.evidence.is_empty()
+            && slash.evidence[0].contains("https://example.test/shoes/")
+            && slash.evidence[0].contains("same text"),
+        "{:?}",
+        slash.evidence
+    );
+    assert_eq!(detail.size as usize, detail.members.len());
+    assert!(detail.findings.iter().any(|f| f.id == "DUP-SLASH"));
+    assert!(open.cluster_detail(u32::MAX).is_err());
+
+    // Findings: filters and search.
+    let all = open.query_findings(&FindingQuery {
+        severity: None,
+        family: None,
+        search: None,
+        offset: 0,
+        limit: 1000,
+    });
+    assert_eq!(all.matched, all.total);
+    let canon = open.query_findings(&FindingQuery {
+        severity: Some("error".into()),
+        family: Some("canonicals".into()),
+        search: None,
+        offset: 0,
+        limit: 1000,
+    });
+    assert!(canon.matched > 0);
+    assert!(
+        canon
+            .items
+            .iter()
+            .all(|f| f.severity == "error" && f.id.starts_with("CANON-"))
+    );
+    let searched = open.query_findings(&FindingQuery {
+        severity: None,
+        family: None,
+        search: Some("CHAIN/START".into()),
+        offset: 0,
+        limit: 1000,
+    });
+    assert!(searched.items.iter().any(|f| f.id == "REDIRECT-CHAIN"));
+    assert!(searched.items.iter().all(|f| {
+        f.urls
+            .iter()
+            .chain(&f.evidence)
+            .chain(&f.fixes)
+            .any(|t| t.to_lowercase().contains("chain/start"))
+            || f.key.contains("chain/start")
+    }));
+
+    // Pages: sorted by status code (descending), searched.
+    let mut q = query(TableName::Pages);
+    q.sort = Some(SortSpec {
+        column: "statusCode".into(),
+        descending: true,
+    });
+    q.search = Some("Shoes".into());
+    let page = open.query_table(&q).unwrap();
+    let status = page
+        .columns
+        .iter()
+        .position(|c| c.key == "statusCode")
+        .unwrap();
+    let codes: Vec<i64> = page
+        .rows
+        .iter()
+        .filter_map(|r| match r[status] {
+            Cell::Number(n) => Some(n),
+            _ => None,
+        })
+        .collect();
+    assert!(codes.windows(2).all(|w| w[0] >= w[1]), "{codes:?}");
+    let expected = open
+        .table(TableName::Pages)
+        .rows()
+        .iter()
+        .filter(|r| {
+            r.iter()
+                .any(|c| c.as_text().to_lowercase().contains("shoes"))
+        })
+        .count();
+    assert_eq!(page.matched as usize, expected);
+    assert!(expected > 3);
+    for r in &page.rows {
+        assert!(r.iter().any(|c| text(c).to_lowercase().contains("shoes")));
+    }
+
+    // Every table answers, with one key per row and one cell per column.
+    for name in TableName::ALL {
+        let p = open.query_table(&query(name)).unwrap();
+        assert_eq!(p.rows.len(), p.row_keys.len(), "{name:?}");
+        assert!(
+            p.rows.iter().all(|r| r.len() == p.columns.len()),
+            "{name:?}"
+        );
+    }
+
+    // Exports: the same bytes as `dustpan export`.
+    let out = tempfile::tempdir().unwrap();
+    let path = out.path().join("members.csv");
+    let rows = open.export_table(TableName::ClusterMembers, &path).unwrap();
+    let mut cli = Vec::new();
+    let cli_rows = audit::export::write_table(
+        audit::export::Table::Clusters,
+        open.input(),
+        open.analysis(),
+        &mut cli,
+    )
+    .unwrap();
+    assert_eq!(rows, cli_rows);
+    assert_eq!(std::fs::read(&path).unwrap(), cli);
+    let files = open.export_report(&out.path().join("report")).unwrap();
+    assert!(files.iter().any(|f| f.ends_with("pages.csv")));
+    assert!(files.iter().any(|f| f.ends_with("redirects.nginx.conf")));
+    assert_eq!(files.len(), TableName::ALL.len() + 5);
+    for f in &files {
+        assert!(std::path::Path::new(f).exists(), "{f}");
+    }
+
+    // The history.
+    let list = view::list_audits(&site.store, &|i| runs.is_running(i))
+        .await
+        .unwrap();
+    assert_eq!(list.len(), 1);
+    assert_eq!(list[0].id, id);
+    assert_eq!(list[0].status, "done");
+    assert_eq!(list[0].clusters, Some(o.clusters));
+    assert_eq!(list[0].findings, Some(open.severity_counts()));
+    assert_eq!(list[0].pages, i64::from(o.pages));
+
+    // Comparisons: an audit with itself is unchanged; the After variant of the site
+    // fixes the canonical to a 404 and shortens the redirect chain.
+    let same = view::compare(&open, &open);
+    assert!(
+        same.summary
+            .iter()
+            .all(|c| c.count == 0 || c.label == "findings persisting"),
+        "{:?}",
+        same.summary
+    );
+    site.server.set_variant(fixture::SiteVariant::After);
+    let (later, rec) = run_to_end(&site, &runs).await;
+    assert_ne!(later, id);
+    let after = rec
+        .opened
+        .lock()
+        .unwrap()
+        .take()
+        .expect("analysed at the end");
+    let d = view::compare(&open, &after);
+    assert_eq!((d.old_audit, d.new_audit), (id, later));
+    let count = |label: &str| {
+        d.summary
+            .iter()
+            .find(|c| c.label == label)
+            .map_or(0, |c| c.count)
+    };
+    assert!(count("findings resolved") > 0, "{:?}", d.summary);
+    assert!(d.sections.iter().any(|s| s.total > 0));
+    for s in &d.sections {
+        assert_eq!(s.total as usize, s.rows.len());
+        assert!(
+            s.rows.iter().all(|r| r.len() == s.columns.len()),
+            "{}",
+            s.key
+        );
+    }
+    let resolved = d
+        .sections
+        .iter()
+        .flat_map(|s| &s.rows)
+        .flatten()
+        .any(|c| text(c).contains("CANON-TO-ERROR"));
+    assert!(resolved, "the fixed canonical is listed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_audit_resumes_to_the_end() {
+    let site = site(Duration::from_secs(3)).await;
+    let runs = Runs::new();
+    let config = crawl_config(&request(&site), &[site.server.ca_pem().to_owned()]).unwrap();
+    let rec = Arc::new(Recorder::default());
+    let id = runs
+        .start(
+            site.store.clone(),
+            config,
+            AnalysisPolicy::default(),
+            rec.clone(),
+        )
+        .await
+        .unwrap();
+    assert!(runs.is_running(id));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(runs.cancel(id));
+    tokio::time::timeout(Duration::from_secs(60), rec.done.notified())
+        .await
+        .expect("the cancel is honoured");
+    assert_eq!(
+        rec.finished.lock().unwrap()[0].phase,
+        ProgressPhase::Cancelled
+    );
+    assert!(rec.opened.lock().unwrap().is_none());
+    let list = view::list_audits(&site.store, &|i| runs.is_running(i))
+        .await
+        .unwrap();
+    assert_eq!(list[0].status, "cancelled");
+    assert_eq!(list[0].findings, None);
+
+    let rec = Arc::new(Recorder::default());
+    let again = runs
+        .resume(
+            site.store.clone(),
+            id,
+            AnalysisPolicy::default(),
+            rec.clone(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(again, id);
+    tokio::time::timeout(Duration::from_secs(120), rec.done.notified())
+        .await
+        .expect("the resumed audit finishes");
+    assert_eq!(rec.finished.lock().unwrap()[0].phase, ProgressPhase::Done);
+    assert!(
+        runs.resume(site.store.clone(), id, AnalysisPolicy::default(), rec)
+            .await
+            .is_err(),
+        "a finished audit does not resume"
+    );
+}
+
+#[test]
+fn start_requests_are_checked() {
+    let mut req = StartAuditRequest {
+        url: " ".into(),
+        max_urls: None,
+        max_depth: None,
+        concurrency: None,
+        respect_robots: true,
+        user_agent: None,
+        preset: None,
+        policy_file: None,
+        resolve: vec![],
+    };
+    assert!(crawl_config(&req, &[]).is_err());
+    req.url = "https://example.test/".into();
+    req.resolve = vec!["example.test:443".into()];
+    assert!(crawl_config(&req, &[]).is_err());
+    req.resolve = vec!["example.test:443:127.0.0.1".into()];
+    req.respect_robots = false;
+    req.max_urls = Some(10);
+    let c = crawl_config(&req, &[]).unwrap();
+    assert!(!c.obey_robots);
+    assert_eq!(c.max_urls, 10);
+    assert!(AnalysisPolicy::choose(Some(view::PresetName::Seo), Some("x.toml")).is_err());
+    assert_eq!(
+        AnalysisPolicy::choose(Some(view::PresetName::Aggressive), None)
+            .unwrap()
+            .name,
+        "aggressive"
+    );
+}

@@ -1,0 +1,5 @@
+//! Reads tauri.conf.json and the capabilities at build time.
+
+fn main() {
+    tauri_build::build();
+}

@@ -1,0 +1,160 @@
+//! `dustpan diff`: what changed between two audits.
+
+use super::audits::{record_analysis, utc};
+use super::db::DbArgs;
+use anyhow::{Context, Result};
+use audit::{Analysis, AnalysisConfig, AuditInput};
+use canon::{Policy, Preset};
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use store::{AuditId, Store};
+
+/// Compare two audits of a site (older first): findings new, resolved and persisting;
+/// clusters that formed, grew, shrank or dissolved; preferred URLs, status codes,
+/// redirects and canonicals that changed; URLs added to and removed from the crawl and
+/// the sitemaps. Everything is matched by URL, so two audits of an unchanged site give
+/// an empty diff.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The older audit's id (see `dustpan audits`).
+    old: i64,
+    /// The newer audit's id.
+    new: i64,
+    /// Also write each section as a CSV file into this folder (created if missing).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Cluster both audits under this normalization preset (rfc3986, seo, aggressive).
+    #[arg(long, value_name = "PRESET", conflicts_with = "policy")]
+    preset: Option<String>,
+    /// Cluster both audits under this policy file (TOML or JSON).
+    #[arg(long, value_name = "FILE")]
+    policy: Option<PathBuf>,
+    /// How many rows of each section to print.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    top: usize,
+    #[command(flatten)]
+    db: DbArgs,
+}
+
+impl Args {
+    fn policy(&self) -> Result<Option<Policy>> {
+        Ok(match (&self.preset, &self.policy) {
+            (Some(p), _) => Some(p.parse::<Preset>()?.policy()),
+            (None, Some(path)) => Some(Policy::from_path(path)?),
+            (None, None) => None,
+        })
+    }
+}
+
+/// Loads an audit and the analysis configuration `dustpan report` would use for it.
+async fn load(
+    store: &Store,
+    id: AuditId,
+    policy: &Option<Policy>,
+) -> Result<(AuditInput, AnalysisConfig)> {
+    store
+        .audit(id)
+        .await
+        .with_context(|| format!("no audit {} in the database", id.0))?;
+    let input = super::report::load(store, id).await?;
+    let mut config = match policy {
+        Some(p) => AnalysisConfig::with_policy(p.clone()),
+        None => AnalysisConfig::default(),
+    };
+    config.validations = store
+        .validations(id)
+        .await
+        .with_context(|| format!("cannot read audit {}'s validation samples", id.0))?
+        .iter()
+        .map(super::report::validation_fetch)
+        .collect();
+    Ok((input, config))
+}
+
+/// Replaces control characters (crawled text is hostile) and folds lines for the terminal.
+fn printable(cell: &str) -> String {
+    cell.replace('\n', ", ")
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}
+
+async fn describe(store: &Store, id: AuditId) -> Result<String> {
+    let a = store.audit(id).await?;
+    Ok(format!(
+        "audit {} ({} UTC, {})",
+        id.0,
+        utc(a.started_at),
+        a.start_urls.join(" ")
+    ))
+}
+
+/// Runs the subcommand.
+pub fn run(args: Args) -> Result<ExitCode> {
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    let policy = args.policy()?;
+    let (old, new) = (AuditId(args.old), AuditId(args.new));
+    let (store, (a, ca), (b, cb)) = runtime.block_on(async {
+        let store = args.db.open().await?;
+        let (x, y) = tokio::try_join!(load(&store, old, &policy), load(&store, new, &policy))?;
+        anyhow::Ok((store, x, y))
+    })?;
+    // The two analyses are independent: one per core.
+    let (x, y): (Analysis, Analysis) = std::thread::scope(|s| {
+        let other = s.spawn(|| audit::analyse(&a, &ca));
+        let y = audit::analyse(&b, &cb);
+        other
+            .join()
+            .map(|x| (x, y))
+            .map_err(|_| anyhow::anyhow!("the analysis of audit {} panicked", old.0))
+    })?;
+    let d = diff::diff((&a, &x), (&b, &y));
+
+    runtime.block_on(async {
+        if policy.is_none() {
+            record_analysis(&store, old, &x).await?;
+            record_analysis(&store, new, &y).await?;
+        }
+        println!(
+            "From {}\n  to {}",
+            describe(&store, old).await?,
+            describe(&store, new).await?
+        );
+        store.close().await;
+        anyhow::Ok(())
+    })?;
+
+    for (label, n) in d.summary() {
+        println!("  {n:>7}  {label}");
+    }
+    if d.is_empty() {
+        println!("\nNo changes.");
+    }
+    let sections = d.sections();
+    for t in sections.iter().filter(|t| !t.rows.is_empty()) {
+        println!("\n{} ({}):", t.title, t.rows.len());
+        println!("  {}", t.headers.join(" | "));
+        for row in t.rows.iter().take(args.top) {
+            let cells: Vec<String> = row.iter().map(|c| printable(c)).collect();
+            println!("  {}", cells.join(" | "));
+        }
+        if t.rows.len() > args.top {
+            println!("  ... and {} more", t.rows.len() - args.top);
+        }
+    }
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        println!();
+        for t in &sections {
+            let path = dir.join(t.file_name());
+            let file =
+                File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
+            t.write_csv(BufWriter::new(file))
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            println!("{:>8} rows  {}", t.rows.len(), path.display());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

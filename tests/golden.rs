@@ -1,0 +1,161 @@
+//! The fixture audit as a golden file: every cluster (members, preferred URL, why each
+//! member is in it, the fix) and every finding (id, URLs, fixes), rendered as stable
+//! text and compared with `tests/golden/fixture-before.txt`, a file reviewed line by
+//! line against the fixture's scenarios. `DUSTPAN_BLESS=1` rewrites it after a change
+//! that was reviewed.
+
+use crate::util::dustpan;
+use audit::{Action, Analysis, AnalysisConfig, UrlId};
+use std::collections::HashMap;
+use std::fmt::Write;
+use std::path::Path;
+
+/// Everything the analysis of the audit says, as text that does not depend on row ids.
+fn render(a: &Analysis, urls: &HashMap<UrlId, String>) -> String {
+    let url = |id: UrlId| urls.get(&id).cloned().unwrap_or_else(|| format!("#{id}"));
+    let mut out = String::new();
+    writeln!(out, "# {} clusters", a.clusters.len()).unwrap();
+    for c in &a.clusters {
+        writeln!(out, "\ncluster {}", c.preferred_url).unwrap();
+        for m in &c.members {
+            let status = m.status.map_or("-".to_owned(), |s| s.to_string());
+            let action = match m.action {
+                Action::None => "",
+                Action::Redirect301 => "  => fix: 301 to the preferred URL",
+                Action::Canonical => "  => fix: canonical to the preferred URL",
+            };
+            writeln!(out, "  {:?} {status} {}{action}", m.role, m.url).unwrap();
+            for e in &m.evidence {
+                writeln!(
+                    out,
+                    "      why: {} -> {}: {}",
+                    url(e.from),
+                    url(e.to),
+                    e.kind
+                )
+                .unwrap();
+            }
+        }
+    }
+    writeln!(out, "\n# {} findings", a.findings.len()).unwrap();
+    for f in &a.findings {
+        writeln!(out, "\n[{}] {}", f.severity.as_str(), f.key).unwrap();
+        for u in &f.urls {
+            writeln!(out, "  url: {u}").unwrap();
+        }
+        for fix in &f.fixes {
+            writeln!(out, "  fix: {fix}").unwrap();
+        }
+    }
+    writeln!(out, "\n# learned rules").unwrap();
+    for r in &a.learned.rules {
+        write!(
+            out,
+            "{} {} support {} agreed {}/{}",
+            r.status.as_str(),
+            r.id,
+            r.support,
+            r.agreed,
+            r.applicable
+        )
+        .unwrap();
+        if let Some(v) = &r.validation {
+            write!(
+                out,
+                " validated {} of {} false",
+                v.false_positives, v.tested
+            )
+            .unwrap();
+        }
+        writeln!(out).unwrap();
+    }
+    out
+}
+
+/// The analysis `dustpan report` makes of the audit (with its validation samples).
+fn analyse(db: &Path) -> (Analysis, HashMap<UrlId, String>) {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let store = store::Store::open(db).await.unwrap();
+        let id = store.list_audits().await.unwrap()[0].id;
+        let input = audit::load(&store, id).await.unwrap();
+        let validations = store
+            .validations(id)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|r| audit::ValidationFetch {
+                rule_id: r.rule_id,
+                candidate: audit::ValidationCandidate {
+                    url: r.url,
+                    rewritten: r.rewritten,
+                    text_hash: r.url_text_hash,
+                    simhash: r.url_simhash,
+                },
+                status: r.status,
+                text_hash: r.text_hash,
+                simhash: r.simhash,
+            })
+            .collect();
+        let config = AnalysisConfig {
+            validations,
+            ..AnalysisConfig::default()
+        };
+        let urls = input.urls.iter().map(|u| (u.id, u.url.clone())).collect();
+        (audit::analyse(&input, &config), urls)
+    })
+}
+
+#[test]
+fn the_fixture_audit_matches_the_reviewed_golden_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("golden.sqlite");
+    let demo = dustpan(
+        &[
+            "demo",
+            "--db",
+            db.to_str().unwrap(),
+            "-q",
+            "--slow-ms",
+            "200",
+        ],
+        "",
+    );
+    assert_eq!(demo.code, 0, "{}", demo.stderr);
+    let (analysis, urls) = analyse(&db);
+    let got = render(&analysis, &urls);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/fixture-before.txt");
+    if std::env::var_os("DUSTPAN_BLESS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, &got).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_default();
+    if got != want {
+        let fresh = dir.path().join("fixture-before.txt");
+        std::fs::write(&fresh, &got).unwrap();
+        let diff: Vec<String> = diff_lines(&want, &got);
+        panic!(
+            "the fixture audit differs from {} ({} lines differ):\n{}\n\
+             review the change, then rerun with DUSTPAN_BLESS=1 to accept it",
+            path.display(),
+            diff.len(),
+            diff.iter().take(60).cloned().collect::<Vec<_>>().join("\n")
+        );
+    }
+}
+
+/// Lines only in `want` (`-`) or only in `got` (`+`), in order.
+fn diff_lines(want: &str, got: &str) -> Vec<String> {
+    let w: std::collections::HashSet<&str> = want.lines().collect();
+    let g: std::collections::HashSet<&str> = got.lines().collect();
+    want.lines()
+        .filter(|l| !g.contains(l))
+        .map(|l| format!("- {l}"))
+        .chain(
+            got.lines()
+                .filter(|l| !w.contains(l))
+                .map(|l| format!("+ {l}")),
+        )
+        .collect()
+}

@@ -1,0 +1,123 @@
+// The new-audit form: its raw fields and their validation into a `StartAuditRequest`.
+import type { PresetName, StartAuditRequest } from "./api";
+
+/** The form as typed by the user. */
+export interface AuditForm {
+  url: string;
+  maxUrls: string;
+  maxDepth: string;
+  concurrency: string;
+  respectRobots: boolean;
+  userAgent: string;
+  /** "preset" uses `preset`; "file" uses `policyFile`. */
+  policyKind: "preset" | "file";
+  preset: PresetName;
+  policyFile: string;
+  /** One `host:port:addr` override per line. */
+  resolve: string;
+}
+
+/** A fresh form with the CLI's defaults. */
+export function emptyForm(): AuditForm {
+  return {
+    url: "",
+    maxUrls: "",
+    maxDepth: "",
+    concurrency: "",
+    respectRobots: true,
+    userAgent: "",
+    policyKind: "preset",
+    preset: "seo",
+    policyFile: "",
+    resolve: "",
+  };
+}
+
+/** Messages per field; empty when the form is valid. */
+export type FormErrors = Partial<Record<keyof AuditForm, string>>;
+
+/** Either the request to send or the messages to show. */
+export type Validated = { ok: true; request: StartAuditRequest } | { ok: false; errors: FormErrors };
+
+function checkUrl(text: string): string | null {
+  const trimmed = text.trim();
+  if (trimmed === "") return "Enter the URL to start from, such as https://example.com/.";
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    return `"${trimmed}" is not a URL: write it in full, such as https://example.com/.`;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    return "The URL must start with http:// or https://.";
+  }
+  if (url.hostname === "") return "The URL has no host name.";
+  return null;
+}
+
+function parseCount(
+  text: string,
+  label: string,
+  min: number,
+  max: number,
+): { value: number | null } | { error: string } {
+  const trimmed = text.trim();
+  if (trimmed === "") return { value: null };
+  if (!/^\d+$/.test(trimmed)) return { error: `${label} must be a whole number.` };
+  const value = Number(trimmed);
+  if (value < min || value > max) return { error: `${label} must be between ${min} and ${max}.` };
+  return { value };
+}
+
+/** Checks one `host:port:addr` line; `null` when it is well formed. */
+export function checkResolveLine(line: string): string | null {
+  const match = /^([^:\s]+):(\d{1,5}):(\S+)$/.exec(line);
+  if (!match) return `"${line}" is not host:port:address.`;
+  const port = Number(match[2]);
+  if (port < 1 || port > 65535) return `"${line}": the port must be between 1 and 65535.`;
+  return null;
+}
+
+/** Validates the form; the request is built only when every field is valid. */
+export function validateForm(form: AuditForm): Validated {
+  const errors: FormErrors = {};
+  const urlError = checkUrl(form.url);
+  if (urlError) errors.url = urlError;
+
+  const maxUrls = parseCount(form.maxUrls, "Max URLs", 1, 10_000_000);
+  if ("error" in maxUrls) errors.maxUrls = maxUrls.error;
+  const maxDepth = parseCount(form.maxDepth, "Max depth", 0, 1000);
+  if ("error" in maxDepth) errors.maxDepth = maxDepth.error;
+  const concurrency = parseCount(form.concurrency, "Concurrency", 1, 256);
+  if ("error" in concurrency) errors.concurrency = concurrency.error;
+
+  if (form.policyKind === "file" && form.policyFile.trim() === "") {
+    errors.policyFile = "Enter the path of a TOML or JSON policy file, or choose a preset.";
+  }
+
+  const resolve = form.resolve
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+  const resolveError = resolve.map(checkResolveLine).find((message) => message !== null);
+  if (resolveError) errors.resolve = resolveError;
+
+  if (Object.keys(errors).length > 0 || "error" in maxUrls || "error" in maxDepth || "error" in concurrency) {
+    return { ok: false, errors };
+  }
+  const userAgent = form.userAgent.trim();
+  return {
+    ok: true,
+    request: {
+      url: form.url.trim(),
+      maxUrls: maxUrls.value,
+      maxDepth: maxDepth.value,
+      concurrency: concurrency.value,
+      respectRobots: form.respectRobots,
+      userAgent: userAgent === "" ? null : userAgent,
+      preset: form.policyKind === "preset" ? form.preset : null,
+      policyFile: form.policyKind === "file" ? form.policyFile.trim() : null,
+      resolve,
+    },
+  };
+}

@@ -1,0 +1,267 @@
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/svelte";
+import { describe, expect, it } from "vitest";
+import App from "../src/App.svelte";
+import type { AuditListItem, FindingQuery, FindingView, TableQuery } from "../src/lib/api";
+import { FakeBackend, pagesTable, sampleCluster, sampleOverview } from "./fakeBackend";
+
+function audit(id: number, status = "done"): AuditListItem {
+  return {
+    id,
+    startUrl: `https://site${id}.test/`,
+    status,
+    startedAt: Date.UTC(2024, 4, id, 10, 0),
+    finishedAt: null,
+    pages: id * 10,
+    urls: id * 12,
+    findings: { error: id, warning: 2 * id, notice: 0 },
+    clusters: id,
+  };
+}
+
+function finding(n: number, family: string, severity: string): FindingView {
+  return {
+    key: `key-${n}`,
+    id: `ID-${n}`,
+    severity,
+    family,
+    title: `Finding ${n}`,
+    summary: `summary ${n}`,
+    why: `Why ${n} matters.`,
+    urls: [`https://site.test/${n}`],
+    evidence: [`seen ${n}`],
+    fixes: [`fix ${n}`],
+  };
+}
+
+function backendWithAudits(): FakeBackend {
+  const backend = new FakeBackend();
+  backend.audits = [audit(3), audit(2, "interrupted"), audit(1)];
+  backend.overview = sampleOverview();
+  backend.tables.set("pages", pagesTable(500));
+  backend.tables.set("clusters", {
+    columns: [
+      { key: "cluster", title: "Cluster", kind: "number" },
+      { key: "preferredUrl", title: "Preferred URL", kind: "url" },
+      { key: "members", title: "Members", kind: "number" },
+      { key: "cause", title: "Cause", kind: "text" },
+    ],
+    rows: [
+      [4, "https://www.site.test/shoes/", 3, "redirect"],
+      [5, "https://www.site.test/hats/", 2, "URL normalization"],
+    ],
+    keys: ["4", "5"],
+  });
+  backend.clusters.set(4, sampleCluster());
+  return backend;
+}
+
+describe("App", () => {
+  it("opens an audit from the list and walks overview → clusters → a cluster's page", async () => {
+    const backend = backendWithAudits();
+    render(App, { props: { backend } });
+    expect(screen.getByTestId("nav-clusters").hasAttribute("disabled")).toBe(true);
+    await fireEvent.click(screen.getByTestId("nav-audits"));
+    const rows = await screen.findAllByTestId("audit-row");
+    expect(rows.map((row) => row.getAttribute("data-audit-id"))).toEqual(["3", "2", "1"]);
+    expect(within(rows[1]).getByTestId("audit-resume")).toBeTruthy();
+    expect(within(rows[0]).queryByTestId("audit-resume")).toBeNull();
+
+    await fireEvent.click(within(rows[0]).getByTestId("audit-open"));
+    expect(await screen.findByTestId("stat-pages")).toBeTruthy();
+    expect(backend.callsOf("openAudit")).toEqual([[3]]);
+    expect(screen.getByTestId("stat-pages").textContent).toContain("120");
+    expect(screen.getByTestId("chart-status").textContent).toContain("404");
+
+    await fireEvent.click(screen.getByTestId("nav-clusters"));
+    const clusterRows = await screen.findAllByTestId("cluster-row");
+    expect(clusterRows.map((row) => row.getAttribute("data-cluster-id"))).toEqual(["4", "5"]);
+
+    // Filter by cause through the dropdown fed by the overview.
+    await fireEvent.change(screen.getByTestId("clusters-cause"), { target: { value: "URL normalization" } });
+    await waitFor(() => expect(screen.getAllByTestId("cluster-row")).toHaveLength(1));
+    const last = backend.callsOf("queryTable").at(-1)?.[1] as TableQuery;
+    expect(last.filters).toEqual([{ column: "cause", equals: "URL normalization" }]);
+    await fireEvent.change(screen.getByTestId("clusters-cause"), { target: { value: "" } });
+    await waitFor(() => expect(screen.getAllByTestId("cluster-row")).toHaveLength(2));
+
+    await fireEvent.click(screen.getAllByTestId("cluster-row")[0]);
+    expect(await screen.findAllByTestId("member-row")).toHaveLength(3);
+    expect(backend.callsOf("clusterDetail")).toEqual([[3, 4]]);
+  });
+
+  it("opens a cluster from the keyboard", async () => {
+    const backend = backendWithAudits();
+    render(App, { props: { backend } });
+    await fireEvent.click(screen.getByTestId("nav-audits"));
+    await fireEvent.click((await screen.findAllByTestId("audit-open"))[0]);
+    await screen.findByTestId("stat-pages");
+    await fireEvent.keyDown(window, { key: "4", altKey: true });
+    await screen.findAllByTestId("cluster-row");
+    const grid = screen.getByRole("grid");
+    await fireEvent.keyDown(grid, { key: "ArrowDown" });
+    await fireEvent.keyDown(grid, { key: "ArrowDown" });
+    await fireEvent.keyDown(grid, { key: "Enter" });
+    await waitFor(() => expect(backend.callsOf("clusterDetail")).toEqual([[3, 5]]));
+  });
+
+  it("deletes an audit only after confirmation", async () => {
+    const backend = backendWithAudits();
+    render(App, { props: { backend } });
+    await fireEvent.click(screen.getByTestId("nav-audits"));
+    const row = (await screen.findAllByTestId("audit-row"))[2];
+    await fireEvent.click(within(row).getByTestId("audit-delete"));
+    expect(backend.callsOf("deleteAudit")).toHaveLength(0);
+    await fireEvent.click(within(row).getByTestId("audit-delete-cancel"));
+    await fireEvent.click(within(row).getByTestId("audit-delete"));
+    await fireEvent.click(within(row).getByTestId("audit-delete-confirm"));
+    await waitFor(() => expect(screen.getAllByTestId("audit-row")).toHaveLength(2));
+    expect(backend.callsOf("deleteAudit")).toEqual([[1]]);
+  });
+
+  it("re-runs an audit and shows its progress", async () => {
+    const backend = backendWithAudits();
+    backend.nextAuditId = 4;
+    render(App, { props: { backend } });
+    await fireEvent.click(screen.getByTestId("nav-audits"));
+    await fireEvent.click((await screen.findAllByTestId("audit-rerun"))[0]);
+    expect((await screen.findByTestId("progress-panel")).getAttribute("data-audit-id")).toBe("4");
+    expect(backend.callsOf("rerunAudit")).toEqual([[3]]);
+    backend.emitProgress({
+      auditId: 4,
+      phase: "crawling",
+      fetched: 7,
+      queued: 1,
+      errors: 0,
+      pagesPerSecond: 2,
+      elapsedMs: 1000,
+      message: null,
+    });
+    await waitFor(() => expect(screen.getByTestId("progress-fetched").textContent).toBe("7"));
+    expect(screen.getByTestId("nav-running").textContent).toContain("#4");
+  });
+
+  it("resumes an interrupted audit from the list", async () => {
+    const backend = backendWithAudits();
+    render(App, { props: { backend } });
+    await fireEvent.click(screen.getByTestId("nav-audits"));
+    await fireEvent.click(await screen.findByTestId("audit-resume"));
+    expect((await screen.findByTestId("progress-panel")).getAttribute("data-audit-id")).toBe("2");
+    expect(backend.callsOf("resumeAudit")).toEqual([[2]]);
+  });
+
+  it("compares the two picked audits, older first", async () => {
+    const backend = backendWithAudits();
+    backend.diff = {
+      oldAudit: 1,
+      newAudit: 3,
+      summary: [
+        { label: "findings new", count: 4 },
+        { label: "findings resolved", count: 2 },
+      ],
+      sections: [
+        {
+          key: "findingsNew",
+          title: "New findings",
+          columns: [
+            { key: "id", title: "Finding", kind: "text" },
+            { key: "url", title: "URL", kind: "url" },
+          ],
+          rows: [["DUP-HOST", "https://site.test/a"]],
+          total: 1,
+        },
+      ],
+    };
+    render(App, { props: { backend } });
+    await fireEvent.click(screen.getByTestId("nav-audits"));
+    const boxes = await screen.findAllByTestId("audit-select");
+    expect(screen.getByTestId("audits-compare").hasAttribute("disabled")).toBe(true);
+    await fireEvent.click(boxes[0]);
+    await fireEvent.click(boxes[2]);
+    await fireEvent.click(screen.getByTestId("audits-compare"));
+    const summary = await screen.findByTestId("compare-summary");
+    expect(backend.callsOf("compareAudits")).toEqual([[1, 3]]);
+    expect(summary.textContent).toContain("findings new");
+    const section = screen.getByTestId("compare-section");
+    expect(section.textContent).toContain("New findings");
+    expect(section.textContent).toContain("https://site.test/a");
+  });
+
+  it("lists findings by family and severity, a page at a time", async () => {
+    const backend = backendWithAudits();
+    backend.findings = [
+      ...Array.from({ length: 60 }, (_, n) => finding(n, "duplicates", n % 2 ? "warning" : "error")),
+      finding(60, "redirects", "notice"),
+    ];
+    render(App, { props: { backend } });
+    await fireEvent.click(screen.getByTestId("nav-audits"));
+    await fireEvent.click((await screen.findAllByTestId("audit-open"))[0]);
+    await screen.findByTestId("stat-pages");
+    await fireEvent.click(screen.getByTestId("nav-findings"));
+    await waitFor(() => expect(screen.getAllByTestId("finding")).toHaveLength(50));
+    expect(screen.getByTestId("findings-count").textContent).toContain("1–50 of 61");
+    const first = screen.getAllByTestId("finding")[0];
+    expect(within(first).getByText("Why 0 matters.")).toBeTruthy();
+    expect(within(first).getByText("fix 0")).toBeTruthy();
+
+    await fireEvent.click(screen.getByTestId("findings-next"));
+    await waitFor(() => expect(screen.getAllByTestId("finding")).toHaveLength(11));
+    expect(screen.getByRole("heading", { name: "redirects" })).toBeTruthy();
+
+    await fireEvent.click(screen.getByTestId("family-redirects"));
+    await waitFor(() => expect(screen.getAllByTestId("finding")).toHaveLength(1));
+    await fireEvent.click(screen.getByTestId("family-duplicates"));
+    await fireEvent.change(screen.getByTestId("findings-severity"), { target: { value: "warning" } });
+    await waitFor(() => expect(screen.getByTestId("findings-count").textContent).toContain("1–30 of 30 matched"));
+    const query = backend.callsOf("queryFindings").at(-1)?.[1] as FindingQuery;
+    expect(query).toEqual({ severity: "warning", family: "duplicates", search: null, offset: 0, limit: 50 });
+  });
+
+  it("shows each report table and exports the full report", async () => {
+    const backend = backendWithAudits();
+    render(App, { props: { backend } });
+    await fireEvent.click(screen.getByTestId("nav-audits"));
+    await fireEvent.click((await screen.findAllByTestId("audit-open"))[0]);
+    await screen.findByTestId("stat-pages");
+
+    await fireEvent.click(screen.getByTestId("export-report"));
+    const written = await screen.findByTestId("export-report-result");
+    expect(written.textContent).toContain("/tmp/report/pages.csv");
+    expect(backend.callsOf("exportReport")).toEqual([[3, "/tmp/report"]]);
+
+    await fireEvent.click(screen.getByTestId("nav-tables"));
+    await screen.findByText("https://site.test/p/0");
+    await fireEvent.click(screen.getByTestId("table-tab-redirects"));
+    expect((await screen.findByTestId("error-message")).textContent).toBe("unknown table redirects");
+    const tables = backend.callsOf("queryTable").map((args) => (args[1] as TableQuery).table);
+    expect(tables).toEqual(["pages", "redirects"]);
+  });
+
+  it("shows why an audit could not be opened", async () => {
+    const backend = backendWithAudits();
+    backend.overview = null;
+    render(App, { props: { backend } });
+    await fireEvent.click(screen.getByTestId("nav-audits"));
+    await fireEvent.click((await screen.findAllByTestId("audit-open"))[0]);
+    expect((await screen.findByTestId("error-message")).textContent).toBe("Could not open audit #3: no such audit");
+  });
+
+  it("picks up the progress of audits already running when the window opens", async () => {
+    const backend = backendWithAudits();
+    backend.audits = [audit(9, "running")];
+    backend.progress.set(9, {
+      auditId: 9,
+      phase: "crawling",
+      fetched: 321,
+      queued: 5,
+      errors: 0,
+      pagesPerSecond: 10,
+      elapsedMs: 30_000,
+      message: null,
+    });
+    render(App, { props: { backend } });
+    const running = await screen.findByTestId("nav-running");
+    expect(running.textContent).toContain("321");
+    await fireEvent.click(running);
+    expect((await screen.findByTestId("progress-fetched")).textContent).toBe("321");
+  });
+});
