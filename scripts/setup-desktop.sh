@@ -33,6 +33,6 @@ if ! command -v tauri-driver >/dev/null 2>&1; then
 fi
 
 if [[ ! -d ui/node_modules ]] || [[ ui/package-lock.json -nt ui/node_modules/.package-lock.json ]]; then
-    echo "==> npm ci (ui/)" >&2
-    npm --prefix ui ci --no-audit --no-fund
+    echo "==> npm install (ui/)" >&2
+    npm --prefix ui install --no-audit --no-fund
 fi

@@ -71,6 +71,29 @@ describe("validateForm", () => {
     expect(checked.errors.resolve).toBe('"site.test:443" is not host:port:address.');
     expect(checked.errors.maxDepth).toBeUndefined();
   });
+
+  it("rejects entries run together and addresses that are not IPs", () => {
+    const glued = validateForm({
+      ...emptyForm(),
+      url: "https://site.test/",
+      resolve: "a.test:443:127.0.0.1b.test:443:127.0.0.1",
+    });
+    expect(glued.ok).toBe(false);
+    if (!glued.ok) expect(glued.errors.resolve).toContain("must be an IP address");
+    const named = validateForm({ ...emptyForm(), url: "https://site.test/", resolve: "a.test:443:localhost" });
+    expect(named.ok).toBe(false);
+    if (!named.ok) expect(named.errors.resolve).toContain("must be an IP address");
+  });
+
+  it("takes entries separated by spaces or commas, and IPv6 addresses", () => {
+    const checked = validateForm({
+      ...emptyForm(),
+      url: "https://site.test/",
+      resolve: "a.test:443:127.0.0.1, b.test:80:[::1] c.test:8443:::1",
+    });
+    expect(checked.ok).toBe(true);
+    if (checked.ok) expect(checked.request.resolve).toEqual(["a.test:443:127.0.0.1", "b.test:80:[::1]", "c.test:8443:::1"]);
+  });
 });
 
 describe("NewAudit", () => {

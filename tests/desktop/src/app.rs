@@ -131,6 +131,35 @@ impl App {
         self.site.as_ref().expect("the site lives until stop")
     }
 
+    /// Saves what the window shows (a PNG and its text) and the driver's log under
+    /// `target/e2e/NAME.*`, for a failed test to be understood after the fact.
+    pub async fn dump(&self, name: &str) -> PathBuf {
+        let dir = app_binary()
+            .parent()
+            .and_then(Path::parent)
+            .map(|t| t.join("e2e"))
+            .unwrap_or_else(|| PathBuf::from("e2e"));
+        let _ = std::fs::create_dir_all(&dir);
+        if let Ok(png) = self.session().screenshot().await {
+            let _ = std::fs::write(dir.join(format!("{name}.png")), png);
+        }
+        if let Ok(text) = self
+            .session()
+            .execute("return document.body.innerText;", vec![])
+            .await
+        {
+            let _ = std::fs::write(
+                dir.join(format!("{name}.txt")),
+                text.as_str().unwrap_or_default(),
+            );
+        }
+        let _ = std::fs::copy(
+            self._dir.path().join("tauri-driver.log"),
+            dir.join(format!("{name}.driver.log")),
+        );
+        dir
+    }
+
     /// `--resolve` entries sending every fixture host to the fixture's port.
     pub fn resolve_entries(&self) -> Vec<String> {
         fixture::HOSTS
@@ -210,5 +239,30 @@ async fn wait_until_listening(port: u16, timeout: Duration) -> Result<()> {
             bail!("tauri-driver did not listen on port {port} within {timeout:?}");
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Polls the progress panel's `data-phase` until the audit ends (`done`, `failed` or
+/// `cancelled`); returns that phase.
+pub async fn wait_for_phase(session: &Session, timeout: Duration) -> Result<String> {
+    let started = Instant::now();
+    loop {
+        if let Some(panel) = session
+            .find_all("[data-testid=\"progress-panel\"]")
+            .await?
+            .first()
+        {
+            let phase = session
+                .attribute(panel, "data-phase")
+                .await?
+                .unwrap_or_default();
+            if ["done", "failed", "cancelled"].contains(&phase.as_str()) {
+                return Ok(phase);
+            }
+        }
+        if started.elapsed() > timeout {
+            bail!("the audit did not end within {timeout:?}");
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
     }
 }

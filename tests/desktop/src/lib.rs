@@ -9,5 +9,5 @@
 pub mod app;
 pub mod webdriver;
 
-pub use app::{App, AppOptions};
+pub use app::{App, AppOptions, wait_for_phase};
 pub use webdriver::{Element, Session};

@@ -126,7 +126,7 @@ impl Session {
         }
     }
 
-    /// Polls until the text of the first element matching `css` satisfies `ok`; returns it.
+    /// Polls until the `textContent` of the first element matching `css` satisfies `ok`; returns it.
     pub async fn wait_for_text(
         &self,
         css: &str,
@@ -137,7 +137,7 @@ impl Session {
         let mut last = String::new();
         loop {
             if let Some(e) = self.find_all(css).await?.first() {
-                last = self.text(e).await.unwrap_or_default();
+                last = self.text_content(e).await.unwrap_or_default();
                 if ok(&last) {
                     return Ok(last);
                 }
@@ -168,6 +168,18 @@ impl Session {
     /// The rendered text of an element.
     pub async fn text(&self, e: &Element) -> Result<String> {
         let v = self.get(&format!("/element/{}/text", e.0)).await?;
+        Ok(v.as_str().unwrap_or_default().to_owned())
+    }
+
+    /// The `textContent` of an element. Unlike [`Session::text`] it does not depend on
+    /// layout (WebKitWebDriver returns no text for some absolutely placed rows).
+    pub async fn text_content(&self, e: &Element) -> Result<String> {
+        let v = self
+            .execute(
+                "return arguments[0].textContent;",
+                vec![json!({ ELEMENT_KEY: e.0 })],
+            )
+            .await?;
         Ok(v.as_str().unwrap_or_default().to_owned())
     }
 

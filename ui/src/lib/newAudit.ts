@@ -70,11 +70,20 @@ function parseCount(
 }
 
 /** Checks one `host:port:addr` line; `null` when it is well formed. */
+/** An IPv4 address, or an IPv6 address with or without brackets. */
+function isIpAddress(text: string): boolean {
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (v4) return v4.slice(1).every((part) => Number(part) <= 255);
+  const v6 = text.startsWith("[") && text.endsWith("]") ? text.slice(1, -1) : text;
+  return v6.includes(":") && /^[0-9a-fA-F:.]+$/.test(v6);
+}
+
 export function checkResolveLine(line: string): string | null {
   const match = /^([^:\s]+):(\d{1,5}):(\S+)$/.exec(line);
   if (!match) return `"${line}" is not host:port:address.`;
   const port = Number(match[2]);
   if (port < 1 || port > 65535) return `"${line}": the port must be between 1 and 65535.`;
+  if (!isIpAddress(match[3])) return `"${line}": the address must be an IP address such as 127.0.0.1 or [::1].`;
   return null;
 }
 
@@ -95,8 +104,9 @@ export function validateForm(form: AuditForm): Validated {
     errors.policyFile = "Enter the path of a TOML or JSON policy file, or choose a preset.";
   }
 
+  // One entry per line; spaces and commas separate entries too.
   const resolve = form.resolve
-    .split("\n")
+    .split(/[\s,]+/)
     .map((line) => line.trim())
     .filter((line) => line !== "");
   const resolveError = resolve.map(checkResolveLine).find((message) => message !== null);

@@ -5,7 +5,7 @@
 //! the PNGs go to the directory given as the first argument (default `docs/screenshots`).
 
 use anyhow::{Context, Result, bail};
-use desktop_e2e::{App, AppOptions, Session};
+use desktop_e2e::{App, AppOptions, Session, wait_for_phase};
 use fixture::SiteVariant;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -44,20 +44,31 @@ async fn shot(s: &Session, dir: &Path, name: &str) -> Result<()> {
 /// Starts an audit through the form and waits for it to end.
 async fn audit_through_form(app: &App) -> Result<()> {
     let s = app.session();
-    click(s, "nav-new-audit").await?;
+    click(s, "nav-new").await?;
     let url = s.find(&tid("audit-url")).await?;
     s.type_into(&url, &app.site().base_url()).await?;
     let resolve = s.find(&tid("audit-resolve")).await?;
-    s.type_into(&resolve, &app.resolve_entries().join("\n"))
+    s.type_into(&resolve, &app.resolve_entries().join("\u{E007}"))
         .await?;
-    click(s, "start-audit").await?;
+    click(s, "audit-start").await?;
     let started = Instant::now();
-    let phase = s
-        .wait_for_text(&tid("progress-phase"), Duration::from_secs(300), |t| {
-            t.contains("done") || t.contains("failed") || t.contains("cancelled")
-        })
-        .await?;
+    let phase = wait_for_phase(s, Duration::from_secs(300)).await?;
     eprintln!("audit {phase} in {:.1} s", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// Picks the two audits in the Audits view and compares them (older first).
+async fn compare(s: &Session) -> Result<()> {
+    click(s, "nav-audits").await?;
+    for pick in s
+        .wait_for_count(&tid("audit-select"), 2, Duration::from_secs(10))
+        .await?
+    {
+        s.click(&pick).await?;
+    }
+    click(s, "audits-compare").await?;
+    s.wait_for_count(&tid("compare-section"), 1, Duration::from_secs(60))
+        .await?;
     Ok(())
 }
 
@@ -73,7 +84,7 @@ async fn main() -> Result<()> {
     let s = app.session();
 
     // The first audit; the progress view is captured while it runs.
-    click(s, "nav-new-audit").await?;
+    click(s, "nav-new").await?;
     shot(s, &dir, "new-audit").await?;
     audit_through_form(&app).await?;
     shot(s, &dir, "progress").await?;
@@ -113,7 +124,7 @@ async fn main() -> Result<()> {
     shot(s, &dir, "findings").await?;
     click(s, "nav-tables").await?;
     shot(s, &dir, "tables").await?;
-    click(s, "nav-compare").await?;
+    compare(s).await?;
     shot(s, &dir, "compare").await?;
 
     app.stop().await
