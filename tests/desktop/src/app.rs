@@ -242,9 +242,14 @@ async fn wait_until_listening(port: u16, timeout: Duration) -> Result<()> {
     }
 }
 
-/// Polls the progress panel's `data-phase` until the audit ends (`done`, `failed` or
-/// `cancelled`); returns that phase.
-pub async fn wait_for_phase(session: &Session, timeout: Duration) -> Result<String> {
+/// Polls the progress panel until an audit other than `previous` (the audit id of an
+/// earlier run, if any) ends (`done`, `failed` or `cancelled`); returns `(audit id, phase)`.
+/// The panel is re-rendered as events arrive, so a lookup that misses is retried.
+pub async fn wait_for_phase(
+    session: &Session,
+    previous: Option<&str>,
+    timeout: Duration,
+) -> Result<(String, String)> {
     let started = Instant::now();
     loop {
         if let Some(panel) = session
@@ -252,12 +257,17 @@ pub async fn wait_for_phase(session: &Session, timeout: Duration) -> Result<Stri
             .await?
             .first()
         {
-            let phase = session
-                .attribute(panel, "data-phase")
-                .await?
-                .unwrap_or_default();
-            if ["done", "failed", "cancelled"].contains(&phase.as_str()) {
-                return Ok(phase);
+            let id = session
+                .attribute(panel, "data-audit-id")
+                .await
+                .ok()
+                .flatten();
+            let phase = session.attribute(panel, "data-phase").await.ok().flatten();
+            if let (Some(id), Some(phase)) = (id, phase)
+                && Some(id.as_str()) != previous
+                && ["done", "failed", "cancelled"].contains(&phase.as_str())
+            {
+                return Ok((id, phase));
             }
         }
         if started.elapsed() > timeout {

@@ -156,6 +156,14 @@ impl Session {
             .map(drop)
     }
 
+    /// Clicks an element from a script: for controls WebDriver calls not interactable
+    /// (shown only on hover, or scrolled inside a table).
+    pub async fn script_click(&self, e: &Element) -> Result<()> {
+        self.execute("arguments[0].click();", vec![json!({ ELEMENT_KEY: e.0 })])
+            .await
+            .map(drop)
+    }
+
     /// Clears an input and types `text` into it.
     pub async fn type_into(&self, e: &Element, text: &str) -> Result<()> {
         self.post(&format!("/element/{}/clear", e.0), json!({}))

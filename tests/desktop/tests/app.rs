@@ -67,8 +67,8 @@ async fn audit_the_fixture_open_a_cluster_and_export() {
     s.click(&s.find(&tid("audit-start")).await.unwrap())
         .await
         .unwrap();
-    let phase = match wait_for_phase(s, Duration::from_secs(180)).await {
-        Ok(phase) => phase,
+    let phase = match wait_for_phase(s, None, Duration::from_secs(180)).await {
+        Ok((_, phase)) => phase,
         Err(e) => panic!("{e}; window saved in {}", app.dump("audit").await.display()),
     };
     assert_eq!(phase, "done", "the audit ended with {phase:?}");

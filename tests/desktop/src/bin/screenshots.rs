@@ -42,7 +42,7 @@ async fn shot(s: &Session, dir: &Path, name: &str) -> Result<()> {
 }
 
 /// Starts an audit through the form and waits for it to end.
-async fn audit_through_form(app: &App) -> Result<()> {
+async fn audit_through_form(app: &App, previous: Option<&str>) -> Result<String> {
     let s = app.session();
     click(s, "nav-new").await?;
     let url = s.find(&tid("audit-url")).await?;
@@ -52,9 +52,12 @@ async fn audit_through_form(app: &App) -> Result<()> {
         .await?;
     click(s, "audit-start").await?;
     let started = Instant::now();
-    let phase = wait_for_phase(s, Duration::from_secs(300)).await?;
-    eprintln!("audit {phase} in {:.1} s", started.elapsed().as_secs_f64());
-    Ok(())
+    let (id, phase) = wait_for_phase(s, previous, Duration::from_secs(300)).await?;
+    eprintln!(
+        "audit {id} {phase} in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(id)
 }
 
 /// Picks the two audits in the Audits view and compares them (older first).
@@ -64,7 +67,7 @@ async fn compare(s: &Session) -> Result<()> {
         .wait_for_count(&tid("audit-select"), 2, Duration::from_secs(10))
         .await?
     {
-        s.click(&pick).await?;
+        s.script_click(&pick).await?;
     }
     click(s, "audits-compare").await?;
     s.wait_for_count(&tid("compare-section"), 1, Duration::from_secs(60))
@@ -86,12 +89,12 @@ async fn main() -> Result<()> {
     // The first audit; the progress view is captured while it runs.
     click(s, "nav-new").await?;
     shot(s, &dir, "new-audit").await?;
-    audit_through_form(&app).await?;
+    let first = audit_through_form(&app, None).await?;
     shot(s, &dir, "progress").await?;
 
     // The site changes (a fix applied, a new problem), then a second audit.
     app.site().set_variant(SiteVariant::After);
-    audit_through_form(&app).await?;
+    audit_through_form(&app, Some(&first)).await?;
 
     let audits = invoke(s, "list_audits", json!({})).await?;
     let ids: Vec<i64> = audits
@@ -104,11 +107,13 @@ async fn main() -> Result<()> {
 
     click(s, "nav-audits").await?;
     shot(s, &dir, "audits").await?;
-    let rows = s
-        .wait_for_count(&tid("audit-row"), 2, Duration::from_secs(10))
+    let open = s
+        .wait_for_count(&tid("audit-open"), 2, Duration::from_secs(10))
         .await?;
     // Newest first: open the first (before) audit, which has the most findings.
-    s.click(&rows[rows.len() - 1]).await?;
+    s.script_click(&open[open.len() - 1]).await?;
+    s.wait_for_count(&tid("stat-pages"), 1, Duration::from_secs(60))
+        .await?;
     click(s, "nav-overview").await?;
     shot(s, &dir, "overview").await?;
     click(s, "nav-clusters").await?;
