@@ -97,27 +97,32 @@ async fn audit_the_fixture_open_a_cluster_and_export() {
         .unwrap();
     let search = s.find(&tid("table-search")).await.unwrap();
     s.type_into(&search, "example.test/shoes").await.unwrap();
-    let mut cluster_row = None;
-    for _ in 0..50 {
+    // The table re-renders as the search narrows it: wait for the count, then find and
+    // click the row, retrying when a row is replaced under our feet.
+    s.wait_for_text(&tid("table-matched"), Duration::from_secs(10), |t| {
+        t.contains("matched")
+    })
+    .await
+    .unwrap();
+    let mut opened = false;
+    'attempts: for _ in 0..50 {
         for row in s.find_all(&tid("cluster-row")).await.unwrap() {
-            let text = s.text_content(&row).await.unwrap();
-            if text.contains("https://example.test/shoes") {
-                cluster_row = Some(row);
-                break;
+            let Ok(text) = s.text_content(&row).await else {
+                continue;
+            };
+            if text.contains("https://example.test/shoes") && s.click(&row).await.is_ok() {
+                opened = true;
+                break 'attempts;
             }
-        }
-        if cluster_row.is_some() {
-            break;
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    let Some(cluster_row) = cluster_row else {
+    if !opened {
         panic!(
             "the /shoes cluster is not listed; window saved in {}",
             app.dump("clusters").await.display()
         );
-    };
-    s.click(&cluster_row).await.unwrap();
+    }
 
     // Its members: both spellings, one preferred, the other with a fix naming it.
     let members = s
