@@ -284,10 +284,7 @@ pub async fn after_crawl(store: &Store, summary: &CrawlSummary) -> Result<()> {
     let validated = audit::analyse(
         &input,
         &audit::AnalysisConfig {
-            validations: records
-                .iter()
-                .map(super::report::validation_fetch)
-                .collect(),
+            validations: records.iter().map(audit::validation_fetch).collect(),
             ..analysis_config
         },
     );

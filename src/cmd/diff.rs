@@ -63,13 +63,13 @@ async fn load(
         Some(p) => AnalysisConfig::with_policy(p.clone()),
         None => AnalysisConfig::default(),
     };
-    config.validations = store
-        .validations(id)
+    config.validations = audit::stored_validations(store, id)
         .await
-        .with_context(|| format!("cannot read audit {}'s validation samples", id.0))?
-        .iter()
-        .map(super::report::validation_fetch)
-        .collect();
+        .with_context(|| format!("cannot read audit {}'s validation samples", id.0))?;
+    // Rules the crawl carried in are re-measured, as `dustpan report` does.
+    if let Ok(crawl_config) = crawl::audit_config(store, id).await {
+        config.learned = crawl_config.learned_rules;
+    }
     Ok((input, config))
 }
 

@@ -54,36 +54,20 @@ impl Target {
             .with_context(|| format!("no audit {} in the database", id.0))?;
         let input = load(&store, id).await?;
         let mut config = self.config()?;
-        config.validations = store
-            .validations(id)
+        config.validations = audit::stored_validations(&store, id)
             .await
-            .with_context(|| format!("cannot read audit {}'s validation samples", id.0))?
-            .iter()
-            .map(validation_fetch)
-            .collect();
+            .with_context(|| format!("cannot read audit {}'s validation samples", id.0))?;
         // Rules the crawl carried in (`dustpan audit --rules`) are re-measured and
         // carried on.
         if let Ok(crawl_config) = crawl::audit_config(&store, id).await {
             config.learned = crawl_config.learned_rules;
         }
         let analysis = audit::analyse(&input, &config);
+        // Under the default policy the audits list's counts are this analysis.
+        if self.preset.is_none() && self.policy.is_none() {
+            super::audits::record_analysis(&store, id, &analysis).await?;
+        }
         Ok((id, input, analysis))
-    }
-}
-
-/// A stored validation sample as the analysis reads it.
-pub fn validation_fetch(r: &store::ValidationRecord) -> audit::ValidationFetch {
-    audit::ValidationFetch {
-        rule_id: r.rule_id.clone(),
-        candidate: audit::ValidationCandidate {
-            url: r.url.clone(),
-            rewritten: r.rewritten.clone(),
-            text_hash: r.url_text_hash,
-            simhash: r.url_simhash,
-        },
-        status: r.status,
-        text_hash: r.text_hash,
-        simhash: r.simhash,
     }
 }
 

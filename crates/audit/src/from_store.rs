@@ -75,6 +75,35 @@ pub async fn load(
     Ok(StoreRows::read(store, id).await?.into_input())
 }
 
+/// A stored DUST validation sample as the analysis reads it.
+pub fn validation_fetch(r: &store::ValidationRecord) -> crate::ValidationFetch {
+    crate::ValidationFetch {
+        rule_id: r.rule_id.clone(),
+        candidate: crate::ValidationCandidate {
+            url: r.url.clone(),
+            rewritten: r.rewritten.clone(),
+            text_hash: r.url_text_hash,
+            simhash: r.url_simhash,
+        },
+        status: r.status,
+        text_hash: r.text_hash,
+        simhash: r.simhash,
+    }
+}
+
+/// Audit `id`'s stored DUST validation samples, for [`crate::AnalysisConfig::validations`].
+pub async fn stored_validations(
+    store: &store::Store,
+    id: store::AuditId,
+) -> Result<Vec<crate::ValidationFetch>, store::StoreError> {
+    Ok(store
+        .validations(id)
+        .await?
+        .iter()
+        .map(validation_fetch)
+        .collect())
+}
+
 /// A store id as the analysis's `u32` (ids are numbered per audit from 1).
 fn id(v: i64) -> u32 {
     u32::try_from(v).unwrap_or(u32::MAX)

@@ -92,7 +92,13 @@ impl OpenAudit {
         let audit_id = store::AuditId(id);
         let row = store.audit(audit_id).await?;
         let input = audit::load(store, audit_id).await?;
-        let config = AnalysisConfig::with_policy(policy.policy.clone());
+        // The same configuration `dustpan report` analyses with: the audit's DUST
+        // validation samples, and the rules its crawl carried in (re-measured).
+        let mut config = AnalysisConfig::with_policy(policy.policy.clone());
+        config.validations = audit::stored_validations(store, audit_id).await?;
+        if let Ok(crawl_config) = crawl::audit_config(store, audit_id).await {
+            config.learned = crawl_config.learned_rules;
+        }
         let name = policy.name.clone();
         let open = tokio::task::spawn_blocking(move || {
             let analysis = audit::analyse(&input, &config);
