@@ -9,7 +9,7 @@ use fixture::answers::{self, SitemapFormat};
 use fixture::{FixtureConfig, SiteVariant};
 use store::AuditId;
 
-use crate::util::{Output, Site, audit_id, path, run};
+use crate::util::{Output, Site, audit_id, path, read_csv, run};
 
 const START: &str = "https://example.test/";
 const BLOG_SITEMAP: &str = "https://blog.example.test/sitemap.xml";
@@ -82,23 +82,6 @@ fn diff(site: &Site, old: AuditId, new: AuditId, out: &Path) -> Output {
     ]);
     check(&o, "dustpan diff");
     o
-}
-
-/// A CSV file's rows as header → cell maps.
-fn read_csv(path: &Path) -> Vec<HashMap<String, String>> {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let headers = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            headers
-                .iter()
-                .map(str::to_owned)
-                .zip(r.iter().map(str::to_owned))
-                .collect()
-        })
-        .collect()
 }
 
 const SECTIONS: &[&str] = &[

@@ -2,26 +2,8 @@
 //! expected clusters and findings are there, control pages have none, and the CSV
 //! files parse as RFC 4180 with spreadsheet-safe cells.
 
-use crate::util::dustpan;
+use crate::util::{dustpan, read_csv};
 use fixture::answers::{SiteVariant, site};
-use std::collections::HashMap;
-use std::path::Path;
-
-fn read_csv(path: &Path) -> Vec<HashMap<String, String>> {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let headers = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            headers
-                .iter()
-                .map(str::to_owned)
-                .zip(r.iter().map(str::to_owned))
-                .collect()
-        })
-        .collect()
-}
 
 #[test]
 fn report_and_export_of_the_fixture() {

@@ -312,3 +312,20 @@ impl Snapshot {
             .unwrap_or_else(|| panic!("sitemap {url} was not read"))
     }
 }
+
+/// A CSV file's rows as header → cell maps.
+pub fn read_csv(path: &Path) -> Vec<HashMap<String, String>> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            headers
+                .iter()
+                .map(str::to_owned)
+                .zip(r.iter().map(str::to_owned))
+                .collect()
+        })
+        .collect()
+}
