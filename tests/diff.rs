@@ -412,7 +412,9 @@ fn before_and_after_give_exactly_the_changes_between_them() {
     site.rt.block_on(async {
         assert!(store.audit(first).await.is_err());
         assert!(store.urls(first).await.unwrap().is_empty());
-        assert!(store.all_fetches(first).await.unwrap().is_empty());
+        let mut fetches = 0;
+        store.scan_fetches(first, |_| fetches += 1).await.unwrap();
+        assert_eq!(fetches, 0);
         assert!(store.analysis_summary(first).await.unwrap().is_none());
         assert!(!store.urls(second).await.unwrap().is_empty());
         store.close().await;

@@ -11,6 +11,15 @@
 //! DUSTPAN_BENCH_SUMMARY=1 DUSTPAN_BENCH_1M=1 cargo bench -p audit --bench analyse
 //! ```
 //!
+//! With `DUSTPAN_BENCH_STORE=1` the summary reads each site from a real SQLite store
+//! instead (written there first through the store's writer; `DUSTPAN_BENCH_DB=FILE`
+//! keeps it for the next run): load + analyse, as `dustpan report` does, each size in
+//! a fresh process so that the peak memory is the load's and the analysis's alone:
+//!
+//! ```text
+//! DUSTPAN_BENCH_SUMMARY=1 DUSTPAN_BENCH_STORE=1 DUSTPAN_BENCH_1M=1 cargo bench -p audit --bench analyse
+//! ```
+//!
 //! The synthetic site mixes what a crawl meets: self-canonical pages linked five times
 //! each and listed in a sitemap, http→https and www redirects, www duplicates answering
 //! 200, tracking-parameter variants with and without canonicals, near duplicates,
@@ -47,14 +56,12 @@ struct Gen {
 }
 
 impl Gen {
-    fn url(&mut self, url: String, host: &str, state: UrlState, reason: Option<&str>) -> u32 {
+    fn url(&mut self, url: String, state: UrlState, reason: Option<&str>) -> u32 {
         let id = self.input.urls.len() as u32 + 1;
         self.input.urls.push(UrlRow {
             id,
             url_rfc3986: url.clone(),
             url,
-            url_seo: None,
-            host: host.to_owned(),
             depth: 2,
             found_via: FoundVia::Link,
             state,
@@ -75,8 +82,8 @@ impl Gen {
         });
     }
 
-    fn page(&mut self, url: String, host: &str, text: u64, simhash: u64) -> u32 {
-        let id = self.url(url, host, UrlState::Done, None);
+    fn page(&mut self, url: String, text: u64, simhash: u64) -> u32 {
+        let id = self.url(url, UrlState::Done, None);
         self.fetch(id, 200, Some((text, simhash)));
         id
     }
@@ -125,7 +132,7 @@ fn site(n: usize) -> AuditInput {
         let path = format!("/c{}/item-{k}", k % 97);
         let url = format!("https://{host}{path}");
         let (text, sim) = (k.wrapping_mul(0x9E37_79B9_7F4A_7C15), g.rng.next());
-        let p = g.page(url.clone(), host, text, sim);
+        let p = g.page(url.clone(), text, sim);
         g.canonical(p, p, &url);
         g.pages.push(p);
         g.input.sitemap_entries.push(SitemapEntryRow {
@@ -135,57 +142,36 @@ fn site(n: usize) -> AuditInput {
         });
         match g.rng.below(100) {
             0..=9 => {
-                let h = g.url(format!("http://{host}{path}"), host, UrlState::Done, None);
+                let h = g.url(format!("http://{host}{path}"), UrlState::Done, None);
                 g.redirect(h, p, 301);
             }
             10..=14 => {
-                g.page(
-                    format!("https://www.{host}{path}"),
-                    "www.example.com",
-                    text,
-                    sim,
-                );
+                g.page(format!("https://www.{host}{path}"), text, sim);
             }
             15..=19 => {
-                let v = g.page(format!("{url}?utm_source=news{}", k % 7), host, text, sim);
+                let v = g.page(format!("{url}?utm_source=news{}", k % 7), text, sim);
                 if k.is_multiple_of(2) {
                     g.canonical(v, p, &url);
                 }
             }
             20..=22 => {
-                g.page(
-                    format!("https://{host}/near{path}"),
-                    host,
-                    text ^ 1,
-                    sim ^ 1,
-                );
+                g.page(format!("https://{host}/near{path}"), text ^ 1, sim ^ 1);
             }
             23..=24 => {
                 let s = k.wrapping_mul(31);
-                g.page(
-                    format!("https://{host}/story?id={k}"),
-                    host,
-                    s,
-                    sim ^ 0xFF00,
-                );
-                g.page(format!("https://{host}/story_{k}"), host, s, sim ^ 0xFF00);
+                g.page(format!("https://{host}/story?id={k}"), s, sim ^ 0xFF00);
+                g.page(format!("https://{host}/story_{k}"), s, sim ^ 0xFF00);
             }
             25..=26 => {
                 g.page(
                     format!("https://{host}/p/{k}?ref=home"),
-                    host,
                     text ^ 2,
                     sim ^ 0xF0,
                 );
-                g.page(format!("https://{host}/p/{k}"), host, text ^ 2, sim ^ 0xF0);
+                g.page(format!("https://{host}/p/{k}"), text ^ 2, sim ^ 0xF0);
             }
             27 => {
-                let e = g.url(
-                    format!("https://{host}/gone-{k}"),
-                    host,
-                    UrlState::Done,
-                    None,
-                );
+                let e = g.url(format!("https://{host}/gone-{k}"), UrlState::Done, None);
                 g.fetch(e, 404, None);
                 let from = g.pages[g.rng.below(g.pages.len() as u64) as usize];
                 g.input.links.push(LinkRow {
@@ -195,25 +181,14 @@ fn site(n: usize) -> AuditInput {
                 });
             }
             28 => {
-                let a = g.url(
-                    format!("https://{host}/old-{k}"),
-                    host,
-                    UrlState::Done,
-                    None,
-                );
-                let b = g.url(
-                    format!("https://{host}/older-{k}"),
-                    host,
-                    UrlState::Done,
-                    None,
-                );
+                let a = g.url(format!("https://{host}/old-{k}"), UrlState::Done, None);
+                let b = g.url(format!("https://{host}/older-{k}"), UrlState::Done, None);
                 g.redirect(a, b, 301);
                 g.redirect(b, p, 301);
             }
             29 => {
                 g.url(
                     format!("https://{host}/cal/{}/{k}", k % 12),
-                    host,
                     UrlState::Skipped,
                     Some("trap: over 1000 URLs like /cal/#/#"),
                 );
@@ -330,10 +305,76 @@ fn summary() {
     }
 }
 
+/// `DUSTPAN_BENCH_STORE=1`: load + analyse from a real store, one size per process.
+fn store_summary() {
+    if let Ok(n) = std::env::var("DUSTPAN_BENCH_ONE_SIZE") {
+        let n: usize = n.parse().expect("a size");
+        return store_run(n);
+    }
+    println!(
+        "\n{:>9} {:>9} {:>7} {:>7} {:>7} {:>9} {:>9} {:>11} {:>10}",
+        "urls", "links", "load s", "anal. s", "total s", "clusters", "findings", "urls/s", "peak"
+    );
+    let exe = std::env::current_exe().expect("the bench executable");
+    for n in sizes() {
+        // A fresh process per size: its peak is this size's load and analysis only.
+        let status = std::process::Command::new(&exe)
+            .args(std::env::args().skip(1))
+            .env("DUSTPAN_BENCH_ONE_SIZE", n.to_string())
+            .status()
+            .expect("runs the bench for one size");
+        assert!(status.success(), "the run for {n} URLs failed");
+    }
+}
+
+/// One size of [`store_summary`], in this process.
+fn store_run(n: usize) {
+    let rt = tokio::runtime::Runtime::new().expect("a runtime");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let (store, id, written) = rt.block_on(synthetic::stored(dir.path(), n, || site(n)));
+    if written.is_some() {
+        // The writer's memory stays with this process: measure in a fresh one.
+        let db = std::env::var_os("DUSTPAN_BENCH_DB")
+            .unwrap_or_else(|| dir.path().join("bench.sqlite").into_os_string());
+        let exe = std::env::current_exe().expect("the bench executable");
+        let status = std::process::Command::new(exe)
+            .args(std::env::args().skip(1))
+            .env("DUSTPAN_BENCH_DB", db)
+            .status()
+            .expect("re-runs the bench");
+        assert!(status.success(), "the measuring run failed");
+        return;
+    }
+    reset_peak();
+    let start = Instant::now();
+    let input = rt
+        .block_on(audit::load(&store, id))
+        .expect("loads the audit");
+    let load = start.elapsed().as_secs_f64();
+    let a = analyse(&input, &AnalysisConfig::default());
+    let total = start.elapsed().as_secs_f64();
+    let mib = peak_mib().map_or_else(|| "n/a".to_owned(), |m| format!("{m:.0} MiB"));
+    println!(
+        "{:>9} {:>9} {:>7.2} {:>7.2} {:>7.2} {:>9} {:>9} {:>11} {:>10}",
+        input.urls.len(),
+        input.links.len(),
+        load,
+        total - load,
+        total,
+        a.clusters.len(),
+        a.findings.len(),
+        format!("{:.0}", input.urls.len() as f64 / total),
+        mib
+    );
+}
+
 fn main() {
     // `DUSTPAN_BENCH_SUMMARY=1`: only the timed runs, in a fresh process, so the memory
     // figures are not inflated by criterion's earlier iterations.
     let summary_only = std::env::var_os("DUSTPAN_BENCH_SUMMARY").is_some();
+    if summary_only && std::env::var_os("DUSTPAN_BENCH_STORE").is_some() {
+        return store_summary();
+    }
     if !summary_only {
         let mut c = Criterion::default().configure_from_args();
         bench(&mut c);

@@ -1,78 +1,196 @@
-//! The analysis input built from what the store returns for one audit.
+//! The analysis input read from the store for one audit.
 //!
-//! [`StoreRows::read`] is the one place the analysis touches the store: it runs the
-//! bulk reads (`Store::urls`, `all_fetches`, ...) for one audit; everything after it,
-//! [`StoreRows::into_input`] included, is pure.
+//! [`load`] is the one place the analysis touches the store: it runs the store's lean
+//! bulk reads (`Store::scan_urls`, `scan_fetches`, ...) concurrently and converts each
+//! record straight into its input row, so no table is ever held twice.
 
 use crate::input::{
-    AuditInput, CanonicalRow, FetchRow, HreflangRow, LinkRow, RedirectChainRow, RedirectRow,
-    SitemapEntryRow, SitemapIssue, SitemapRow, UrlRow,
+    AnchorRow, AuditInput, CanonicalRow, DeclarationSource, FetchRow, FoundVia, HopKind,
+    HreflangRow, LinkRow, RedirectChainRow, RedirectRow, SitemapEntryRow, SitemapIssue, SitemapRow,
+    UrlRow, UrlState,
 };
-use serde::de::DeserializeOwned;
-
-/// Everything the store holds about one audit, as its read functions return it.
-#[derive(Debug, Default)]
-pub struct StoreRows {
-    /// `Store::urls`.
-    pub urls: Vec<store::UrlRow>,
-    /// `Store::all_fetches`.
-    pub fetches: Vec<(store::UrlId, store::FetchRecord)>,
-    /// `Store::all_redirects`.
-    pub redirects: Vec<(store::UrlId, store::RedirectRecord)>,
-    /// `Store::all_canonicals`.
-    pub canonicals: Vec<(store::UrlId, u32, store::CanonicalRecord)>,
-    /// `Store::all_link_edges`.
-    pub links: Vec<store::LinkEdge>,
-    /// `Store::all_hreflang`.
-    pub hreflang: Vec<(store::UrlId, store::HreflangRecord)>,
-    /// `Store::sitemaps`.
-    pub sitemaps: Vec<store::SitemapRow>,
-    /// `Store::all_sitemap_entries`.
-    pub sitemap_entries: Vec<(store::SitemapId, store::SitemapEntryRecord)>,
-    /// `Store::robots_blocked`.
-    pub robots_blocks: Vec<store::UrlId>,
-    /// `Store::redirect_chains`.
-    pub redirect_chains: Vec<store::ChainRecord>,
-}
-
-impl StoreRows {
-    /// Reads everything the analysis needs for one audit (the reads run concurrently).
-    pub async fn read(store: &store::Store, id: store::AuditId) -> Result<Self, store::StoreError> {
-        let (urls, fetches, redirects, canonicals, links) = tokio::try_join!(
-            store.urls(id),
-            store.all_fetches(id),
-            store.all_redirects(id),
-            store.all_canonicals(id),
-            store.all_link_edges(id),
-        )?;
-        let (hreflang, sitemaps, sitemap_entries, robots_blocks, redirect_chains) = tokio::try_join!(
-            store.all_hreflang(id),
-            store.sitemaps(id),
-            store.all_sitemap_entries(id),
-            store.robots_blocked(id),
-            store.redirect_chains(id),
-        )?;
-        Ok(StoreRows {
-            urls,
-            fetches,
-            redirects,
-            canonicals,
-            links,
-            hreflang,
-            sitemaps,
-            sitemap_entries,
-            robots_blocks,
-            redirect_chains,
-        })
-    }
-}
+use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 /// Reads one audit from the store and builds the analysis input.
 pub async fn load(
     store: &store::Store,
     id: store::AuditId,
 ) -> Result<AuditInput, store::StoreError> {
-    Ok(StoreRows::read(store, id).await?.into_input())
+    let mut input = AuditInput::default();
+    let mut content_types: FxHashMap<String, Arc<str>> = FxHashMap::default();
+    let AuditInput {
+        urls,
+        fetches,
+        redirects,
+        canonicals,
+        links,
+        anchors,
+        hreflang,
+        sitemaps,
+        sitemap_entries,
+        robots_blocks,
+        redirect_chains,
+    } = &mut input;
+    tokio::try_join!(
+        store.scan_urls(id, |u| urls.push(url_row(u))),
+        store.scan_fetches(id, |f| fetches.push(fetch_row(f, &mut content_types))),
+        store.scan_redirects(id, |r| redirects.push(RedirectRow {
+            from: self::id(r.from),
+            to: r.to.map(self::id),
+            status: r.status,
+            kind: hop_kind(r.kind),
+            hop_index: r.hop_index,
+        })),
+        store.scan_canonicals(id, |c| canonicals.push(CanonicalRow {
+            page: self::id(c.page),
+            position: c.position,
+            target: c.target.map(self::id),
+            href_raw: c.href_raw,
+            source: source(c.source),
+            in_head: c.in_head != 0,
+        })),
+        store.scan_links(id, |l| links.push(LinkRow {
+            from: self::id(l.from),
+            to: l.to.map(self::id),
+            nofollow: l.nofollow,
+        })),
+        store.scan_hreflang(id, |h| hreflang.push(HreflangRow {
+            page: self::id(h.page),
+            lang: h.lang,
+            target: h.target.map(self::id),
+            source: source(h.source),
+        })),
+        store.scan_sitemap_entries(id, |e| sitemap_entries.push(SitemapEntryRow {
+            sitemap_id: self::id(e.sitemap_id),
+            url_id: e.url_id.map(self::id),
+            loc_raw: e.loc_raw,
+        })),
+        async {
+            *anchors = store
+                .anchors_to_failures(id)
+                .await?
+                .into_iter()
+                .map(|a| AnchorRow {
+                    from: self::id(a.from),
+                    to: self::id(a.to),
+                    text: a.text,
+                })
+                .collect();
+            *sitemaps = store
+                .sitemaps(id)
+                .await?
+                .into_iter()
+                .map(sitemap_row)
+                .collect();
+            *robots_blocks = store
+                .robots_blocked(id)
+                .await?
+                .into_iter()
+                .map(self::id)
+                .collect();
+            *redirect_chains = store
+                .redirect_chains(id)
+                .await?
+                .into_iter()
+                .map(|c| RedirectChainRow {
+                    start: self::id(c.start),
+                    final_url: c.last.map(self::id),
+                    hops: c.hops,
+                    problem: match c.problem {
+                        store::ChainProblem::Loop => crate::ChainProblem::Loop,
+                        store::ChainProblem::TooLong => crate::ChainProblem::TooLong,
+                    },
+                })
+                .collect();
+            Ok(())
+        },
+    )?;
+    // Large vectors shrink in place (the allocator remaps their pages).
+    urls.shrink_to_fit();
+    fetches.shrink_to_fit();
+    links.shrink_to_fit();
+    Ok(input)
+}
+
+fn url_row(u: store::UrlFacts) -> UrlRow {
+    UrlRow {
+        id: id(u.id),
+        url: u.url,
+        url_rfc3986: u.url_rfc3986,
+        depth: u.depth,
+        found_via: match u.found_via {
+            store::FoundVia::Start => FoundVia::Start,
+            store::FoundVia::Variant => FoundVia::Variant,
+            store::FoundVia::Link => FoundVia::Link,
+            store::FoundVia::Redirect => FoundVia::Redirect,
+            store::FoundVia::MetaRefresh => FoundVia::MetaRefresh,
+            store::FoundVia::Canonical => FoundVia::Canonical,
+            store::FoundVia::Hreflang => FoundVia::Hreflang,
+            store::FoundVia::Sitemap => FoundVia::Sitemap,
+        },
+        state: match u.state {
+            store::UrlState::Queued => UrlState::Queued,
+            store::UrlState::Fetching => UrlState::Fetching,
+            store::UrlState::Done => UrlState::Done,
+            store::UrlState::Blocked => UrlState::Blocked,
+            store::UrlState::Failed => UrlState::Failed,
+            store::UrlState::Skipped => UrlState::Skipped,
+        },
+        reason: u.reason,
+    }
+}
+
+fn fetch_row(f: store::FetchFacts, content_types: &mut FxHashMap<String, Arc<str>>) -> FetchRow {
+    FetchRow {
+        url_id: id(f.url_id),
+        status: f.status,
+        content_type: f.content_type.map(|c| {
+            content_types
+                .entry(c)
+                .or_insert_with_key(|c| Arc::from(c.as_str()))
+                .clone()
+        }),
+        redirect_to: f.redirect_to.map(id),
+        title: f.title,
+        noindex: f.noindex != 0,
+        nofollow: f.nofollow != 0,
+        text_hash: f.text_hash.map(bits),
+        simhash: f.simhash.map(bits),
+        word_count: f.word_count,
+        truncated: f.truncated != 0,
+        error_kind: f.error_kind,
+    }
+}
+
+fn sitemap_row(s: store::SitemapRow) -> SitemapRow {
+    SitemapRow {
+        id: id(s.id),
+        url: s.url,
+        kind: s.kind,
+        status: s.status,
+        error: s.error,
+        issues: serde_json::from_str::<Vec<SitemapIssue>>(&s.issues_json).unwrap_or_default(),
+    }
+}
+
+fn hop_kind(k: store::HopKind) -> HopKind {
+    match k {
+        store::HopKind::Http => HopKind::Http,
+        store::HopKind::MetaRefresh => HopKind::MetaRefresh,
+    }
+}
+
+fn source(s: store::DeclarationSource) -> DeclarationSource {
+    match s {
+        store::DeclarationSource::LinkElement => DeclarationSource::LinkElement,
+        store::DeclarationSource::HttpHeader => DeclarationSource::HttpHeader,
+    }
+}
+
+/// A fingerprint stored bit-for-bit as a signed integer.
+fn bits(v: i64) -> u64 {
+    u64::from_ne_bytes(v.to_ne_bytes())
 }
 
 /// A stored DUST validation sample as the analysis reads it.
@@ -107,126 +225,4 @@ pub async fn stored_validations(
 /// A store id as the analysis's `u32` (ids are numbered per audit from 1).
 fn id(v: i64) -> u32 {
     u32::try_from(v).unwrap_or(u32::MAX)
-}
-
-/// The store and the analysis spell their enums the same (`meta_refresh`, ...).
-fn same<T: DeserializeOwned + Default>(text: &str) -> T {
-    serde_json::from_value(serde_json::Value::String(text.to_owned())).unwrap_or_default()
-}
-
-impl StoreRows {
-    /// Converts the rows into the analysis input.
-    pub fn into_input(self) -> AuditInput {
-        AuditInput {
-            urls: self
-                .urls
-                .into_iter()
-                .map(|u| UrlRow {
-                    id: id(u.id),
-                    url: u.url,
-                    url_rfc3986: u.url_rfc3986,
-                    url_seo: u.url_seo,
-                    host: u.host,
-                    depth: u.depth,
-                    found_via: same(u.found_via.as_str()),
-                    state: same(u.state.as_str()),
-                    reason: u.reason,
-                })
-                .collect(),
-            fetches: self
-                .fetches
-                .into_iter()
-                .map(|(url_id, f)| FetchRow {
-                    url_id: id(url_id),
-                    status: f.status,
-                    content_type: f.content_type,
-                    redirect_to: f.redirect_to.map(id),
-                    title: f.title,
-                    noindex: f.noindex,
-                    nofollow: f.nofollow,
-                    text_hash: f.text_hash,
-                    simhash: f.simhash,
-                    word_count: f.word_count,
-                    truncated: f.truncated,
-                    error_kind: f.error_kind,
-                })
-                .collect(),
-            redirects: self
-                .redirects
-                .into_iter()
-                .map(|(from, r)| RedirectRow {
-                    from: id(from),
-                    to: r.to.map(id),
-                    status: r.status,
-                    kind: same(r.kind.as_str()),
-                    hop_index: r.hop_index,
-                })
-                .collect(),
-            canonicals: self
-                .canonicals
-                .into_iter()
-                .map(|(page, position, c)| CanonicalRow {
-                    page: id(page),
-                    position,
-                    target: c.target.map(id),
-                    href_raw: c.href_raw,
-                    source: same(c.source.as_str()),
-                    in_head: c.in_head,
-                })
-                .collect(),
-            links: self
-                .links
-                .into_iter()
-                .map(|l| LinkRow {
-                    from: id(l.from),
-                    to: l.to.map(id),
-                    nofollow: l.nofollow,
-                    anchor_text: None,
-                })
-                .collect(),
-            hreflang: self
-                .hreflang
-                .into_iter()
-                .map(|(page, h)| HreflangRow {
-                    page: id(page),
-                    lang: h.lang,
-                    target: h.target.map(id),
-                    source: same(h.source.as_str()),
-                })
-                .collect(),
-            sitemaps: self
-                .sitemaps
-                .into_iter()
-                .map(|s| SitemapRow {
-                    id: id(s.id),
-                    url: s.url,
-                    kind: s.kind,
-                    status: s.status,
-                    error: s.error,
-                    issues: serde_json::from_str::<Vec<SitemapIssue>>(&s.issues_json)
-                        .unwrap_or_default(),
-                })
-                .collect(),
-            sitemap_entries: self
-                .sitemap_entries
-                .into_iter()
-                .map(|(sitemap, e)| SitemapEntryRow {
-                    sitemap_id: id(sitemap),
-                    url_id: e.url_id.map(id),
-                    loc_raw: e.loc_raw,
-                })
-                .collect(),
-            robots_blocks: self.robots_blocks.into_iter().map(id).collect(),
-            redirect_chains: self
-                .redirect_chains
-                .into_iter()
-                .map(|c| RedirectChainRow {
-                    start: id(c.start),
-                    final_url: c.last.map(id),
-                    hops: c.hops,
-                    problem: same(c.problem.as_str()),
-                })
-                .collect(),
-        }
-    }
 }

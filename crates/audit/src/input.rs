@@ -5,6 +5,7 @@
 //! what matters to it.
 
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// A URL's id: the store's per-audit `urls.id`.
 ///
@@ -31,6 +32,8 @@ pub struct AuditInput {
     pub canonicals: Vec<CanonicalRow>,
     /// Links found in pages (`links`).
     pub links: Vec<LinkRow>,
+    /// Anchor texts of links (see [`AnchorRow`] for which).
+    pub anchors: Vec<AnchorRow>,
     /// hreflang alternates (`hreflang`).
     pub hreflang: Vec<HreflangRow>,
     /// Sitemaps fetched (`sitemaps`).
@@ -95,10 +98,6 @@ pub struct UrlRow {
     pub url: String,
     /// Its `canon` rfc3986 form (the frontier's identity). Empty means "compute it".
     pub url_rfc3986: String,
-    /// Its `canon` seo form, if it could be formed.
-    pub url_seo: Option<String>,
-    /// The host. Empty means "take it from the URL".
-    pub host: String,
     /// Link hops from a start URL.
     pub depth: u32,
     /// How it was first found.
@@ -117,8 +116,8 @@ pub struct FetchRow {
     pub url_id: UrlId,
     /// The HTTP status; `None` when no response arrived.
     pub status: Option<u16>,
-    /// The Content-Type header.
-    pub content_type: Option<String>,
+    /// The Content-Type header (shared: a site serves a handful of distinct ones).
+    pub content_type: Option<Arc<str>>,
     /// The hop target (3xx Location or meta refresh), if it resolved.
     pub redirect_to: Option<UrlId>,
     /// The page title.
@@ -213,8 +212,19 @@ pub struct LinkRow {
     pub to: Option<UrlId>,
     /// rel=nofollow on the link.
     pub nofollow: bool,
+}
+
+/// The anchor text of one link (`links.anchor_text`). Only the links a finding quotes
+/// (those to URLs answering 4xx/5xx or nothing) are loaded from the store.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AnchorRow {
+    /// The linking page.
+    pub from: UrlId,
+    /// The target.
+    pub to: UrlId,
     /// The anchor text.
-    pub anchor_text: Option<String>,
+    pub text: String,
 }
 
 /// One row of `hreflang`.

@@ -223,11 +223,11 @@ pub use dust::{
 };
 pub use finding::{Comparison, Finding, FindingId, Fix, Severity, compare};
 pub use fixes::{CanonicalTag, FixFiles, RedirectLine, SitemapChange};
-pub use from_store::{StoreRows, load, stored_validations, validation_fetch};
+pub use from_store::{load, stored_validations, validation_fetch};
 pub use input::{
-    AuditInput, CanonicalRow, ChainProblem, DeclarationSource, FetchRow, FoundVia, HopKind,
-    HreflangRow, LinkRow, RedirectChainRow, RedirectRow, SitemapEntryRow, SitemapId, SitemapIssue,
-    SitemapRow, UrlId, UrlRow, UrlState,
+    AnchorRow, AuditInput, CanonicalRow, ChainProblem, DeclarationSource, FetchRow, FoundVia,
+    HopKind, HreflangRow, LinkRow, RedirectChainRow, RedirectRow, SitemapEntryRow, SitemapId,
+    SitemapIssue, SitemapRow, UrlId, UrlRow, UrlState,
 };
 pub use prediction::{PREDICTED_DUPLICATE, PredictionCheck, check_predictions};
 

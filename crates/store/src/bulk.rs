@@ -1,205 +1,394 @@
-//! Whole-audit reads for the analysis: every row of a table for one audit in one
-//! query, lean where the table is large (links carry no text here).
+//! Whole-audit reads for the analysis: every row of a table for one audit, lean (only
+//! the columns the analysis uses) and fast.
+//!
+//! A row read through sqlx costs a copy of every value and a hand-over between the
+//! connection's thread and the reader, a few microseconds a row: seconds for a
+//! million-URL audit. These reads let SQLite pack up to [`CHUNK`] rows into one JSON
+//! array (`json_group_array(json_array(...))`, keyset-paged on the table's primary
+//! key) and decode each array with serde, so a row costs well under a microsecond and
+//! memory holds one chunk's text at a time. Each record type below lists its fields in
+//! the order of its query's `json_array`, which is how serde reads an array into a
+//! struct.
 
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use sqlx::Row;
 
 use crate::error::SqlContext;
-use crate::read::{corrupt, fetch_record, status};
 use crate::{
-    AuditId, CanonicalRecord, DeclarationSource, FetchRecord, HopKind, HreflangRecord,
-    RedirectRecord, SitemapEntryRecord, SitemapId, Store, StoreError, UrlId,
+    AuditId, DeclarationSource, FoundVia, HopKind, SitemapId, Store, StoreError, UrlId, UrlState,
 };
 
-/// Links read per query by [`Store::all_link_edges`].
-const LINK_PAGE: i64 = 100_000;
+/// Rows packed into one JSON array (a handful in unit tests, to cross chunk edges).
+const CHUNK: i64 = if cfg!(test) { 3 } else { 50_000 };
+
+/// A URL as the analysis reads it (`urls`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct UrlFacts {
+    /// Its id within the audit.
+    pub id: UrlId,
+    /// The absolute URL as first found.
+    pub url: String,
+    /// Its `rfc3986` form.
+    pub url_rfc3986: String,
+    /// Its `seo` form.
+    pub url_seo: Option<String>,
+    /// Its host.
+    pub host: String,
+    /// Link hops from a start URL.
+    pub depth: u32,
+    /// How it was found.
+    pub found_via: FoundVia,
+    /// Its frontier state.
+    pub state: UrlState,
+    /// Why it is skipped, blocked or failed.
+    pub reason: Option<String>,
+}
+
+/// A fetch as the analysis reads it (`fetches`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct FetchFacts {
+    /// The fetched URL.
+    pub url_id: UrlId,
+    /// The HTTP status; `None` when no response arrived.
+    pub status: Option<u16>,
+    /// The Content-Type header.
+    pub content_type: Option<String>,
+    /// The hop target (3xx Location or meta refresh).
+    pub redirect_to: Option<UrlId>,
+    /// The page title.
+    pub title: Option<String>,
+    /// noindex (meta robots or X-Robots-Tag), as 0 / 1.
+    pub noindex: u8,
+    /// nofollow, as 0 / 1.
+    pub nofollow: u8,
+    /// xxh3-64 of the visible text, stored as a signed integer.
+    pub text_hash: Option<i64>,
+    /// SimHash of the visible text, stored as a signed integer.
+    pub simhash: Option<i64>,
+    /// Words of visible text.
+    pub word_count: Option<u32>,
+    /// The body hit the byte cap, as 0 / 1.
+    pub truncated: u8,
+    /// Why no usable response arrived.
+    pub error_kind: Option<String>,
+}
+
+/// One redirect hop (`redirects`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub struct RedirectHop {
+    /// The redirecting URL.
+    pub from: UrlId,
+    /// The hop target; `None` when Location did not resolve.
+    pub to: Option<UrlId>,
+    /// 301, 302, ...; the page status for a meta refresh.
+    pub status: u16,
+    /// HTTP or meta refresh.
+    pub kind: HopKind,
+    /// Position in the chain the crawler followed.
+    pub hop_index: u32,
+}
+
+/// One rel=canonical declaration (`canonicals`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct CanonicalDecl {
+    /// The declaring page.
+    pub page: UrlId,
+    /// Order of declaration (headers first).
+    pub position: u32,
+    /// The target; `None` when href did not resolve.
+    pub target: Option<UrlId>,
+    /// The href as written.
+    pub href_raw: String,
+    /// Link element or HTTP header.
+    pub source: DeclarationSource,
+    /// In `<head>`, as 0 / 1.
+    pub in_head: u8,
+}
 
 /// A link between two pages, without its text (the analysis needs only the graph).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 pub struct LinkEdge {
     /// The page the link is in.
     pub from: UrlId,
     /// The URL it points at, when its href resolved to an http(s) URL.
     pub to: Option<UrlId>,
     /// It carries rel=nofollow.
+    #[serde(deserialize_with = "flag")]
     pub nofollow: bool,
 }
 
+/// One hreflang alternate (`hreflang`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct HreflangDecl {
+    /// The declaring page.
+    pub page: UrlId,
+    /// The language-region code.
+    pub lang: String,
+    /// The alternate; `None` when href did not resolve.
+    pub target: Option<UrlId>,
+    /// Link element or HTTP header.
+    pub source: DeclarationSource,
+}
+
+/// One URL listed in a sitemap (`sitemap_entries`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct SitemapListing {
+    /// The listing sitemap.
+    pub sitemap_id: SitemapId,
+    /// The listed URL; `None` when loc did not resolve.
+    pub url_id: Option<UrlId>,
+    /// The `<loc>` as written.
+    pub loc_raw: String,
+}
+
+/// The anchor text of one link, for the links [`Store::anchors_to_failures`] reads.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct LinkAnchor {
+    /// The page the link is in.
+    pub from: UrlId,
+    /// The URL it points at.
+    pub to: UrlId,
+    /// Its anchor text (empty when it has none, as an image link).
+    pub text: String,
+}
+
+/// A stored 0 / 1 as a bool.
+fn flag<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    Ok(i64::deserialize(d)? != 0)
+}
+
+/// One table read in chunks: the JSON elements and the primary key after
+/// `audit_id` (one or two columns, the last one within a parent row).
+struct Chunked {
+    /// What the store is doing, for errors.
+    what: &'static str,
+    /// The table.
+    table: &'static str,
+    /// The `json_array` arguments, in the record's field order.
+    elements: &'static str,
+    /// The key's leading column.
+    key: &'static str,
+    /// The key's second column, if the key has two.
+    within: Option<&'static str>,
+}
+
+impl Chunked {
+    /// The statement reading one chunk after the key `(?, ?)` (`?` for a one-column
+    /// key): its JSON array, its row count, and its last key (a two-column key packed
+    /// as `key << 32 | within`: ids and positions fit 32 bits).
+    fn sql(&self) -> String {
+        let Chunked {
+            table,
+            elements,
+            key,
+            ..
+        } = self;
+        let (after, order, last) = match self.within {
+            Some(w) => (
+                format!("({key}, {w}) > (?, ?)"),
+                format!("{key}, {w}"),
+                format!("max(({key} << 32) | {w})"),
+            ),
+            None => (format!("{key} > ?"), key.to_string(), format!("max({key})")),
+        };
+        format!(
+            "SELECT json_group_array(json_array({elements})), count(*), {last}
+             FROM (SELECT * FROM {table} WHERE audit_id = ? AND {after} ORDER BY {order} LIMIT ?)"
+        )
+    }
+}
+
 impl Store {
-    /// Every fetch of `audit`, by URL id.
-    pub async fn all_fetches(
+    /// Reads every row of `spec.table` for `audit` and hands each, decoded, to `each`.
+    async fn chunked<T: DeserializeOwned>(
         &self,
         audit: AuditId,
-    ) -> Result<Vec<(UrlId, FetchRecord)>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT fetched_at, status, content_type, content_length, body_bytes, truncated, ttfb_ms,
-                    total_ms, attempts, redirect_to, title, meta_robots, x_robots_tag, noindex,
-                    nofollow, text_hash, simhash, word_count, charset, error_kind, error_message,
-                    url_id
-             FROM fetches WHERE audit_id = ? ORDER BY url_id",
-        )
-        .bind(audit.0)
-        .fetch_all(self.pool())
-        .await
-        .ctx("reading fetches")?;
-        Ok(rows.iter().map(|r| (r.get(21), fetch_record(r))).collect())
+        spec: Chunked,
+        mut each: impl FnMut(T),
+    ) -> Result<(), StoreError> {
+        let sql = spec.sql();
+        let mut after: (i64, i64) = (-1, -1);
+        loop {
+            let mut query = sqlx::query(sqlx::AssertSqlSafe(sql.clone()))
+                .bind(audit.0)
+                .bind(after.0);
+            if spec.within.is_some() {
+                query = query.bind(after.1);
+            }
+            let row = query
+                .bind(CHUNK)
+                .fetch_one(self.pool())
+                .await
+                .ctx(spec.what)?;
+            let count: i64 = row.get(1);
+            if count == 0 {
+                return Ok(());
+            }
+            let last: i64 = row.get(2);
+            after = match spec.within {
+                Some(_) => (last >> 32, last & 0xFFFF_FFFF),
+                None => (last, 0),
+            };
+            let text: &str = row.get(0);
+            let records: Vec<T> = serde_json::from_str(text).map_err(|e| StoreError::Corrupt {
+                audit,
+                field: spec.table,
+                detail: e.to_string(),
+            })?;
+            records.into_iter().for_each(&mut each);
+            if count < CHUNK {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Every URL of `audit`, in id order.
+    pub async fn scan_urls(
+        &self,
+        audit: AuditId,
+        each: impl FnMut(UrlFacts),
+    ) -> Result<(), StoreError> {
+        let spec = Chunked {
+            what: "reading URLs",
+            table: "urls",
+            elements: "id, url, url_rfc3986, url_seo, host, depth, found_via, state, reason",
+            key: "id",
+            within: None,
+        };
+        self.chunked(audit, spec, each).await
+    }
+
+    /// Every fetch of `audit`, in URL id order.
+    pub async fn scan_fetches(
+        &self,
+        audit: AuditId,
+        each: impl FnMut(FetchFacts),
+    ) -> Result<(), StoreError> {
+        let spec = Chunked {
+            what: "reading fetches",
+            table: "fetches",
+            elements: "url_id, status, content_type, redirect_to, title, noindex, nofollow, \
+                       text_hash, simhash, word_count, truncated, error_kind",
+            key: "url_id",
+            within: None,
+        };
+        self.chunked(audit, spec, each).await
     }
 
     /// Every redirect hop of `audit`, by source URL id.
-    pub async fn all_redirects(
+    pub async fn scan_redirects(
         &self,
         audit: AuditId,
-    ) -> Result<Vec<(UrlId, RedirectRecord)>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT from_url_id, to_url_id, status, location_raw, hop_index, kind, error
-             FROM redirects WHERE audit_id = ? ORDER BY from_url_id",
-        )
-        .bind(audit.0)
-        .fetch_all(self.pool())
-        .await
-        .ctx("reading redirects")?;
-        rows.iter()
-            .map(|r| {
-                let kind: String = r.get(5);
-                Ok((
-                    r.get(0),
-                    RedirectRecord {
-                        to: r.get(1),
-                        status: status(r.get(2)).unwrap_or(0),
-                        location_raw: r.get(3),
-                        hop_index: r.get(4),
-                        kind: HopKind::parse(&kind)
-                            .ok_or_else(|| corrupt(audit, "redirects.kind", &kind))?,
-                        error: r.get(6),
-                    },
-                ))
-            })
-            .collect()
+        each: impl FnMut(RedirectHop),
+    ) -> Result<(), StoreError> {
+        let spec = Chunked {
+            what: "reading redirects",
+            table: "redirects",
+            elements: "from_url_id, to_url_id, status, kind, hop_index",
+            key: "from_url_id",
+            within: None,
+        };
+        self.chunked(audit, spec, each).await
     }
 
-    /// Every canonical declaration of `audit`: `(page, position, declaration)`.
-    pub async fn all_canonicals(
+    /// Every canonical declaration of `audit`, by page and position.
+    pub async fn scan_canonicals(
         &self,
         audit: AuditId,
-    ) -> Result<Vec<(UrlId, u32, CanonicalRecord)>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT page_url_id, position, target_url_id, href_raw, source, in_head, error
-             FROM canonicals WHERE audit_id = ? ORDER BY page_url_id, position",
-        )
-        .bind(audit.0)
-        .fetch_all(self.pool())
-        .await
-        .ctx("reading canonicals")?;
-        rows.iter()
-            .map(|r| {
-                let source: String = r.get(4);
-                Ok((
-                    r.get(0),
-                    r.get(1),
-                    CanonicalRecord {
-                        target: r.get(2),
-                        href_raw: r.get(3),
-                        source: DeclarationSource::parse(&source)
-                            .ok_or_else(|| corrupt(audit, "canonicals.source", &source))?,
-                        in_head: r.get(5),
-                        error: r.get(6),
-                    },
-                ))
-            })
-            .collect()
+        each: impl FnMut(CanonicalDecl),
+    ) -> Result<(), StoreError> {
+        let spec = Chunked {
+            what: "reading canonicals",
+            table: "canonicals",
+            elements: "page_url_id, position, target_url_id, href_raw, source, in_head",
+            key: "page_url_id",
+            within: Some("position"),
+        };
+        self.chunked(audit, spec, each).await
     }
 
-    /// Every link of `audit`, as graph edges.
-    ///
-    /// Read in pages of 100,000 rows (keyset on the primary key), so that the
-    /// decoded database rows of a large audit (millions of links, a few hundred bytes
-    /// each) are never all in memory at once: only the edges are kept.
+    /// Every link of `audit`, as graph edges, by page and position.
+    pub async fn scan_links(
+        &self,
+        audit: AuditId,
+        each: impl FnMut(LinkEdge),
+    ) -> Result<(), StoreError> {
+        let spec = Chunked {
+            what: "reading links",
+            table: "links",
+            elements: "from_url_id, to_url_id, nofollow",
+            key: "from_url_id",
+            within: Some("position"),
+        };
+        self.chunked(audit, spec, each).await
+    }
+
+    /// Every link of `audit`, as graph edges (see [`Store::scan_links`]).
     pub async fn all_link_edges(&self, audit: AuditId) -> Result<Vec<LinkEdge>, StoreError> {
         let mut out = Vec::new();
-        let mut after: (i64, i64) = (-1, -1);
-        loop {
-            let rows = sqlx::query(
-                "SELECT from_url_id, to_url_id, nofollow, position FROM links
-                 WHERE audit_id = ? AND (from_url_id, position) > (?, ?)
-                 ORDER BY from_url_id, position LIMIT ?",
-            )
-            .bind(audit.0)
-            .bind(after.0)
-            .bind(after.1)
-            .bind(LINK_PAGE)
-            .fetch_all(self.pool())
-            .await
-            .ctx("reading links")?;
-            let Some(last) = rows.last() else { break };
-            after = (last.get(0), last.get(3));
-            out.extend(rows.iter().map(|r| LinkEdge {
-                from: r.get(0),
-                to: r.get(1),
-                nofollow: r.get(2),
-            }));
-            if rows.len() < LINK_PAGE as usize {
-                break;
-            }
-        }
-        out.shrink_to_fit();
+        self.scan_links(audit, |l| out.push(l)).await?;
         Ok(out)
     }
 
-    /// Every hreflang alternate of `audit`, by page.
-    pub async fn all_hreflang(
+    /// Every hreflang alternate of `audit`, by page and position.
+    pub async fn scan_hreflang(
         &self,
         audit: AuditId,
-    ) -> Result<Vec<(UrlId, HreflangRecord)>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT page_url_id, lang, target_url_id, href_raw, source FROM hreflang
-             WHERE audit_id = ? ORDER BY page_url_id, position",
-        )
-        .bind(audit.0)
-        .fetch_all(self.pool())
-        .await
-        .ctx("reading hreflang")?;
-        rows.iter()
-            .map(|r| {
-                let source: String = r.get(4);
-                Ok((
-                    r.get(0),
-                    HreflangRecord {
-                        lang: r.get(1),
-                        target: r.get(2),
-                        href_raw: r.get(3),
-                        source: DeclarationSource::parse(&source)
-                            .ok_or_else(|| corrupt(audit, "hreflang.source", &source))?,
-                    },
-                ))
-            })
-            .collect()
+        each: impl FnMut(HreflangDecl),
+    ) -> Result<(), StoreError> {
+        let spec = Chunked {
+            what: "reading hreflang",
+            table: "hreflang",
+            elements: "page_url_id, lang, target_url_id, source",
+            key: "page_url_id",
+            within: Some("position"),
+        };
+        self.chunked(audit, spec, each).await
     }
 
     /// Every sitemap entry of `audit`, by sitemap, in document order.
-    pub async fn all_sitemap_entries(
+    pub async fn scan_sitemap_entries(
         &self,
         audit: AuditId,
-    ) -> Result<Vec<(SitemapId, SitemapEntryRecord)>, StoreError> {
+        each: impl FnMut(SitemapListing),
+    ) -> Result<(), StoreError> {
+        let spec = Chunked {
+            what: "reading sitemap entries",
+            table: "sitemap_entries",
+            elements: "sitemap_id, url_id, loc_raw",
+            key: "sitemap_id",
+            within: Some("position"),
+        };
+        self.chunked(audit, spec, each).await
+    }
+
+    /// The anchor text of every link of `audit` whose target answered 4xx/5xx or not
+    /// at all: the only links whose text a finding quotes, so the rest is never read.
+    pub async fn anchors_to_failures(&self, audit: AuditId) -> Result<Vec<LinkAnchor>, StoreError> {
         let rows = sqlx::query(
-            "SELECT sitemap_id, url_id, loc_raw, lastmod, changefreq, priority FROM sitemap_entries
-             WHERE audit_id = ? ORDER BY sitemap_id, position",
+            "SELECT from_url_id, to_url_id, coalesce(anchor_text, '') FROM links
+             WHERE audit_id = ? AND to_url_id IN (
+                   SELECT url_id FROM fetches
+                   WHERE audit_id = ? AND (status IS NULL OR status >= 400)
+                   UNION
+                   SELECT id FROM urls u WHERE audit_id = ? AND state = 'failed'
+                     AND NOT EXISTS (SELECT 1 FROM fetches f
+                                     WHERE f.audit_id = u.audit_id AND f.url_id = u.id))
+             ORDER BY from_url_id, position",
         )
+        .bind(audit.0)
+        .bind(audit.0)
         .bind(audit.0)
         .fetch_all(self.pool())
         .await
-        .ctx("reading sitemap entries")?;
+        .ctx("reading anchors of broken links")?;
         Ok(rows
             .iter()
-            .map(|r| {
-                (
-                    r.get(0),
-                    SitemapEntryRecord {
-                        url_id: r.get(1),
-                        loc_raw: r.get(2),
-                        lastmod: r.get(3),
-                        changefreq: r.get(4),
-                        priority: r.get(5),
-                    },
-                )
+            .map(|r| LinkAnchor {
+                from: r.get(0),
+                to: r.get(1),
+                text: r.get(2),
             })
             .collect())
     }
@@ -213,5 +402,196 @@ impl Store {
                 .await
                 .ctx("reading robots blocks")?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::{
+        CanonicalRecord, FetchRecord, LinkRecord, NewUrl, PageRecord, SitemapEntryRecord,
+        SitemapRecord, SitemapSource, WriterOptions,
+    };
+
+    fn new_url(id: i64) -> NewUrl {
+        let url = format!("https://example.test/p{id}");
+        NewUrl {
+            id,
+            url: url.clone(),
+            url_rfc3986: url,
+            url_seo: None,
+            host: "example.test".into(),
+            depth: 1,
+            redirect_depth: 0,
+            found_from: None,
+            found_via: FoundVia::Link,
+            state: UrlState::Queued,
+            reason: None,
+        }
+    }
+
+    fn link(to: Option<i64>, anchor: Option<&str>, nofollow: bool) -> LinkRecord {
+        LinkRecord {
+            to,
+            href_raw: "x".into(),
+            anchor_text: anchor.map(str::to_owned),
+            nofollow,
+            tag: "a".into(),
+            error: None,
+        }
+    }
+
+    /// Eight pages; page 1 has seven links (more than two chunks under one key), page
+    /// `i` answers 200 but page 8 answers 404; page 5 declares two canonicals.
+    async fn audit(store: &Store) -> AuditId {
+        let audit = store
+            .create_audit(&["https://example.test/".into()], "{}")
+            .await
+            .unwrap();
+        store.prepare_run(audit).await.unwrap();
+        let writer = store.writer(audit, WriterOptions::default()).await.unwrap();
+        writer.urls((1..=8).map(new_url).collect()).await.unwrap();
+        for i in 1..=8 {
+            let mut page = PageRecord::new(i, UrlState::Done);
+            page.fetch = Some(FetchRecord {
+                status: Some(if i == 8 { 404 } else { 200 }),
+                content_type: Some("text/html".into()),
+                title: Some(format!("Page \"{i}\", with\ttabs, commas and ünïcode")),
+                text_hash: Some(u64::MAX - i as u64),
+                simhash: Some(i as u64),
+                noindex: i == 3,
+                attempts: 1,
+                ..FetchRecord::default()
+            });
+            page.links = match i {
+                1 => (2..=8)
+                    .map(|t| link(Some(t), Some(&format!("to {t}")), t == 2))
+                    .collect(),
+                2 => vec![link(None, None, false), link(Some(8), None, false)],
+                _ => vec![],
+            };
+            if i == 5 {
+                page.canonicals = [1, 2]
+                    .map(|t| CanonicalRecord {
+                        target: Some(t),
+                        href_raw: format!("/p{t}"),
+                        source: DeclarationSource::LinkElement,
+                        in_head: t == 1,
+                        error: None,
+                    })
+                    .to_vec();
+            }
+            writer.page(page).await.unwrap();
+        }
+        writer
+            .sitemap(SitemapRecord {
+                id: 1,
+                url: "https://example.test/sitemap.xml".into(),
+                kind: "urlset".into(),
+                parent_id: None,
+                found_via: SitemapSource::Default,
+                fetched_at: 0,
+                status: Some(200),
+                body_bytes: 0,
+                gzip: false,
+                issues_json: "[]".into(),
+                error: None,
+                new_urls: vec![],
+                requeue: vec![],
+                entries: (1..=5)
+                    .map(|i| SitemapEntryRecord {
+                        url_id: (i != 5).then_some(i),
+                        loc_raw: format!("/p{i}"),
+                        lastmod: None,
+                        changefreq: None,
+                        priority: None,
+                    })
+                    .collect(),
+            })
+            .await
+            .unwrap();
+        writer.close().await.unwrap();
+        audit
+    }
+
+    #[tokio::test]
+    async fn scans_read_every_row_across_chunks_in_key_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("t.sqlite")).await.unwrap();
+        // A second audit first, so the reads must keep to their own audit.
+        let other = audit(&store).await;
+        let a = audit(&store).await;
+        assert_ne!(other, a);
+
+        let mut urls = Vec::new();
+        store.scan_urls(a, |u| urls.push(u)).await.unwrap();
+        assert_eq!(
+            urls.iter().map(|u| u.id).collect::<Vec<_>>(),
+            (1..=8).collect::<Vec<_>>()
+        );
+        assert_eq!(urls[2].url, "https://example.test/p3");
+        assert_eq!(urls[2].state, UrlState::Done);
+        assert_eq!(urls[2].found_via, FoundVia::Link);
+
+        let mut fetches = Vec::new();
+        store.scan_fetches(a, |f| fetches.push(f)).await.unwrap();
+        assert_eq!(fetches.len(), 8);
+        let f3 = &fetches[2];
+        assert_eq!((f3.url_id, f3.status, f3.noindex), (3, Some(200), 1));
+        assert_eq!(
+            f3.title.as_deref(),
+            Some("Page \"3\", with\ttabs, commas and ünïcode")
+        );
+        assert_eq!(f3.text_hash.map(|h| h as u64), Some(u64::MAX - 3));
+        assert_eq!(fetches[7].status, Some(404));
+
+        let links = store.all_link_edges(a).await.unwrap();
+        let pairs: Vec<_> = links.iter().map(|l| (l.from, l.to, l.nofollow)).collect();
+        let mut expected: Vec<_> = (2..=8).map(|t| (1, Some(t), t == 2)).collect();
+        expected.extend([(2, None, false), (2, Some(8), false)]);
+        assert_eq!(pairs, expected);
+
+        let mut canonicals = Vec::new();
+        store
+            .scan_canonicals(a, |c| canonicals.push(c))
+            .await
+            .unwrap();
+        let got: Vec<_> = canonicals
+            .iter()
+            .map(|c| (c.page, c.position, c.target, c.in_head))
+            .collect();
+        assert_eq!(got, [(5, 0, Some(1), 1), (5, 1, Some(2), 0)]);
+
+        let mut entries = Vec::new();
+        store
+            .scan_sitemap_entries(a, |e| entries.push(e))
+            .await
+            .unwrap();
+        let got: Vec<_> = entries.iter().map(|e| e.url_id).collect();
+        assert_eq!(got, [Some(1), Some(2), Some(3), Some(4), None]);
+
+        // Only links to the 404 carry their text, including the one without any.
+        let anchors = store.anchors_to_failures(a).await.unwrap();
+        let got: Vec<_> = anchors
+            .iter()
+            .map(|l| (l.from, l.to, l.text.as_str()))
+            .collect();
+        assert_eq!(got, [(1, 8, "to 8"), (2, 8, "")]);
+    }
+
+    #[tokio::test]
+    async fn scans_of_an_empty_audit_read_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("t.sqlite")).await.unwrap();
+        let a = store
+            .create_audit(&["https://example.test/".into()], "{}")
+            .await
+            .unwrap();
+        let mut n = 0;
+        store.scan_urls(a, |_| n += 1).await.unwrap();
+        store.scan_links(a, |_| n += 1).await.unwrap();
+        store.scan_hreflang(a, |_| n += 1).await.unwrap();
+        assert_eq!(n, 0);
     }
 }

@@ -39,7 +39,10 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 use sqlx::{Row, SqlitePool};
 
 pub use audit::{Audit, AuditSummary, ResumePoint, StateCounts, StatusClasses};
-pub use bulk::LinkEdge;
+pub use bulk::{
+    CanonicalDecl, FetchFacts, HreflangDecl, LinkAnchor, LinkEdge, RedirectHop, SitemapListing,
+    UrlFacts,
+};
 use error::SqlContext;
 pub use error::StoreError;
 pub use model::*;
@@ -58,6 +61,9 @@ pub fn now_ms() -> i64 {
         .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
         .unwrap_or(0)
 }
+
+/// Rows a query's connection thread may run ahead of its reader.
+const ROW_BUFFER: usize = 4096;
 
 /// An open database file. Cheap to clone (it is a connection pool).
 #[derive(Debug, Clone)]
@@ -83,7 +89,10 @@ impl Store {
             .busy_timeout(BUSY_TIMEOUT)
             .pragma("temp_store", "memory")
             // 16 MiB of page cache per connection.
-            .pragma("cache_size", "-16384");
+            .pragma("cache_size", "-16384")
+            // Rows cross from the connection's thread in batches this large: bulk reads
+            // of millions of rows would otherwise wake the reader once every 50 rows.
+            .row_buffer_size(ROW_BUFFER);
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
             .min_connections(0)

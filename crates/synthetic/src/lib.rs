@@ -195,13 +195,10 @@ pub fn input(nodes: &[Node], ids: &[u32]) -> AuditInput {
     for i in order {
         let n = &nodes[i];
         let id = ids[i];
-        let host = n.url.split('/').nth(2).unwrap_or_default();
         input.urls.push(UrlRow {
             id,
             url: n.url.clone(),
             url_rfc3986: n.url.clone(),
-            url_seo: None,
-            host: host.to_owned(),
             depth: 1,
             found_via: FoundVia::Link,
             state: UrlState::Done,
@@ -288,7 +285,7 @@ pub async fn write(store: &store::Store, input: &AuditInput) -> store::AuditId {
             url: u.url.clone(),
             url_rfc3986: u.url_rfc3986.clone(),
             url_seo: None,
-            host: u.host.clone(),
+            host: u.url.split('/').nth(2).unwrap_or_default().to_owned(),
             depth: u.depth,
             redirect_depth: 0,
             found_from: None,
@@ -327,7 +324,7 @@ pub async fn write(store: &store::Store, input: &AuditInput) -> store::AuditId {
         let mut page = PageRecord::new(i64::from(f.url_id), store::UrlState::Done);
         page.fetch = Some(FetchRecord {
             status: f.status,
-            content_type: f.content_type.clone(),
+            content_type: f.content_type.as_deref().map(str::to_owned),
             redirect_to: f.redirect_to.map(i64::from),
             text_hash: f.text_hash,
             simhash: f.simhash,
@@ -382,4 +379,34 @@ pub async fn write(store: &store::Store, input: &AuditInput) -> store::AuditId {
         .await
         .expect("finishes the audit");
     audit
+}
+
+/// A store holding a synthetic site of about `n` URLs as a finished audit, for
+/// benchmarks that read it back; `make` builds the site when it must be written.
+///
+/// With `$DUSTPAN_BENCH_DB` set to a file path, a finished audit already in that file
+/// with `n` to `n + 15` URLs is reused (writing a million-URL audit takes minutes;
+/// reading it back is what is measured), and a missing one is written there.
+/// Otherwise the store lives in `dir`. Returns the store, the audit and the seconds
+/// spent writing (`None` when reused).
+pub async fn stored(
+    dir: &std::path::Path,
+    n: usize,
+    make: impl FnOnce() -> AuditInput,
+) -> (store::Store, store::AuditId, Option<f64>) {
+    let path = std::env::var_os("DUSTPAN_BENCH_DB")
+        .map_or_else(|| dir.join("bench.sqlite"), std::path::PathBuf::from);
+    let store = store::Store::open(&path).await.expect("opens the store");
+    let existing = store.list_audits().await.expect("lists audits");
+    let fits = |a: &&store::Audit| {
+        a.status == store::AuditStatus::Finished
+            && (n as u64..n as u64 + 16).contains(&a.urls_found)
+    };
+    if let Some(a) = existing.iter().find(fits) {
+        return (store, a.id, None);
+    }
+    let input = make();
+    let t = std::time::Instant::now();
+    let id = write(&store, &input).await;
+    (store, id, Some(t.elapsed().as_secs_f64()))
 }

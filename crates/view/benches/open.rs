@@ -2,12 +2,13 @@
 //! a real SQLite file through the store's writer: opening it (load + analyse +
 //! overview), the first page of the pages table, a page sorted by a column, a page with a
 //! search. `cargo bench -p view` prints one-shot figures of a cold open first (what the
-//! user waits for), then criterion's. `DUSTPAN_BENCH_URLS=N` changes the size.
+//! user waits for), then criterion's. `DUSTPAN_BENCH_URLS=N` changes the size;
+//! `DUSTPAN_BENCH_DB=FILE` keeps the written audit in FILE and reuses it next time.
 
 use criterion::Criterion;
 use std::hint::black_box;
 use std::time::Instant;
-use synthetic::{Rng, input, site, size, write};
+use synthetic::{Rng, input, site, size, stored};
 use view::{AnalysisPolicy, OpenAudit, SortSpec, TableName, TableQuery};
 
 fn query(table: TableName, sort: Option<(&str, bool)>, search: Option<&str>) -> TableQuery {
@@ -30,26 +31,26 @@ fn ms(t: Instant) -> f64 {
 
 fn main() {
     let n = size();
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    let nodes = site(n, &mut rng);
-    let ids: Vec<u32> = (1..=nodes.len() as u32).collect();
-    let data = input(&nodes, &ids);
-    drop(nodes);
     let rt = tokio::runtime::Runtime::new().expect("a runtime");
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let path = dir.path().join("bench.sqlite");
-    let store = rt
-        .block_on(store::Store::open(&path))
-        .expect("opens the store");
-    let t = Instant::now();
-    let id = rt.block_on(write(&store, &data)).0;
+    let (store, id, secs) = rt.block_on(stored(dir.path(), n, || {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let nodes = site(n, &mut rng);
+        let ids: Vec<u32> = (1..=nodes.len() as u32).collect();
+        input(&nodes, &ids)
+    }));
+    let id = id.0;
+    let audit = rt
+        .block_on(store.audit(store::AuditId(id)))
+        .expect("the audit");
     println!(
-        "wrote an audit of {} URLs, {} links in {:.1} s",
-        data.urls.len(),
-        data.links.len(),
-        t.elapsed().as_secs_f64()
+        "an audit of {} URLs ({})",
+        audit.urls_found,
+        secs.map_or_else(
+            || "reused from $DUSTPAN_BENCH_DB".to_owned(),
+            |s| format!("written in {s:.1} s")
+        ),
     );
-    drop(data);
     let policy = AnalysisPolicy::default();
 
     // One-shot figures: what a user waits for on a cold open, step by step.
@@ -57,18 +58,19 @@ fn main() {
         let a = store::AuditId(id);
         let s = &store;
         macro_rules! timed {
-            ($name:literal, $read:expr) => {{
+            ($name:literal, $scan:ident) => {{
                 let t = Instant::now();
-                let n = rt.block_on($read).expect($name).len();
+                let mut n = 0usize;
+                rt.block_on(s.$scan(a, |_| n += 1)).expect($name);
                 println!("  {}: {n} rows in {:.0} ms", $name, ms(t));
             }};
         }
-        timed!("urls", s.urls(a));
-        timed!("all_fetches", s.all_fetches(a));
-        timed!("all_redirects", s.all_redirects(a));
-        timed!("all_canonicals", s.all_canonicals(a));
-        timed!("all_link_edges", s.all_link_edges(a));
-        timed!("all_sitemap_entries", s.all_sitemap_entries(a));
+        timed!("urls", scan_urls);
+        timed!("fetches", scan_fetches);
+        timed!("redirects", scan_redirects);
+        timed!("canonicals", scan_canonicals);
+        timed!("links", scan_links);
+        timed!("sitemap entries", scan_sitemap_entries);
     }
     let t = Instant::now();
     let rows = rt

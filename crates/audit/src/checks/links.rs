@@ -22,15 +22,15 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         return;
     }
     let mut anchors: FxHashMap<u32, Vec<&str>> = broken.iter().map(|&t| (t, Vec::new())).collect();
-    for l in &site.input.links {
-        let (Some(f), Some(t)) = (site.idx(l.from), l.to.and_then(|t| site.idx(t))) else {
+    for a in &site.input.anchors {
+        let (Some(f), Some(t)) = (site.idx(a.from), site.idx(a.to)) else {
             continue;
         };
         if site.external[f as usize] {
             continue;
         }
         if let Some(list) = anchors.get_mut(&t) {
-            let text = l.anchor_text.as_deref().unwrap_or("").trim();
+            let text = a.text.trim();
             if list.len() < MAX_ANCHORS && !list.contains(&text) {
                 list.push(text);
             }

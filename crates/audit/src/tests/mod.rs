@@ -37,19 +37,11 @@ impl B {
             return id;
         }
         let id = self.input.urls.len() as UrlId + 1;
-        let host = url
-            .split("://")
-            .nth(1)
-            .unwrap_or("")
-            .split(['/', '?'])
-            .next()
-            .unwrap_or("");
         self.input.urls.push(UrlRow {
             id,
             url: url.to_owned(),
             url_rfc3986: canon::equivalence_key(url, &canon::Policy::rfc3986())
                 .unwrap_or_else(|_| url.to_owned()),
-            host: host.to_owned(),
             ..UrlRow::default()
         });
         self.ids.insert(url.to_owned(), id);
@@ -183,8 +175,12 @@ impl B {
         self.input.links.push(LinkRow {
             from: f,
             to: Some(t),
-            anchor_text: Some(text.to_owned()),
             ..LinkRow::default()
+        });
+        self.input.anchors.push(AnchorRow {
+            from: f,
+            to: t,
+            text: text.to_owned(),
         });
         self
     }
