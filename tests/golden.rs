@@ -101,7 +101,11 @@ fn analyse(db: &Path) -> (Analysis, HashMap<UrlId, String>) {
             validations,
             ..AnalysisConfig::default()
         };
-        let urls = input.urls.iter().map(|u| (u.id, u.url.clone())).collect();
+        let urls = input
+            .urls
+            .iter()
+            .map(|u| (u.id, u.found_url().to_owned()))
+            .collect();
         (audit::analyse(&input, &config), urls)
     })
 }

@@ -48,6 +48,16 @@ fn report_and_export_of_the_fixture() {
     assert!(has("REDIRECT-LOOP", "https://example.test/loop/a"));
     assert!(has("REDIRECT-CHAIN", "https://example.test/chain/start"));
     assert!(has("DUP-SLASH", "https://example.test/shoes"));
+    // A broken link's finding quotes the link's anchor text, read from the store.
+    let broken = findings
+        .iter()
+        .find(|f| f["Finding"] == "LINK-BROKEN" && f["Addresses"].contains("/discontinued-boots"))
+        .expect("the broken link is reported");
+    assert!(
+        broken["Evidence"].contains("anchor text: \"Discontinued boots\""),
+        "{}",
+        broken["Evidence"]
+    );
     // Pages of a pattern the crawl stopped (the calendar) are not "missing from the sitemap".
     assert!(
         !findings

@@ -571,7 +571,9 @@ pub(crate) fn assemble(site: &Site<'_>, keys: &Keys, g: &mut Graph, mined: &Mine
         for (s, &m) in members.iter().enumerate() {
             slot[m as usize] = s as u32;
         }
-        let signals = signals(site, members, p, &slot);
+        let mut signals = signals(site, members, p, &slot);
+        // Exact capacities throughout: a million-URL audit has 200,000 clusters.
+        signals.shrink_to_fit();
         let rest = &mut members[1..];
         rest.sort_by(|&a, &b| site.url(a).cmp(site.url(b)));
         let mut trails: rustc_hash::FxHashMap<u32, Vec<Rule>> = rustc_hash::FxHashMap::default();
@@ -579,7 +581,7 @@ pub(crate) fn assemble(site: &Site<'_>, keys: &Keys, g: &mut Graph, mined: &Mine
             trails
                 .entry(i)
                 .or_insert_with(|| {
-                    canon::normalize(&site.input.urls[i as usize].url, &site.cfg.policy)
+                    canon::normalize(site.input.urls[i as usize].found_url(), &site.cfg.policy)
                         .map(|n| n.trail.iter().map(|s| s.rule).collect())
                         .unwrap_or_default()
                 })
@@ -607,6 +609,7 @@ pub(crate) fn assemble(site: &Site<'_>, keys: &Keys, g: &mut Graph, mined: &Mine
                 None
             };
             kinds[m as usize] = kind;
+            evidence.shrink_to_fit();
             let action = action_of(site, m, p, role, kind);
             out.push(Member {
                 url_id: site.id(m),
@@ -631,6 +634,7 @@ pub(crate) fn assemble(site: &Site<'_>, keys: &Keys, g: &mut Graph, mined: &Mine
         });
         preferred.push(p);
     }
+    list.shrink_to_fit();
     Clusters {
         list,
         of,
@@ -863,7 +867,7 @@ fn signals(site: &Site<'_>, members: &[u32], p: u32, slot: &[u32]) -> Vec<Signal
 
 /// Rules of classes other than safe that changed a URL under the policy.
 pub(crate) fn unsafe_rules(site: &Site<'_>, i: u32) -> Vec<Rule> {
-    canon::normalize(&site.input.urls[i as usize].url, &site.cfg.policy)
+    canon::normalize(site.input.urls[i as usize].found_url(), &site.cfg.policy)
         .map(|n| {
             n.trail
                 .iter()

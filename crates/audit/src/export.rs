@@ -84,7 +84,7 @@ impl<'a> Index<'a> {
             }
         }
         Index {
-            url: input.urls.iter().map(|u| (u.id, u.url.as_str())).collect(),
+            url: input.urls.iter().map(|u| (u.id, u.found_url())).collect(),
             fetch: input.fetches.iter().map(|f| (f.url_id, f)).collect(),
             preferred,
             cluster,
@@ -309,7 +309,7 @@ pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> Tabl
                 let (indexable, why) = ix.indexability(u.id, canonical);
                 let f = ix.fetch.get(&u.id);
                 t.rows.push(vec![
-                    u.url.as_str().into(),
+                    u.found_url().into(),
                     status(u.id),
                     opt_text(f.and_then(|f| f.content_type.as_deref())),
                     indexable.into(),

@@ -116,7 +116,12 @@ pub async fn load(
 fn url_row(u: store::UrlFacts) -> UrlRow {
     UrlRow {
         id: id(u.id),
-        url: u.url,
+        // Held once when it is its own rfc3986 form (see `UrlRow::found_url`).
+        url: if u.url == u.url_rfc3986 {
+            String::new()
+        } else {
+            u.url
+        },
         url_rfc3986: u.url_rfc3986,
         depth: u.depth,
         found_via: match u.found_via {

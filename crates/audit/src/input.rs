@@ -94,7 +94,8 @@ pub enum UrlState {
 pub struct UrlRow {
     /// The URL's id.
     pub id: UrlId,
-    /// The absolute URL as first found.
+    /// The absolute URL as first found; empty when it is its own rfc3986 form (read it
+    /// through [`UrlRow::found_url`]).
     pub url: String,
     /// Its `canon` rfc3986 form (the frontier's identity). Empty means "compute it".
     pub url_rfc3986: String,
@@ -106,6 +107,18 @@ pub struct UrlRow {
     pub state: UrlState,
     /// Why it was skipped, blocked or failed.
     pub reason: Option<String>,
+}
+
+impl UrlRow {
+    /// The URL as first found: `url`, or `url_rfc3986` where `url` is empty (the store's
+    /// loader leaves it empty when the two are the same, to hold each URL once).
+    pub fn found_url(&self) -> &str {
+        if self.url.is_empty() {
+            &self.url_rfc3986
+        } else {
+            &self.url
+        }
+    }
 }
 
 /// One row of `fetches`.
@@ -277,7 +290,8 @@ pub struct SitemapEntryRow {
     pub sitemap_id: SitemapId,
     /// The listed URL; `None` when loc did not resolve.
     pub url_id: Option<UrlId>,
-    /// The `<loc>` as written.
+    /// The `<loc>` as written. Only read when `url_id` is `None` (the store's loader
+    /// leaves it empty otherwise).
     pub loc_raw: String,
 }
 

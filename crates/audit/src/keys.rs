@@ -22,7 +22,7 @@ impl Keys {
         let policy = &site.cfg.policy;
         let one = |i: usize| -> (Option<Box<str>>, bool) {
             let row = &rows[i];
-            let key = canon::equivalence_key(&row.url, policy)
+            let key = canon::equivalence_key(row.found_url(), policy)
                 .or_else(|_| canon::equivalence_key(site.url(i as u32), policy));
             match key {
                 Ok(k) if k == site.url(i as u32) => (None, false),

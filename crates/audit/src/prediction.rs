@@ -70,7 +70,7 @@ pub fn check_predictions(
         if (300..400).contains(&status) {
             continue;
         }
-        let Ok(key) = canon::equivalence_key(&u.url, &rules.policy) else {
+        let Ok(key) = canon::equivalence_key(u.found_url(), &rules.policy) else {
             continue;
         };
         let ok = (200..300).contains(&status) && f.text_hash.is_some();

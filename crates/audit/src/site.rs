@@ -136,8 +136,8 @@ impl<'a> Site<'a> {
             .enumerate()
             .filter(|(_, row)| row.url_rfc3986.is_empty())
             .map(|(i, row)| {
-                let url = canon::equivalence_key(&row.url, &canon::Policy::rfc3986())
-                    .unwrap_or_else(|_| row.url.clone());
+                let url = canon::equivalence_key(row.found_url(), &canon::Policy::rfc3986())
+                    .unwrap_or_else(|_| row.found_url().to_owned());
                 (i as u32, url)
             })
             .collect();
@@ -222,7 +222,7 @@ impl<'a> Site<'a> {
         if row.url_rfc3986.is_empty() {
             self.computed_urls
                 .get(&i)
-                .map_or(row.url.as_str(), String::as_str)
+                .map_or(row.found_url(), String::as_str)
         } else {
             &row.url_rfc3986
         }

@@ -20,7 +20,7 @@ use crate::{
 };
 
 /// Rows packed into one JSON array (a handful in unit tests, to cross chunk edges).
-const CHUNK: i64 = if cfg!(test) { 3 } else { 50_000 };
+const CHUNK: i64 = if cfg!(test) { 3 } else { 25_000 };
 
 /// A URL as the analysis reads it (`urls`).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -138,7 +138,8 @@ pub struct SitemapListing {
     pub sitemap_id: SitemapId,
     /// The listed URL; `None` when loc did not resolve.
     pub url_id: Option<UrlId>,
-    /// The `<loc>` as written.
+    /// The `<loc>` as written, when it did not resolve (empty otherwise: the URL names
+    /// it).
     pub loc_raw: String,
 }
 
@@ -356,7 +357,7 @@ impl Store {
         let spec = Chunked {
             what: "reading sitemap entries",
             table: "sitemap_entries",
-            elements: "sitemap_id, url_id, loc_raw",
+            elements: "sitemap_id, url_id, iif(url_id IS NULL, loc_raw, '')",
             key: "sitemap_id",
             within: Some("position"),
         };
@@ -568,8 +569,21 @@ mod tests {
             .scan_sitemap_entries(a, |e| entries.push(e))
             .await
             .unwrap();
-        let got: Vec<_> = entries.iter().map(|e| e.url_id).collect();
-        assert_eq!(got, [Some(1), Some(2), Some(3), Some(4), None]);
+        let got: Vec<_> = entries
+            .iter()
+            .map(|e| (e.url_id, e.loc_raw.as_str()))
+            .collect();
+        // The loc as written only where it did not resolve.
+        assert_eq!(
+            got,
+            [
+                (Some(1), ""),
+                (Some(2), ""),
+                (Some(3), ""),
+                (Some(4), ""),
+                (None, "/p5")
+            ]
+        );
 
         // Only links to the 404 carry their text, including the one without any.
         let anchors = store.anchors_to_failures(a).await.unwrap();

@@ -88,8 +88,9 @@ impl Store {
             .foreign_keys(true)
             .busy_timeout(BUSY_TIMEOUT)
             .pragma("temp_store", "memory")
-            // 16 MiB of page cache per connection.
-            .pragma("cache_size", "-16384")
+            // 4 MiB of page cache per connection: reads are mostly sequential scans
+            // (the writer sets its own, larger cache on its connection).
+            .pragma("cache_size", "-4096")
             // Rows cross from the connection's thread in batches this large: bulk reads
             // of millions of rows would otherwise wake the reader once every 50 rows.
             .row_buffer_size(ROW_BUFFER);

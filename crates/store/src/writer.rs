@@ -106,6 +106,9 @@ impl Writer {
             .acquire()
             .await
             .ctx("acquiring the writer's connection")?;
+        // Its large page cache goes with it: closed when the writer ends, never handed
+        // back to the pool to sit in memory under the reads that follow a crawl.
+        conn.close_on_drop();
         // Checkpoint the WAL every ~40 MB written instead of every ~4 MB: the index pages
         // a crawl rewrites again and again are copied to the database once per checkpoint.
         sqlx::query(AssertSqlSafe(format!(

@@ -290,8 +290,14 @@ pub async fn write(store: &store::Store, input: &AuditInput) -> store::AuditId {
             redirect_depth: 0,
             found_from: None,
             found_via: store::FoundVia::Link,
-            state: store::UrlState::Queued,
-            reason: None,
+            // Fetched URLs become `done` with their page; the rest keep their state.
+            state: match u.state {
+                audit::UrlState::Blocked => store::UrlState::Blocked,
+                audit::UrlState::Failed => store::UrlState::Failed,
+                audit::UrlState::Skipped => store::UrlState::Skipped,
+                _ => store::UrlState::Queued,
+            },
+            reason: u.reason.clone(),
         })
         .collect();
     for chunk in urls.chunks(10_000) {

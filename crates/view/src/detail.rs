@@ -45,9 +45,7 @@ impl Lookup {
     }
 
     fn url<'a>(&self, input: &'a AuditInput, id: UrlId) -> &'a str {
-        self.url
-            .get(&id)
-            .map_or("", |&i| input.urls[i].url.as_str())
+        self.url.get(&id).map_or("", |&i| input.urls[i].found_url())
     }
 
     fn fetch<'a>(&self, input: &'a AuditInput, id: UrlId) -> Option<&'a FetchRow> {

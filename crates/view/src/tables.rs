@@ -260,7 +260,11 @@ pub fn build(
         TableName::Params => (params(analysis), None),
         TableName::DustRules => (dust_rules(analysis), None),
         TableName::Pages => {
-            let keys = input.urls.iter().map(|u| u.url.clone()).collect();
+            let keys = input
+                .urls
+                .iter()
+                .map(|u| u.found_url().to_owned())
+                .collect();
             (
                 audit::export::table_data(Table::Pages, input, analysis),
                 Some(keys),
