@@ -71,7 +71,7 @@ async fn resume_audit(app: AppHandle, state: State<'_, AppState>, audit_id: i64)
         .resume(
             state.store.clone(),
             audit_id,
-            state.policy_of(audit_id),
+            state.policy_of(audit_id).await,
             events,
         )
         .await
@@ -83,7 +83,7 @@ async fn rerun_audit(app: AppHandle, state: State<'_, AppState>, audit_id: i64) 
     let config = crawl::audit_config(&state.store, store::AuditId(audit_id))
         .await
         .map_err(text)?;
-    let policy = state.policy_of(audit_id);
+    let policy = state.policy_of(audit_id).await;
     let events = Arc::new(state.events(app));
     let id = state
         .runs
@@ -109,9 +109,8 @@ async fn delete_audit(state: State<'_, AppState>, audit_id: i64) -> Answer<()> {
 }
 
 #[tauri::command]
-async fn open_audit(state: State<'_, AppState>, audit_id: i64) -> Answer<Overview> {
-    let open = state.open(audit_id).await?;
-    Ok(open.overview().clone())
+async fn open_audit(app: AppHandle, state: State<'_, AppState>, audit_id: i64) -> Answer<Overview> {
+    state.overview(&app, audit_id).await
 }
 
 #[tauri::command]

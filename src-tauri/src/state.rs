@@ -4,9 +4,9 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
-use tauri::{AppHandle, Emitter};
+use tauri::{AppHandle, Emitter, Manager};
 use view::runs::{RunEvents, Runs};
-use view::{AnalysisPolicy, OpenAudit, Progress};
+use view::{AnalysisPolicy, OpenAudit, Overview, PresetName, Progress};
 
 /// How many opened audits stay in memory.
 const OPEN_AUDITS: usize = 4;
@@ -53,6 +53,9 @@ pub struct AppState {
     pub ca_pems: Vec<String>,
     cache: Cache,
     policies: Mutex<HashMap<i64, AnalysisPolicy>>,
+    /// Opens under way, so that a table asked for while the overview's audit is still
+    /// being analysed waits for that analysis instead of starting another.
+    opening: Mutex<HashMap<i64, Arc<tokio::sync::OnceCell<Arc<OpenAudit>>>>>,
 }
 
 /// `$DUSTPAN_DB`, or `dustpan.sqlite` in the platform's data directory (as the
@@ -91,13 +94,30 @@ impl AppState {
             ca_pems,
             cache: Cache::default(),
             policies: Mutex::new(HashMap::new()),
+            opening: Mutex::new(HashMap::new()),
         })
     }
 
-    /// The policy `id` is analysed under: the one it started with in this app, else seo.
-    pub fn policy_of(&self, id: i64) -> AnalysisPolicy {
-        let policies = self.policies.lock().unwrap_or_else(PoisonError::into_inner);
-        policies.get(&id).cloned().unwrap_or_default()
+    /// The policy `id` is analysed under: the one it started with in this app, else the
+    /// one its last analysis used (kept with its summary, so it survives a restart),
+    /// else seo.
+    pub async fn policy_of(&self, id: i64) -> AnalysisPolicy {
+        let remembered = {
+            let policies = self.policies.lock().unwrap_or_else(PoisonError::into_inner);
+            policies.get(&id).cloned()
+        };
+        if let Some(p) = remembered {
+            return p;
+        }
+        let stored = self.store.analysis_summary(store::AuditId(id)).await;
+        let name = stored.ok().flatten().map(|s| s.policy);
+        name.and_then(|n| match n.as_str() {
+            "seo" => Some(AnalysisPolicy::preset(PresetName::Seo)),
+            "rfc3986" => Some(AnalysisPolicy::preset(PresetName::Rfc3986)),
+            "aggressive" => Some(AnalysisPolicy::preset(PresetName::Aggressive)),
+            file => AnalysisPolicy::from_file(std::path::Path::new(file)).ok(),
+        })
+        .unwrap_or_default()
     }
 
     /// Remembers the policy of an audit started here.
@@ -111,17 +131,52 @@ impl AppState {
         self.cache.remove(id);
     }
 
-    /// Audit `id`, opened (loaded and analysed) on first use.
+    /// Audit `id`, opened (loaded and analysed) on first use; callers arriving while it
+    /// is being opened share that one open.
     pub async fn open(&self, id: i64) -> Result<Arc<OpenAudit>, String> {
         if let Some(open) = self.cache.get(id) {
             return Ok(open);
         }
-        let open = OpenAudit::open(&self.store, id, &self.policy_of(id))
+        let cell = {
+            let mut opening = self.opening.lock().unwrap_or_else(PoisonError::into_inner);
+            Arc::clone(opening.entry(id).or_default())
+        };
+        let result = cell
+            .get_or_try_init(|| async {
+                let policy = self.policy_of(id).await;
+                let open = OpenAudit::open(&self.store, id, &policy)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                let open = Arc::new(open);
+                self.cache.put(Arc::clone(&open));
+                Ok::<_, String>(open)
+            })
             .await
-            .map_err(|e| e.to_string())?;
-        let open = Arc::new(open);
-        self.cache.put(Arc::clone(&open));
-        Ok(open)
+            .cloned();
+        let mut opening = self.opening.lock().unwrap_or_else(PoisonError::into_inner);
+        if opening.get(&id).is_some_and(|c| Arc::ptr_eq(c, &cell)) {
+            opening.remove(&id);
+        }
+        result
+    }
+
+    /// The overview of audit `id` without waiting for its analysis: from the opened
+    /// audit, else as stored by its last analysis (the analysis then runs in the
+    /// background for the tables), else opened now.
+    pub async fn overview(&self, app: &AppHandle, id: i64) -> Result<Overview, String> {
+        if let Some(open) = self.cache.get(id) {
+            return Ok(open.overview().clone());
+        }
+        let policy = self.policy_of(id).await;
+        if let Ok(Some(overview)) = OpenAudit::stored_overview(&self.store, id, &policy).await {
+            let app = app.clone();
+            tauri::async_runtime::spawn(async move {
+                // A failure here is reported again by the table query that needs it.
+                let _ = app.state::<AppState>().open(id).await;
+            });
+            return Ok(overview);
+        }
+        Ok(self.open(id).await?.overview().clone())
     }
 
     /// Where runs report, for one run.

@@ -123,4 +123,40 @@ impl Store {
             })
             .collect())
     }
+
+    /// Keeps the desktop app's overview (JSON) beside audit `audit`'s summary, if that
+    /// summary was made under `policy` (a summary saved since under another policy
+    /// has replaced the row, and the overview would not match it).
+    pub async fn save_overview(
+        &self,
+        audit: AuditId,
+        policy: &str,
+        overview_json: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query("UPDATE analysis_summary SET overview = ? WHERE audit_id = ? AND policy = ?")
+            .bind(overview_json)
+            .bind(audit.0)
+            .bind(policy)
+            .execute(self.pool())
+            .await
+            .ctx("storing an overview")?;
+        Ok(())
+    }
+
+    /// Audit `audit`'s stored overview, with the summary it belongs to, if there is one.
+    pub async fn stored_overview(
+        &self,
+        audit: AuditId,
+    ) -> Result<Option<(AnalysisSummary, String)>, StoreError> {
+        let sql = format!(
+            "SELECT {COLUMNS}, overview FROM analysis_summary
+             WHERE audit_id = ? AND overview IS NOT NULL"
+        );
+        let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(audit.0)
+            .fetch_optional(self.pool())
+            .await
+            .ctx("reading a stored overview")?;
+        Ok(row.map(|r| (from_row(&r).1, r.get(8))))
+    }
 }

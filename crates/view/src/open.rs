@@ -90,13 +90,16 @@ impl OpenAudit {
         policy: &AnalysisPolicy,
     ) -> Result<OpenAudit, ViewError> {
         let audit_id = store::AuditId(id);
-        let row = store.audit(audit_id).await?;
-        let input = audit::load(store, audit_id).await?;
         // The same configuration `dustpan report` analyses with: the audit's DUST
         // validation samples, and the rules its crawl carried in (re-measured).
+        let (row, input, validations) = tokio::try_join!(
+            store.audit(audit_id),
+            audit::load(store, audit_id),
+            audit::stored_validations(store, audit_id),
+        )?;
         let mut config = AnalysisConfig::with_policy(policy.policy.clone());
-        config.validations = audit::stored_validations(store, audit_id).await?;
-        if let Ok(crawl_config) = crawl::audit_config(store, audit_id).await {
+        config.validations = validations;
+        if let Ok(crawl_config) = serde_json::from_str::<crawl::CrawlConfig>(&row.config_json) {
             config.learned = crawl_config.learned_rules;
         }
         let name = policy.name.clone();
@@ -106,10 +109,46 @@ impl OpenAudit {
         })
         .await
         .map_err(|e| ViewError::Task(e.to_string()))?;
-        store
-            .save_analysis_summary(audit_id, &open.summary())
-            .await?;
+        open.save_summary(store).await?;
         Ok(open)
+    }
+
+    /// Saves the counts the audits list shows and this overview, which the next open
+    /// of the audit under the same policy shows at once ([`OpenAudit::stored_overview`]).
+    pub async fn save_summary(&self, store: &store::Store) -> Result<(), ViewError> {
+        let id = self.audit.id;
+        store.save_analysis_summary(id, &self.summary()).await?;
+        let json = serde_json::to_string(&self.overview)
+            .map_err(|e| ViewError::Invalid(format!("cannot store the overview: {e}")))?;
+        store.save_overview(id, &self.policy, &json).await?;
+        Ok(())
+    }
+
+    /// The overview of audit `id` as its last analysis under `policy` left it, if the
+    /// audit has not changed since: the audit is not running and that analysis came
+    /// after its last run ended. `None` when it must be analysed again.
+    pub async fn stored_overview(
+        store: &store::Store,
+        id: i64,
+        policy: &AnalysisPolicy,
+    ) -> Result<Option<Overview>, ViewError> {
+        let audit_id = store::AuditId(id);
+        let (row, stored) =
+            tokio::try_join!(store.audit(audit_id), store.stored_overview(audit_id))?;
+        let Some((summary, json)) = stored else {
+            return Ok(None);
+        };
+        let fresh = row.status != store::AuditStatus::Running
+            && summary.policy == policy.name
+            && row
+                .finished_at
+                .is_some_and(|end| summary.analysed_at >= end);
+        // An overview written by another version of the app that no longer reads is
+        // simply analysed again.
+        Ok(fresh
+            .then(|| serde_json::from_str::<Overview>(&json).ok())
+            .flatten()
+            .filter(|o| o.audit_id == id))
     }
 
     /// The counts the audits list shows.

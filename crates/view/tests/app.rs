@@ -8,7 +8,7 @@ use std::time::Duration;
 use tokio::sync::Notify;
 use view::runs::{RunEvents, Runs, crawl_config};
 use view::{
-    AnalysisPolicy, Cell, FindingQuery, OpenAudit, Progress, ProgressPhase, SortSpec,
+    AnalysisPolicy, Cell, FindingQuery, OpenAudit, PresetName, Progress, ProgressPhase, SortSpec,
     StartAuditRequest, TableName, TableQuery,
 };
 
@@ -145,6 +145,41 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
         .take()
         .expect("analysed at the end");
     assert_eq!(open.id(), id);
+
+    // The analysis at the end stored its overview: the next open shows it at once,
+    // under the same policy only.
+    let seo = AnalysisPolicy::default();
+    let stored = OpenAudit::stored_overview(&site.store, id, &seo)
+        .await
+        .unwrap();
+    assert_eq!(stored.as_ref(), Some(open.overview()));
+    let aggressive = AnalysisPolicy::preset(PresetName::Aggressive);
+    assert_eq!(
+        OpenAudit::stored_overview(&site.store, id, &aggressive)
+            .await
+            .unwrap(),
+        None
+    );
+    // A summary saved since (say by `dustpan report`) replaces it: analysed again.
+    let mut summary = open.summary();
+    summary.analysed_at += 1;
+    site.store
+        .save_analysis_summary(store::AuditId(id), &summary)
+        .await
+        .unwrap();
+    assert_eq!(
+        OpenAudit::stored_overview(&site.store, id, &seo)
+            .await
+            .unwrap(),
+        None
+    );
+    open.save_summary(&site.store).await.unwrap();
+    assert!(
+        OpenAudit::stored_overview(&site.store, id, &seo)
+            .await
+            .unwrap()
+            .is_some()
+    );
 
     // The overview agrees with the analysis.
     let o = open.overview();
