@@ -145,11 +145,13 @@ pub(crate) fn build_graph(site: &Site<'_>, keys: &Keys, mined: &Mined) -> Graph 
         unrelated_canonicals: Vec::new(),
         counts: EdgeCounts::default(),
     };
-    // 1. Redirects, to the final target of the chain.
+    // 1. Redirects, to the final target of the chain, unless that target is an error:
+    //    a redirect to a 404 is not a duplicate of anything (REDIRECT-TO-ERROR says so).
     for i in 0..n as u32 {
         if let Chain::Final { to, .. } = site.chains[i as usize]
             && !site.external[i as usize]
             && !site.external[to as usize]
+            && !site.error(to)
         {
             g.join(i, to, EdgeKind::Redirect);
         }

@@ -427,6 +427,9 @@ fn redirect_chain_loop_and_dead_ends() {
          REDIRECT-TO-ERROR https://example.com/old https://example.com/missing
          REDIRECT-TO-ERROR https://example.com/bad",
     );
+    // A redirect to an error is not a duplicate of anything: no cluster holds /old.
+    let old = b.id(&u("/old"));
+    assert!(a.cluster_of(old).is_none(), "{:?}", a.cluster_of(old));
     assert_eq!(
         only(&a, FindingId::RedirectChain).fixes,
         [
