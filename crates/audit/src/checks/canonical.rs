@@ -242,15 +242,23 @@ fn target_problem(
         );
     }
     if site.serves(t) && site.noindex(t) {
+        // The noindex is an explicit directive; the canonical is what takes the page
+        // out of the index with it. Point the canonical at an indexable URL (the
+        // cluster's preferred one, else the page itself), keeping the target's noindex.
+        let to = better_target(cx, i, t);
+        let href = cx.url(to);
         return Some(
             base(
                 FindingId::CanonToNoindex,
                 format!(
-                    "The canonical of {page} points at {target}, which is noindex; remove the noindex, or make {page} self-canonical if {target} must stay out of the index."
+                    "The canonical of {page} points at {target}, which is noindex, so {page} leaves the index too; point it at {href}, or remove the noindex if {target} should be indexed."
                 ),
             )
             .evidence(format!("{target} carries noindex"))
-            .fix(Fix::RemoveNoindex { page: target.clone() }),
+            .fix(Fix::SetCanonical {
+                page: page.clone(),
+                href,
+            }),
         );
     }
     if site.serves(t) {

@@ -312,6 +312,14 @@ fn canon_targets() {
             href: u("/e")
         }]
     );
+    // The noindex stays: the canonical moves to an indexable URL, here the page itself.
+    assert_eq!(
+        only(&a, FindingId::CanonToNoindex).fixes,
+        [Fix::SetCanonical {
+            page: u("/n"),
+            href: u("/n")
+        }]
+    );
     // The page pointing at a redirect is not preferred over the live target.
     let c = a.cluster_of(b.id(&u("/t"))).unwrap();
     assert_eq!(c.preferred_url, u("/final"));
