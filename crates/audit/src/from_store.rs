@@ -15,7 +15,7 @@ use std::sync::Arc;
 /// Reads one audit from the store and builds the analysis input.
 pub async fn load(
     store: &store::Store,
-    id: store::AuditId,
+    audit: store::AuditId,
 ) -> Result<AuditInput, store::StoreError> {
     let mut input = AuditInput::default();
     let mut content_types: FxHashMap<String, Arc<str>> = FxHashMap::default();
@@ -33,69 +33,69 @@ pub async fn load(
         redirect_chains,
     } = &mut input;
     tokio::try_join!(
-        store.scan_urls(id, |u| urls.push(url_row(u))),
-        store.scan_fetches(id, |f| fetches.push(fetch_row(f, &mut content_types))),
-        store.scan_redirects(id, |r| redirects.push(RedirectRow {
-            from: self::id(r.from),
-            to: r.to.map(self::id),
+        store.scan_urls(audit, |u| urls.push(url_row(u))),
+        store.scan_fetches(audit, |f| fetches.push(fetch_row(f, &mut content_types))),
+        store.scan_redirects(audit, |r| redirects.push(RedirectRow {
+            from: id(r.from),
+            to: r.to.map(id),
             status: r.status,
             kind: hop_kind(r.kind),
             hop_index: r.hop_index,
         })),
-        store.scan_canonicals(id, |c| canonicals.push(CanonicalRow {
-            page: self::id(c.page),
+        store.scan_canonicals(audit, |c| canonicals.push(CanonicalRow {
+            page: id(c.page),
             position: c.position,
-            target: c.target.map(self::id),
+            target: c.target.map(id),
             href_raw: c.href_raw,
             source: source(c.source),
-            in_head: c.in_head != 0,
+            in_head: c.in_head,
         })),
-        store.scan_links(id, |l| links.push(LinkRow {
-            from: self::id(l.from),
-            to: l.to.map(self::id),
+        store.scan_links(audit, |l| links.push(LinkRow {
+            from: id(l.from),
+            to: l.to.map(id),
             nofollow: l.nofollow,
         })),
-        store.scan_hreflang(id, |h| hreflang.push(HreflangRow {
-            page: self::id(h.page),
+        store.scan_hreflang(audit, |h| hreflang.push(HreflangRow {
+            page: id(h.page),
             lang: h.lang,
-            target: h.target.map(self::id),
+            target: h.target.map(id),
             source: source(h.source),
         })),
-        store.scan_sitemap_entries(id, |e| sitemap_entries.push(SitemapEntryRow {
-            sitemap_id: self::id(e.sitemap_id),
-            url_id: e.url_id.map(self::id),
+        store.scan_sitemap_entries(audit, |e| sitemap_entries.push(SitemapEntryRow {
+            sitemap_id: id(e.sitemap_id),
+            url_id: e.url_id.map(id),
             loc_raw: e.loc_raw,
         })),
         async {
             *anchors = store
-                .anchors_to_failures(id)
+                .anchors_to_failures(audit)
                 .await?
                 .into_iter()
                 .map(|a| AnchorRow {
-                    from: self::id(a.from),
-                    to: self::id(a.to),
+                    from: id(a.from),
+                    to: id(a.to),
                     text: a.text,
                 })
                 .collect();
             *sitemaps = store
-                .sitemaps(id)
+                .sitemaps(audit)
                 .await?
                 .into_iter()
                 .map(sitemap_row)
                 .collect();
             *robots_blocks = store
-                .robots_blocked(id)
+                .robots_blocked(audit)
                 .await?
                 .into_iter()
-                .map(self::id)
+                .map(id)
                 .collect();
             *redirect_chains = store
-                .redirect_chains(id)
+                .redirect_chains(audit)
                 .await?
                 .into_iter()
                 .map(|c| RedirectChainRow {
-                    start: self::id(c.start),
-                    final_url: c.last.map(self::id),
+                    start: id(c.start),
+                    final_url: c.last.map(id),
                     hops: c.hops,
                     problem: match c.problem {
                         store::ChainProblem::Loop => crate::ChainProblem::Loop,
@@ -158,12 +158,12 @@ fn fetch_row(f: store::FetchFacts, content_types: &mut FxHashMap<String, Arc<str
         }),
         redirect_to: f.redirect_to.map(id),
         title: f.title,
-        noindex: f.noindex != 0,
-        nofollow: f.nofollow != 0,
+        noindex: f.noindex,
+        nofollow: f.nofollow,
         text_hash: f.text_hash.map(bits),
         simhash: f.simhash.map(bits),
         word_count: f.word_count,
-        truncated: f.truncated != 0,
+        truncated: f.truncated,
         error_kind: f.error_kind,
     }
 }

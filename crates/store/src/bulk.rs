@@ -31,10 +31,6 @@ pub struct UrlFacts {
     pub url: String,
     /// Its `rfc3986` form.
     pub url_rfc3986: String,
-    /// Its `seo` form.
-    pub url_seo: Option<String>,
-    /// Its host.
-    pub host: String,
     /// Link hops from a start URL.
     pub depth: u32,
     /// How it was found.
@@ -58,18 +54,21 @@ pub struct FetchFacts {
     pub redirect_to: Option<UrlId>,
     /// The page title.
     pub title: Option<String>,
-    /// noindex (meta robots or X-Robots-Tag), as 0 / 1.
-    pub noindex: u8,
-    /// nofollow, as 0 / 1.
-    pub nofollow: u8,
+    /// meta robots or X-Robots-Tag say noindex.
+    #[serde(deserialize_with = "flag")]
+    pub noindex: bool,
+    /// meta robots or X-Robots-Tag say nofollow.
+    #[serde(deserialize_with = "flag")]
+    pub nofollow: bool,
     /// xxh3-64 of the visible text, stored as a signed integer.
     pub text_hash: Option<i64>,
     /// SimHash of the visible text, stored as a signed integer.
     pub simhash: Option<i64>,
     /// Words of visible text.
     pub word_count: Option<u32>,
-    /// The body hit the byte cap, as 0 / 1.
-    pub truncated: u8,
+    /// The body hit the byte cap.
+    #[serde(deserialize_with = "flag")]
+    pub truncated: bool,
     /// Why no usable response arrived.
     pub error_kind: Option<String>,
 }
@@ -102,8 +101,9 @@ pub struct CanonicalDecl {
     pub href_raw: String,
     /// Link element or HTTP header.
     pub source: DeclarationSource,
-    /// In `<head>`, as 0 / 1.
-    pub in_head: u8,
+    /// The element sits in `<head>` (always true for a header).
+    #[serde(deserialize_with = "flag")]
+    pub in_head: bool,
 }
 
 /// A link between two pages, without its text (the analysis needs only the graph).
@@ -222,21 +222,23 @@ impl Store {
                 .fetch_one(self.pool())
                 .await
                 .ctx(spec.what)?;
-            let count: i64 = row.get(1);
+            let corrupt = |detail: String| StoreError::Corrupt {
+                audit,
+                field: spec.table,
+                detail,
+            };
+            let count: i64 = row.try_get(1).map_err(|e| corrupt(e.to_string()))?;
             if count == 0 {
                 return Ok(());
             }
-            let last: i64 = row.get(2);
+            let last: i64 = row.try_get(2).map_err(|e| corrupt(e.to_string()))?;
             after = match spec.within {
                 Some(_) => (last >> 32, last & 0xFFFF_FFFF),
                 None => (last, 0),
             };
-            let text: &str = row.get(0);
-            let records: Vec<T> = serde_json::from_str(text).map_err(|e| StoreError::Corrupt {
-                audit,
-                field: spec.table,
-                detail: e.to_string(),
-            })?;
+            // Text that is not UTF-8 (written by another program) is an error, not a panic.
+            let text: &str = row.try_get(0).map_err(|e| corrupt(e.to_string()))?;
+            let records: Vec<T> = serde_json::from_str(text).map_err(|e| corrupt(e.to_string()))?;
             records.into_iter().for_each(&mut each);
             if count < CHUNK {
                 return Ok(());
@@ -253,7 +255,7 @@ impl Store {
         let spec = Chunked {
             what: "reading URLs",
             table: "urls",
-            elements: "id, url, url_rfc3986, url_seo, host, depth, found_via, state, reason",
+            elements: "id, url, url_rfc3986, depth, found_via, state, reason",
             key: "id",
             within: None,
         };
@@ -539,7 +541,7 @@ mod tests {
         store.scan_fetches(a, |f| fetches.push(f)).await.unwrap();
         assert_eq!(fetches.len(), 8);
         let f3 = &fetches[2];
-        assert_eq!((f3.url_id, f3.status, f3.noindex), (3, Some(200), 1));
+        assert_eq!((f3.url_id, f3.status, f3.noindex), (3, Some(200), true));
         assert_eq!(
             f3.title.as_deref(),
             Some("Page \"3\", with\ttabs, commas and ünïcode")
@@ -562,7 +564,7 @@ mod tests {
             .iter()
             .map(|c| (c.page, c.position, c.target, c.in_head))
             .collect();
-        assert_eq!(got, [(5, 0, Some(1), 1), (5, 1, Some(2), 0)]);
+        assert_eq!(got, [(5, 0, Some(1), true), (5, 1, Some(2), false)]);
 
         let mut entries = Vec::new();
         store
@@ -592,6 +594,23 @@ mod tests {
             .map(|l| (l.from, l.to, l.text.as_str()))
             .collect();
         assert_eq!(got, [(1, 8, "to 8"), (2, 8, "")]);
+    }
+
+    #[tokio::test]
+    async fn text_that_is_not_utf8_is_an_error_not_a_panic() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("t.sqlite")).await.unwrap();
+        let a = audit(&store).await;
+        sqlx::query("UPDATE fetches SET title = CAST(X'C328FF' AS TEXT) WHERE url_id = 4")
+            .execute(store.pool())
+            .await
+            .unwrap();
+        let result = store.scan_fetches(a, |_| {}).await;
+        assert!(result.is_err(), "{result:?}");
+        // The other tables still read.
+        let mut urls = 0;
+        store.scan_urls(a, |_| urls += 1).await.unwrap();
+        assert_eq!(urls, 8);
     }
 
     #[tokio::test]
