@@ -106,6 +106,15 @@ pub async fn load(
             Ok(())
         },
     )?;
+    // An href that is its target's URL exactly is held once (see `CanonicalRow`).
+    for c in canonicals.iter_mut() {
+        if let Some(t) = c.target
+            && let Ok(k) = urls.binary_search_by_key(&t, |u| u.id)
+            && urls[k].found_url() == c.href_raw
+        {
+            c.href_raw = String::new();
+        }
+    }
     // Large vectors shrink in place (the allocator remaps their pages).
     urls.shrink_to_fit();
     fetches.shrink_to_fit();

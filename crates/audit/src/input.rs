@@ -204,7 +204,8 @@ pub struct CanonicalRow {
     /// The target; `None` when href did not resolve.
     #[serde(default)]
     pub target: Option<UrlId>,
-    /// The href as written.
+    /// The href as written; empty where it is exactly the target's URL as found (the
+    /// store's loader holds each URL once), which the analysis then reads in its place.
     #[serde(default)]
     pub href_raw: String,
     /// Link element or HTTP header.

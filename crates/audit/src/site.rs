@@ -228,6 +228,17 @@ impl<'a> Site<'a> {
         }
     }
 
+    /// A canonical declaration's href as written: `href_raw`, or the target's URL where
+    /// the store's loader left `href_raw` empty because the two are the same.
+    pub(crate) fn href(&self, c: &'a crate::input::CanonicalRow) -> &'a str {
+        if c.href_raw.is_empty()
+            && let Some(t) = c.target.and_then(|t| self.idx(t))
+        {
+            return self.input.urls[t as usize].found_url();
+        }
+        &c.href_raw
+    }
+
     /// The URL's text, owned.
     pub(crate) fn url_string(&self, i: u32) -> String {
         self.url(i).to_owned()

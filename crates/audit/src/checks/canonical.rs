@@ -83,7 +83,7 @@ fn declarations(cx: &Ctx<'_, '_>, i: u32, out: &mut Vec<Finding>) {
             .urls([page.clone()])
             .evidence(format!(
                 "<link rel=\"canonical\" href={:?}> outside <head>",
-                bad.href_raw
+                site.href(bad)
             ))
             .fix(Fix::MoveCanonicalToHead { page: page.clone() }),
         );
@@ -93,20 +93,20 @@ fn declarations(cx: &Ctx<'_, '_>, i: u32, out: &mut Vec<Finding>) {
         .filter(|c| c.source == DeclarationSource::HttpHeader || c.in_head)
         .filter_map(|c| c.target.and_then(|t| site.idx(t)).map(|t| (*c, t)))
         .collect();
-    if let Some((rel, t)) = valid.iter().find(|(c, _)| !is_absolute_http(&c.href_raw)) {
+    if let Some((rel, t)) = valid.iter().find(|(c, _)| !is_absolute_http(site.href(c))) {
         out.push(
             Finding::new(
                 FindingId::CanonRelative,
                 &[&page],
                 format!(
                     "{page} declares its canonical with the relative href {:?}.",
-                    rel.href_raw
+                    site.href(rel)
                 ),
             )
             .urls([page.clone(), cx.url(*t)])
             .evidence(format!(
                 "href {:?} resolves to {}",
-                rel.href_raw,
+                site.href(rel),
                 site.url(*t)
             ))
             .fix(Fix::SetCanonical {
@@ -143,7 +143,7 @@ fn declarations(cx: &Ctx<'_, '_>, i: u32, out: &mut Vec<Finding>) {
             if *t != keep {
                 f = f.fix(Fix::RemoveCanonical {
                     page: page.clone(),
-                    href: c.href_raw.clone(),
+                    href: site.href(c).to_owned(),
                 });
             }
         }
@@ -170,7 +170,7 @@ fn declarations(cx: &Ctx<'_, '_>, i: u32, out: &mut Vec<Finding>) {
             for (c, _) in elements.iter().skip(1) {
                 f = f.fix(Fix::RemoveCanonical {
                     page: page.clone(),
-                    href: c.href_raw.clone(),
+                    href: site.href(c).to_owned(),
                 });
             }
             out.push(f);
