@@ -13,6 +13,20 @@ fn report_and_export_of_the_fixture() {
     let demo = dustpan(&["demo", "--db", db, "-q", "--slow-ms", "200"], "");
     assert_eq!(demo.code, 0, "{}", demo.stderr);
 
+    // The demo's analysis stored the overview the desktop app shows at once: the same
+    // overview the app computes when it analyses the audit itself.
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let store = store::Store::open(std::path::Path::new(db)).await.unwrap();
+        let seo = view::AnalysisPolicy::default();
+        let stored = view::OpenAudit::stored_overview(&store, 1, &seo)
+            .await
+            .unwrap();
+        let open = view::OpenAudit::open(&store, 1, &seo).await.unwrap();
+        assert_eq!(stored.as_ref(), Some(open.overview()));
+        store.close().await;
+    });
+
     let report = dustpan(&["report", "--db", db], "");
     assert_eq!(report.code, 0, "{}", report.stderr);
     for code in [

@@ -249,7 +249,7 @@ pub async fn after_crawl(store: &Store, summary: &CrawlSummary) -> Result<()> {
         );
     }
     let analysis = audit::analyse(&input, &analysis_config);
-    super::audits::record_analysis(store, summary.audit, &analysis).await?;
+    super::audits::record_analysis(store, summary.audit, &input, &analysis).await?;
     let mut samples: Vec<(String, audit::ValidationCandidate)> = Vec::new();
     for rule in &analysis.learned.rules {
         if rule.status == audit::RuleStatus::NeedsValidation {
@@ -288,7 +288,7 @@ pub async fn after_crawl(store: &Store, summary: &CrawlSummary) -> Result<()> {
             ..analysis_config
         },
     );
-    super::audits::record_analysis(store, summary.audit, &validated).await?;
+    super::audits::record_analysis(store, summary.audit, &input, &validated).await?;
     for rule in validated.learned.rules.iter() {
         if let Some(v) = &rule.validation {
             println!(

@@ -2,9 +2,9 @@
 
 use super::db::DbArgs;
 use anyhow::{Context, Result};
-use audit::{Analysis, Severity};
+use audit::{Analysis, AuditInput};
 use std::process::ExitCode;
-use store::{AnalysisSummary, AuditId, Store};
+use store::{AuditId, Store};
 
 /// List the audits in the database, newest first: date, status, URLs and pages, and
 /// the findings (errors/warnings/notices) and clusters of its latest analysis (`-` when
@@ -65,29 +65,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
 /// The name under which analyses with the default policy are summarised.
 pub const DEFAULT_POLICY: &str = "seo";
 
-/// The counts of an analysis, as the store keeps them.
-pub fn analysis_summary(analysis: &Analysis, policy: &str) -> AnalysisSummary {
-    let count = |s: Severity| analysis.findings.iter().filter(|f| f.severity == s).count() as u64;
-    AnalysisSummary {
-        analysed_at: store::now_ms(),
-        policy: policy.to_owned(),
-        errors: count(Severity::Error),
-        warnings: count(Severity::Warning),
-        notices: count(Severity::Notice),
-        clusters: analysis.clusters.len() as u64,
-        clustered_urls: analysis
-            .clusters
-            .iter()
-            .map(|c| c.members.len() as u64)
-            .sum(),
-    }
-}
-
 /// Stores the summary of an analysis under the default policy, so `dustpan audits` can
-/// list its findings.
-pub async fn record_analysis(store: &Store, id: AuditId, analysis: &Analysis) -> Result<()> {
-    store
-        .save_analysis_summary(id, &analysis_summary(analysis, DEFAULT_POLICY))
+/// list its findings, with the overview the desktop app shows at once when it opens the
+/// audit.
+pub async fn record_analysis(
+    store: &Store,
+    id: AuditId,
+    input: &AuditInput,
+    analysis: &Analysis,
+) -> Result<()> {
+    view::record_analysis(store, id, input, analysis, DEFAULT_POLICY)
         .await
         .with_context(|| format!("cannot store the analysis summary of audit {}", id.0))
 }

@@ -114,8 +114,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
     runtime.block_on(async {
         if policy.is_none() {
-            record_analysis(&store, old, &x).await?;
-            record_analysis(&store, new, &y).await?;
+            record_analysis(&store, old, &a, &x).await?;
+            record_analysis(&store, new, &b, &y).await?;
         }
         println!(
             "From {}\n  to {}",

@@ -65,7 +65,7 @@ impl Target {
         let analysis = audit::analyse(&input, &config);
         // Under the default policy the audits list's counts are this analysis.
         if self.preset.is_none() && self.policy.is_none() {
-            super::audits::record_analysis(&store, id, &analysis).await?;
+            super::audits::record_analysis(&store, id, &input, &analysis).await?;
         }
         Ok((id, input, analysis))
     }

@@ -28,5 +28,5 @@ pub mod types;
 pub use compare::compare;
 pub use error::ViewError;
 pub use list::list_audits;
-pub use open::{AnalysisPolicy, OpenAudit};
+pub use open::{AnalysisPolicy, OpenAudit, analysis_summary, record_analysis};
 pub use types::*;

@@ -116,12 +116,7 @@ impl OpenAudit {
     /// Saves the counts the audits list shows and this overview, which the next open
     /// of the audit under the same policy shows at once ([`OpenAudit::stored_overview`]).
     pub async fn save_summary(&self, store: &store::Store) -> Result<(), ViewError> {
-        let id = self.audit.id;
-        store.save_analysis_summary(id, &self.summary()).await?;
-        let json = serde_json::to_string(&self.overview)
-            .map_err(|e| ViewError::Invalid(format!("cannot store the overview: {e}")))?;
-        store.save_overview(id, &self.policy, &json).await?;
-        Ok(())
+        save(store, self.audit.id, &self.summary(), &self.overview).await
     }
 
     /// The overview of audit `id` as its last analysis under `policy` left it, if the
@@ -153,16 +148,7 @@ impl OpenAudit {
 
     /// The counts the audits list shows.
     pub fn summary(&self) -> store::AnalysisSummary {
-        let c = self.severity_counts();
-        store::AnalysisSummary {
-            analysed_at: store::now_ms(),
-            policy: self.policy.clone(),
-            errors: u64::from(c.error),
-            warnings: u64::from(c.warning),
-            notices: u64::from(c.notice),
-            clusters: u64::from(self.analysis.stats.clusters),
-            clustered_urls: u64::from(self.analysis.stats.clustered_urls),
-        }
+        analysis_summary(&self.analysis, &self.policy)
     }
 
     /// An audit from its parts (the overview is computed here).
@@ -304,4 +290,47 @@ impl OpenAudit {
         }
         Ok(written)
     }
+}
+
+/// The counts the audits list shows of an analysis under the policy named `policy`.
+pub fn analysis_summary(analysis: &Analysis, policy: &str) -> store::AnalysisSummary {
+    let count = |s: Severity| analysis.findings.iter().filter(|f| f.severity == s).count() as u64;
+    store::AnalysisSummary {
+        analysed_at: store::now_ms(),
+        policy: policy.to_owned(),
+        errors: count(Severity::Error),
+        warnings: count(Severity::Warning),
+        notices: count(Severity::Notice),
+        clusters: u64::from(analysis.stats.clusters),
+        clustered_urls: u64::from(analysis.stats.clustered_urls),
+    }
+}
+
+/// Stores what the audits list and the next open in the app show of an analysis of
+/// audit `id` under the policy named `policy`: its counts and its overview (for
+/// analyses made outside the app, such as `dustpan audit` and `dustpan report`).
+pub async fn record_analysis(
+    store: &store::Store,
+    id: store::AuditId,
+    input: &AuditInput,
+    analysis: &Analysis,
+    policy: &str,
+) -> Result<(), ViewError> {
+    let audit = store.audit(id).await?;
+    let overview = overview::compute(&audit, input, analysis, policy);
+    save(store, id, &analysis_summary(analysis, policy), &overview).await
+}
+
+/// Saves a summary and, beside it, the overview.
+async fn save(
+    store: &store::Store,
+    id: store::AuditId,
+    summary: &store::AnalysisSummary,
+    overview: &Overview,
+) -> Result<(), ViewError> {
+    store.save_analysis_summary(id, summary).await?;
+    let json = serde_json::to_string(overview)
+        .map_err(|e| ViewError::Invalid(format!("cannot store the overview: {e}")))?;
+    store.save_overview(id, &summary.policy, &json).await?;
+    Ok(())
 }
