@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use tauri::{AppHandle, Emitter, Manager};
 use view::runs::{RunEvents, Runs};
-use view::{AnalysisPolicy, OpenAudit, Overview, PresetName, Progress};
+use view::{AnalysisPolicy, OpenAudit, Overview, Progress};
 
 /// How many opened audits stay in memory.
 const OPEN_AUDITS: usize = 4;
@@ -110,14 +110,11 @@ impl AppState {
             return p;
         }
         let stored = self.store.analysis_summary(store::AuditId(id)).await;
-        let name = stored.ok().flatten().map(|s| s.policy);
-        name.and_then(|n| match n.as_str() {
-            "seo" => Some(AnalysisPolicy::preset(PresetName::Seo)),
-            "rfc3986" => Some(AnalysisPolicy::preset(PresetName::Rfc3986)),
-            "aggressive" => Some(AnalysisPolicy::preset(PresetName::Aggressive)),
-            file => AnalysisPolicy::from_file(std::path::Path::new(file)).ok(),
-        })
-        .unwrap_or_default()
+        stored
+            .ok()
+            .flatten()
+            .and_then(|s| AnalysisPolicy::from_name(&s.policy))
+            .unwrap_or_default()
     }
 
     /// Remembers the policy of an audit started here.

@@ -159,9 +159,13 @@ pub async fn create_audit(store: &Store, config: &CrawlConfig) -> Result<AuditId
 
 /// The configuration stored with an audit.
 pub async fn audit_config(store: &Store, audit: AuditId) -> Result<CrawlConfig, CrawlError> {
-    let row = store.audit(audit).await?;
+    stored_config(&store.audit(audit).await?)
+}
+
+/// The configuration stored in an audit's row (for a caller that has read the row).
+pub fn stored_config(row: &store::Audit) -> Result<CrawlConfig, CrawlError> {
     serde_json::from_str(&row.config_json).map_err(|e| CrawlError::StoredConfig {
-        audit,
+        audit: row.id,
         detail: e.to_string(),
     })
 }

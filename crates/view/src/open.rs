@@ -45,6 +45,18 @@ impl AnalysisPolicy {
         }
     }
 
+    /// The policy a stored name stands for: a preset's name, else a policy file's path
+    /// (`None` when that file no longer reads).
+    pub fn from_name(name: &str) -> Option<AnalysisPolicy> {
+        match name.parse::<Preset>() {
+            Ok(preset) => Some(AnalysisPolicy {
+                name: preset.as_str().to_owned(),
+                policy: preset.policy(),
+            }),
+            Err(_) => AnalysisPolicy::from_file(Path::new(name)).ok(),
+        }
+    }
+
     /// A TOML or JSON policy file.
     pub fn from_file(path: &Path) -> Result<AnalysisPolicy, ViewError> {
         Ok(AnalysisPolicy {
@@ -99,7 +111,7 @@ impl OpenAudit {
         )?;
         let mut config = AnalysisConfig::with_policy(policy.policy.clone());
         config.validations = validations;
-        if let Ok(crawl_config) = serde_json::from_str::<crawl::CrawlConfig>(&row.config_json) {
+        if let Ok(crawl_config) = crawl::stored_config(&row) {
             config.learned = crawl_config.learned_rules;
         }
         let name = policy.name.clone();
