@@ -100,7 +100,6 @@ fn cause(kind: &EvidenceKind) -> &'static str {
         EvidenceKind::SameKey { .. } => "URL normalization",
         EvidenceKind::Dust { .. } => "learned DUST rule",
         EvidenceKind::IdenticalContent => "identical content",
-        EvidenceKind::NearContent { .. } => "near-identical content",
     }
 }
 

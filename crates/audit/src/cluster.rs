@@ -4,7 +4,7 @@ use crate::dust::Mined;
 use crate::input::{DeclarationSource, HopKind, UrlId};
 use crate::keys::Keys;
 use crate::near::near_pairs;
-use crate::site::{Chain, NONE, Site, distance};
+use crate::site::{Agreement, Chain, NONE, Site, distance};
 use crate::urlparts::{Variant, variant};
 use canon::{Rule, RuleClass};
 use serde::{Deserialize, Serialize};
@@ -59,13 +59,8 @@ impl Dsu {
 pub enum Confirmation {
     /// Only safe (RFC 3986) rules differ: no confirmation needed.
     Safe,
-    /// The two pages have identical text.
+    /// The two pages have identical text, or identical main content.
     IdenticalContent,
-    /// The two pages' SimHashes are within the near-duplicate threshold.
-    NearContent {
-        /// Hamming distance, out of 64 bits.
-        distance: u32,
-    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,7 +70,6 @@ pub(crate) enum EdgeKind {
     SameKey(Confirmation),
     Dust(u32),
     SameContent,
-    NearContent(u32),
 }
 
 /// One merge of the spanning forest: `a` and `b` joined by `kind` (directed for
@@ -98,9 +92,10 @@ pub struct EdgeCounts {
     pub same_key: u32,
     /// Merged by a learned DUST rule confirmed by content.
     pub dust: u32,
-    /// Merged by identical text.
+    /// Merged by identical text or identical main content.
     pub identical_content: u32,
-    /// Merged by near-identical text.
+    /// Pairs of pages with near-identical main content (weak evidence: reviewed, never
+    /// merged).
     pub near_content: u32,
 }
 
@@ -108,10 +103,13 @@ pub struct EdgeCounts {
 pub(crate) struct Graph {
     pub dsu: Dsu,
     pub edges: Vec<Edge>,
-    /// Same-key pairs whose pages are different: `(a, b, distance)`.
-    pub disagreements: Vec<(u32, u32, u32)>,
-    /// Canonicals whose target's text is unrelated: `(page, target, distance)`.
-    pub unrelated_canonicals: Vec<(u32, u32, u32)>,
+    /// Same-key pairs whose pages are different: `(a, b, similarity)`.
+    pub disagreements: Vec<(u32, u32, f64)>,
+    /// Canonicals whose target's text is unrelated: `(page, target, similarity)`.
+    pub unrelated_canonicals: Vec<(u32, u32, f64)>,
+    /// Weak evidence: pairs of pages with near-identical main content, `(a, b,
+    /// similarity)`. They never merge; those left in different clusters are reviewed.
+    pub near: Vec<(u32, u32, f64)>,
     pub counts: EdgeCounts,
 }
 
@@ -128,7 +126,6 @@ impl Graph {
             EdgeKind::SameKey(_) => c.same_key += 1,
             EdgeKind::Dust(_) => c.dust += 1,
             EdgeKind::SameContent => c.identical_content += 1,
-            EdgeKind::NearContent(_) => c.near_content += 1,
         }
     }
 }
@@ -143,6 +140,7 @@ pub(crate) fn build_graph(site: &Site<'_>, keys: &Keys, mined: &Mined) -> Graph 
         edges: Vec::new(),
         disagreements: Vec::new(),
         unrelated_canonicals: Vec::new(),
+        near: Vec::new(),
         counts: EdgeCounts::default(),
     };
     // 1. Redirects, to the final target of the chain, unless that target is an error:
@@ -162,12 +160,8 @@ pub(crate) fn build_graph(site: &Site<'_>, keys: &Keys, mined: &Mined) -> Graph 
         if t == NONE || t == i || !site.serves(i) || site.external[t as usize] {
             continue;
         }
-        if let (Some(a), Some(b)) = (site.content(i), site.content(t))
-            && let (Some(x), Some(y)) = (a.simhash, b.simhash)
-            && a.text_hash != b.text_hash
-            && distance(x, y) > cfg.unrelated_distance
-        {
-            g.unrelated_canonicals.push((i, t, distance(x, y)));
+        if let Some(s) = unrelated(site, i, t) {
+            g.unrelated_canonicals.push((i, t, s));
             continue;
         }
         let source = site
@@ -182,7 +176,8 @@ pub(crate) fn build_graph(site: &Site<'_>, keys: &Keys, mined: &Mined) -> Graph 
     for &(a, b, r) in &mined.pairs {
         g.join(a, b, EdgeKind::Dust(r));
     }
-    // 5. Identical text.
+    // 5. Identical text, then identical main content (the template removed), unless
+    //    the two pages name themselves differently (title and h1).
     let mut by_text: Vec<(u64, u32)> = (0..n as u32)
         .filter_map(|i| site.content(i).map(|c| (c.text_hash, i)))
         .collect();
@@ -192,32 +187,73 @@ pub(crate) fn build_graph(site: &Site<'_>, keys: &Keys, mined: &Mined) -> Graph 
             g.join(w[0].1, w[1].1, EdgeKind::SameContent);
         }
     }
-    // 6. Near-identical text: SimHash banding over the distinct hashes.
+    let mut by_main: Vec<(u64, u32)> = (0..n as u32)
+        .filter_map(|i| match site.content(i)?.main? {
+            (h, w) if w >= cfg.min_words => Some((h, i)),
+            _ => None,
+        })
+        .collect();
+    by_main.sort_unstable();
+    for run in by_main.chunk_by(|a, b| a.0 == b.0) {
+        for (x, &(_, a)) in run.iter().enumerate() {
+            if let Some(&(_, b)) = run[..x].iter().find(|&&(_, b)| !site.titled_apart(a, b)) {
+                g.join(b, a, EdgeKind::SameContent);
+            }
+        }
+    }
+    // 6. Near-identical main content: weak evidence, recorded, never merged. Pages
+    //    stored without text blocks fall back to SimHash banding.
+    g.near = crate::main_content::near_pairs(&site.main, n, cfg.near_similarity, |i| {
+        site.content(i).is_some()
+    });
     let mut by_sim: Vec<(u64, u32)> = by_text
         .iter()
+        .filter(|&&(_, i)| site.main.get(i).is_none())
         .filter_map(|&(_, i)| site.content(i).and_then(|c| c.simhash).map(|s| (s, i)))
         .collect();
     by_sim.sort_unstable();
     let mut distinct: Vec<(u64, u32)> = Vec::with_capacity(by_sim.len());
     for &(s, i) in &by_sim {
         match distinct.last() {
-            Some(&(prev, j)) if prev == s => g.join(j, i, EdgeKind::NearContent(0)),
+            Some(&(prev, j)) if prev == s => g.near.push((j.min(i), j.max(i), 1.0)),
             _ => distinct.push((s, i)),
         }
     }
     near_pairs(&distinct, cfg.near_distance, |a, b, d| {
-        g.join(a, b, EdgeKind::NearContent(d));
+        g.near.push((a.min(b), a.max(b), 1.0 - f64::from(d) / 64.0));
     });
+    g.near.sort_by(|x, y| (x.0, x.1).cmp(&(y.0, y.1)));
+    g.near.dedup_by(|x, y| (x.0, x.1) == (y.0, y.1));
     let Graph {
-        dsu, disagreements, ..
+        dsu,
+        disagreements,
+        near,
+        ..
     } = &mut g;
     disagreements.retain(|&(a, b, _)| dsu.find(a) != dsu.find(b));
+    near.retain(|&(a, b, _)| dsu.find(a) != dsu.find(b));
+    g.counts.near_content = g.near.len() as u32;
     g
+}
+
+/// The similarity of a canonical's page and target when their contents say they are
+/// unrelated pages (main contents below `unrelated_similarity`, or, without text
+/// blocks, SimHashes more than `unrelated_distance` bits apart).
+fn unrelated(site: &Site<'_>, i: u32, t: u32) -> Option<f64> {
+    let (a, b) = (site.content(i)?, site.content(t)?);
+    if a.text_hash == b.text_hash {
+        return None;
+    }
+    if a.main.is_some() && b.main.is_some() {
+        let s = site.main.similarity(i, t)?;
+        return (s < site.cfg.unrelated_similarity).then_some(s);
+    }
+    let (x, y) = (a.simhash?, b.simhash?);
+    (distance(x, y) > site.cfg.unrelated_distance).then(|| 1.0 - f64::from(distance(x, y)) / 64.0)
 }
 
 /// Groups URLs by key (hash sort, verified), merging within groups.
 fn same_key(site: &Site<'_>, keys: &Keys, g: &mut Graph) {
-    let cfg = site.cfg;
     let mut run: Vec<u32> = Vec::new();
     for hashed in keys.hash_runs() {
         run.clear();
@@ -225,13 +261,13 @@ fn same_key(site: &Site<'_>, keys: &Keys, g: &mut Graph) {
         run.sort_by(|&a, &b| keys.get(site, a).cmp(&keys.get(site, b)));
         for group in run.chunk_by(|&a, &b| keys.get(site, a) == keys.get(site, b)) {
             if group.len() >= 2 {
-                key_group(site, group, g, cfg.near_distance, cfg.different_distance);
+                key_group(site, group, g);
             }
         }
     }
 }
 
-fn key_group(site: &Site<'_>, group: &[u32], g: &mut Graph, near: u32, different: u32) {
+fn key_group(site: &Site<'_>, group: &[u32], g: &mut Graph) {
     // Safe: same rfc3986 form.
     let mut by_url: Vec<u32> = group.to_vec();
     by_url.sort_by(|&a, &b| site.url(a).cmp(site.url(b)));
@@ -262,21 +298,14 @@ fn key_group(site: &Site<'_>, group: &[u32], g: &mut Graph, near: u32, different
     for x in 0..reps.len() {
         for y in x + 1..reps.len() {
             let (a, b) = (reps[x], reps[y]);
-            let (Some(sa), Some(sb)) = (
-                site.content(a).and_then(|c| c.simhash),
-                site.content(b).and_then(|c| c.simhash),
-            ) else {
-                continue;
-            };
-            let d = distance(sa, sb);
-            if d <= near {
-                g.join(
-                    a,
-                    b,
-                    EdgeKind::SameKey(Confirmation::NearContent { distance: d }),
-                );
-            } else if d > different {
-                g.disagreements.push((a, b, d));
+            match site.agreement(a, b) {
+                Agreement::Identical => {
+                    g.join(a, b, EdgeKind::SameKey(Confirmation::IdenticalContent));
+                }
+                Agreement::Different(s) => {
+                    g.disagreements.push((a, b, s));
+                }
+                _ => {}
             }
         }
     }
@@ -324,15 +353,9 @@ pub enum EvidenceKind {
         /// The rule's id.
         rule: String,
     },
-    /// Identical text (same text hash, at least `min_words` words).
+    /// Identical text (same text hash, at least `min_words` words), or identical main
+    /// content (the site's template removed; titles or h1 agreeing).
     IdenticalContent,
-    /// Near-identical text.
-    NearContent {
-        /// SimHash Hamming distance, out of 64 bits.
-        distance: u32,
-        /// `1 - distance / 64`.
-        similarity: f64,
-    },
 }
 
 /// A member's place in its cluster.
@@ -464,7 +487,14 @@ pub(crate) enum DupKind {
     Url(Variant),
     Dust(u32),
     Content,
+    /// Near-identical main content (similarity in percent), in a cluster formed by a
+    /// redirect or a canonical (strong evidence).
     Near(u32),
+}
+
+/// A similarity in whole percent, rounded down (89.9% is not 90%).
+pub(crate) fn percent(s: f64) -> u32 {
+    (s * 100.0 + 1e-9).floor().clamp(0.0, 100.0) as u32
 }
 
 /// The preference order of two members (better first): answers 2xx, indexable,
@@ -691,15 +721,8 @@ fn evidence_of(
                 .unwrap_or_default(),
         },
         EdgeKind::SameContent => EvidenceKind::IdenticalContent,
-        EdgeKind::NearContent(d) => EvidenceKind::NearContent {
-            distance: d,
-            similarity: 1.0 - f64::from(d) / 64.0,
-        },
     };
-    let undirected = matches!(
-        e.kind,
-        EdgeKind::SameKey(_) | EdgeKind::SameContent | EdgeKind::NearContent(_)
-    );
+    let undirected = matches!(e.kind, EdgeKind::SameKey(_) | EdgeKind::SameContent);
     let (from, to) = if undirected && e.b == x {
         (e.b, e.a)
     } else {
@@ -741,15 +764,9 @@ fn dup_kind(site: &Site<'_>, m: u32, p: u32, first: Option<EdgeKind>) -> Option<
         EdgeKind::Dust(r) => Some(DupKind::Dust(r)),
         EdgeKind::SameKey(_) => Some(DupKind::Url(Variant::Param)),
         EdgeKind::SameContent => Some(DupKind::Content),
-        EdgeKind::NearContent(d) => Some(DupKind::Near(d)),
-        EdgeKind::Redirect | EdgeKind::Canonical(_) => match (site.content(m), site.content(p)) {
-            (Some(a), Some(b)) if a.text_hash == b.text_hash => Some(DupKind::Content),
-            (Some(a), Some(b)) => match (a.simhash, b.simhash) {
-                (Some(x), Some(y)) if distance(x, y) <= site.cfg.near_distance => {
-                    Some(DupKind::Near(distance(x, y)))
-                }
-                _ => None,
-            },
+        EdgeKind::Redirect | EdgeKind::Canonical(_) => match site.agreement(m, p) {
+            Agreement::Identical => Some(DupKind::Content),
+            Agreement::Near(s) => Some(DupKind::Near(percent(s))),
             _ => None,
         },
     }
@@ -902,23 +919,12 @@ impl std::fmt::Display for EvidenceKind {
                 let ids: Vec<&str> = rules.iter().map(|r| r.id()).collect();
                 let how = match confirmed_by {
                     Confirmation::Safe => "safe rules".to_owned(),
-                    Confirmation::IdenticalContent => "identical text".to_owned(),
-                    Confirmation::NearContent { distance } => {
-                        format!("near-identical text ({distance} of 64 bits differ)")
-                    }
+                    Confirmation::IdenticalContent => "identical content".to_owned(),
                 };
                 write!(f, "same URL after {} (confirmed by {how})", ids.join(", "))
             }
             EvidenceKind::Dust { rule } => write!(f, "learned rule {rule}"),
-            EvidenceKind::IdenticalContent => f.write_str("identical text"),
-            EvidenceKind::NearContent {
-                distance,
-                similarity,
-            } => write!(
-                f,
-                "near-identical text ({:.0}% similar, {distance} of 64 bits differ)",
-                similarity * 100.0
-            ),
+            EvidenceKind::IdenticalContent => f.write_str("identical content"),
         }
     }
 }

@@ -20,11 +20,24 @@ pub struct AnalysisConfig {
     /// Near-duplicate threshold: the largest SimHash Hamming distance, out of 64 bits,
     /// at which two pages count as near-identical (default 3; see the crate docs).
     pub near_distance: u32,
+    /// Near-duplicate threshold on main content: the Jaccard similarity of two pages'
+    /// word 3-shingles (the template removed) from which they count as near-identical
+    /// (default 0.9). Near-identical content is weak evidence: a review finding, never
+    /// a merge. `near_distance` applies instead to pages stored without text blocks.
+    pub near_similarity: f64,
     /// Two pages whose SimHashes differ by more than this many bits (default 9) count
     /// as different pages: when a non-safe normalization rule gives them the same key,
     /// the rule is reported as not holding. Distances between `near_distance` and this
     /// are unclear: neither merged nor reported.
     pub different_distance: u32,
+    /// Two pages whose main contents are less similar than this (Jaccard, default 0.5)
+    /// are different pages: a non-safe normalization rule that gives them the same
+    /// key does not hold. `different_distance` applies to pages without text blocks.
+    pub different_similarity: f64,
+    /// A canonical between two pages whose main contents are less similar than this
+    /// (Jaccard, default 0.1) contradicts their content: reported, not merged.
+    /// `unrelated_distance` applies to pages without text blocks.
+    pub unrelated_similarity: f64,
     /// A canonical between two pages whose SimHashes differ by more than this many
     /// bits (default 20) contradicts their content: it is reported, not merged.
     pub unrelated_distance: u32,
@@ -47,8 +60,11 @@ impl Default for AnalysisConfig {
             policy: Policy::seo(),
             min_words: 20,
             near_distance: 3,
+            near_similarity: 0.9,
             different_distance: 9,
             unrelated_distance: 20,
+            different_similarity: 0.5,
+            unrelated_similarity: 0.1,
             max_listed: 100,
             dust: DustConfig::default(),
             learned: None,

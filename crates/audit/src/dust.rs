@@ -4,7 +4,7 @@
 use crate::config::{AnalysisConfig, DustConfig};
 use crate::input::AuditInput;
 use crate::keys::Keys;
-use crate::site::{Site, distance};
+use crate::site::{Agreement, Site, distance};
 use crate::urlparts::{params, split};
 use canon::Policy;
 use rustc_hash::FxHashMap;
@@ -313,15 +313,12 @@ enum Compare {
 }
 
 fn compare(site: &Site<'_>, a: u32, b: u32) -> Option<Compare> {
-    let (ca, cb) = (site.content(a)?, site.content(b)?);
-    Some(if ca.text_hash == cb.text_hash {
-        Compare::Identical
-    } else if matches!((ca.simhash, cb.simhash), (Some(x), Some(y)) if distance(x, y) <= site.cfg.near_distance)
-    {
-        Compare::Near
-    } else {
-        Compare::Different
-    })
+    match site.agreement(a, b) {
+        Agreement::Identical => Some(Compare::Identical),
+        Agreement::Near(_) => Some(Compare::Near),
+        Agreement::Unclear(_) | Agreement::Different(_) => Some(Compare::Different),
+        Agreement::Unknown => None,
+    }
 }
 
 struct Candidate {
@@ -612,10 +609,13 @@ fn measure_replace(
         };
         match keys.find(site, &rewritten) {
             Some(j) if j != i && site.fetch(j).is_some() => match compare(site, i, j) {
-                Some(Compare::Identical | Compare::Near) => {
+                Some(c @ (Compare::Identical | Compare::Near)) => {
                     rule.applicable += 1;
                     rule.agreed += 1;
-                    pairs.push((i, j, ri));
+                    // Only identical content merges: a rule with near content is weak.
+                    if c == Compare::Identical {
+                        pairs.push((i, j, ri));
+                    }
                     if examples.len() < 3 {
                         examples.push([key.to_owned(), rewritten]);
                     }
@@ -695,7 +695,7 @@ fn classify_params(site: &Site<'_>, keys: &Keys) -> (Vec<ParamStats>, Vec<(u32, 
                 && let Some(c) = compare(site, i, j)
             {
                 count(&mut stats, p, c);
-                if c != Compare::Different {
+                if c == Compare::Identical {
                     pairs.push((i, j, p));
                 }
             }
@@ -716,7 +716,7 @@ fn classify_params(site: &Site<'_>, keys: &Keys) -> (Vec<ParamStats>, Vec<(u32, 
             && let Some(c) = compare(site, a, b)
         {
             count(&mut stats, p, c);
-            if c != Compare::Different {
+            if c == Compare::Identical {
                 pairs.push((a, b, p));
             }
         }

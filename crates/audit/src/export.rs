@@ -70,6 +70,7 @@ struct Index<'a> {
     fetch: HashMap<UrlId, &'a FetchRow>,
     preferred: HashMap<UrlId, &'a str>,
     cluster: HashMap<UrlId, u32>,
+    main_words: HashMap<UrlId, u32>,
     blocked: std::collections::HashSet<UrlId>,
 }
 
@@ -88,6 +89,7 @@ impl<'a> Index<'a> {
             fetch: input.fetches.iter().map(|f| (f.url_id, f)).collect(),
             preferred,
             cluster,
+            main_words: analysis.main_words.iter().copied().collect(),
             blocked: input.robots_blocks.iter().copied().collect(),
         }
     }
@@ -300,6 +302,7 @@ pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> Tabl
                 url("Redirect URL"),
                 number("Crawl Depth"),
                 number("Word Count"),
+                number("Main Content Word Count"),
                 number("Cluster"),
                 url("Preferred URL"),
             ]);
@@ -322,6 +325,7 @@ pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> Tabl
                         .into(),
                     int(u.depth),
                     f.and_then(|f| f.word_count).into(),
+                    ix.main_words.get(&u.id).copied().into(),
                     ix.cluster.get(&u.id).copied().into(),
                     ix.preferred.get(&u.id).copied().unwrap_or("").into(),
                 ]);
@@ -570,7 +574,7 @@ mod tests {
         assert!(lines.next().unwrap().starts_with("Address,Status Code,"));
         assert_eq!(
             lines.next().unwrap(),
-            "https://example.com/,200,,Indexable,,\"'=cmd|' /C calc'!A0, \"\"quoted\"\"\",,,0,30,,"
+            "https://example.com/,200,,Indexable,,\"'=cmd|' /C calc'!A0, \"\"quoted\"\"\",,,0,30,,,"
         );
     }
 }

@@ -94,9 +94,9 @@ findings! {
     /// Identical text under unrelated URLs.
     DupContent => "DUP-CONTENT", Warning, "Identical content under different URLs",
         "Search engines pick one copy to show and may not pick yours; links to the others are wasted. Keep one page, or make the copies point to it with a canonical.";
-    /// Near-identical text.
-    DupNear => "DUP-NEAR", Notice, "Near-identical content",
-        "The pages differ only slightly, so search engines treat them as duplicates and show only one. Merge them, make them distinct, or declare one canonical.";
+    /// Near-identical main content: weak evidence, for review.
+    DupNear => "DUP-NEAR", Notice, "Near-identical main content (review)",
+        "The pages' main content (the site's template left out) is almost the same, so search engines may treat them as duplicates and show only one. Near-identical is not proof of one page (a listing sorted differently, a product in another colour), so the audit does not merge them: decide whether they are one page.";
     /// A normalization rule merged URLs whose pages differ.
     RuleDoesNotHold => "RULE-DOES-NOT-HOLD", Warning, "A normalization rule does not hold on this site",
         "The audit policy treats these URLs as one page, but the site serves different pages at them. The rule must be turned off for this site, or the audit would merge real pages.";
@@ -199,6 +199,12 @@ findings! {
     /// Sitemap over the protocol's limits.
     SitemapOverLimit => "SITEMAP-OVER-LIMIT", Error, "Sitemap over the protocol's limits",
         "Sitemaps are limited to 50,000 URLs and 50 MB uncompressed; search engines reject or cut larger ones.";
+    /// A sitemap URL that redirects (within the audit's scope) to the sitemap.
+    SitemapLocationRedirect => "SITEMAP-LOCATION-REDIRECT", Notice, "Sitemap URL redirects",
+        "Search engines follow the redirect and read the sitemap at its final URL, but every read costs an extra request, and the sitemap is lost if the redirect changes. Name the sitemap by its final URL.";
+    /// The conventional /sitemap.xml, declared nowhere, answers without a readable sitemap.
+    SitemapGuessUnreadable => "SITEMAP-GUESS-UNREADABLE", Notice, "Conventional sitemap URL serves no sitemap",
+        "Nothing declares this address, so search engines need not read it, but some crawlers and tools try it: it answers with something that is not a readable sitemap instead of a 404 or a redirect to the real one.";
     /// Crawler trap.
     Trap => "TRAP", Warning, "Crawler trap",
         "The site generates endless URLs (calendars, repeated path segments, counters) that crawlers waste their budget on, and that hide real duplicates.";
@@ -321,6 +327,14 @@ pub enum Fix {
         /// The URL to add.
         loc: String,
     },
+    /// Review two pages with near-identical main content: merge them if they are one
+    /// page, make them distinct if not (no canonical without strong evidence).
+    ReviewNearDuplicate {
+        /// The two pages.
+        pages: [String; 2],
+        /// Their similarity in whole percent.
+        similarity: u32,
+    },
     /// Remove the noindex directive from `page`.
     RemoveNoindex {
         /// The page.
@@ -347,6 +361,14 @@ pub enum Fix {
         sitemap: String,
         /// What must change.
         detail: String,
+    },
+    /// Declare `sitemap` by its own URL: in robots.txt, and in place of `instead_of` (a URL
+    /// that redirects to it) wherever that one is named.
+    DeclareSitemap {
+        /// The sitemap's final URL.
+        sitemap: String,
+        /// The declared URL that redirects to it, if the sitemap was declared.
+        instead_of: Option<String>,
     },
     /// Make `url` answer 200 with its content (it is the page the others should point at).
     Serve {
@@ -428,6 +450,12 @@ impl fmt::Display for Fix {
             }
             Fix::SitemapAdd { loc } => write!(f, "Add {loc} to a sitemap."),
             Fix::RemoveNoindex { page } => write!(f, "Remove noindex from {page}."),
+            Fix::ReviewNearDuplicate { pages, similarity } => write!(
+                f,
+                "Compare {} and {} ({similarity}% similar main content): if they are one page, \
+                 keep one and 301 the other to it; if not, make their main content distinct.",
+                pages[0], pages[1]
+            ),
             Fix::AllowInRobots { url } => write!(f, "Allow {url} in robots.txt."),
             Fix::DisallowInRobots { pattern } => {
                 write!(f, "Add `Disallow: {pattern}` to robots.txt.")
@@ -438,6 +466,20 @@ impl fmt::Display for Fix {
             Fix::RebuildSitemap { sitemap, detail } => {
                 write!(f, "Regenerate sitemap {sitemap}: {detail}.")
             }
+            Fix::DeclareSitemap {
+                sitemap,
+                instead_of: Some(old),
+            } => write!(
+                f,
+                "Name sitemap {sitemap} by its final URL instead of {old} (robots.txt `Sitemap:` lines, sitemap indexes, search consoles)."
+            ),
+            Fix::DeclareSitemap {
+                sitemap,
+                instead_of: None,
+            } => write!(
+                f,
+                "Declare sitemap {sitemap} in robots.txt: `Sitemap: {sitemap}`."
+            ),
             Fix::Serve { url } => write!(f, "Make {url} answer 200 with its content."),
             Fix::SetHreflang { page, lang, href } => write!(
                 f,

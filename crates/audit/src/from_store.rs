@@ -7,7 +7,7 @@
 use crate::input::{
     AnchorRow, AuditInput, CanonicalRow, DeclarationSource, FetchRow, FoundVia, HopKind,
     HreflangRow, LinkRow, RedirectChainRow, RedirectRow, SitemapEntryRow, SitemapIssue, SitemapRow,
-    UrlRow, UrlState,
+    SitemapSource, UrlRow, UrlState,
 };
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -174,6 +174,8 @@ fn fetch_row(f: store::FetchFacts, content_types: &mut FxHashMap<String, Arc<str
         word_count: f.word_count,
         truncated: f.truncated,
         error_kind: f.error_kind,
+        h1: f.h1,
+        blocks: f.blocks,
     }
 }
 
@@ -185,6 +187,14 @@ fn sitemap_row(s: store::SitemapRow) -> SitemapRow {
         status: s.status,
         error: s.error,
         issues: serde_json::from_str::<Vec<SitemapIssue>>(&s.issues_json).unwrap_or_default(),
+        found_via: match s.found_via.as_str() {
+            // A guess that an index lists too is declared by the index.
+            "default" if s.parent_id.is_some() => SitemapSource::Index,
+            "default" => SitemapSource::Guessed,
+            "user" => SitemapSource::User,
+            "index" => SitemapSource::Index,
+            _ => SitemapSource::Robots,
+        },
     }
 }
 

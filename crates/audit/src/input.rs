@@ -149,6 +149,11 @@ pub struct FetchRow {
     pub truncated: bool,
     /// Why no usable response arrived (timeout, connect, ...).
     pub error_kind: Option<String>,
+    /// The first `<h1>`.
+    pub h1: Option<String>,
+    /// The text blocks outside site chrome, in `extract::blocks`' stored format: the
+    /// analysis learns the template from them and keeps each page's main content.
+    pub blocks: Option<Vec<u8>>,
 }
 
 /// The kind of a redirect hop (`redirects.kind`).
@@ -279,8 +284,28 @@ pub struct SitemapRow {
     pub status: Option<u16>,
     /// Why the sitemap could not be read, if it could not.
     pub error: Option<String>,
-    /// What its parser recorded.
+    /// What its parser recorded, after the redirects the crawler followed to it (kind
+    /// `redirected`, detail `"{status} to {url}"`, one per hop).
     pub issues: Vec<SitemapIssue>,
+    /// How the crawler came to it.
+    pub found_via: SitemapSource,
+}
+
+/// How the crawler came to a sitemap (`sitemaps.found_via` and `parent_id`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SitemapSource {
+    /// A `Sitemap:` line in robots.txt (and the default: a row that does not say is
+    /// judged as declared).
+    #[default]
+    Robots,
+    /// Given by the user.
+    User,
+    /// Listed in a sitemap index.
+    Index,
+    /// The conventional `/sitemap.xml` of a start origin, guessed by the crawler and
+    /// declared nowhere (no robots.txt line, no index, not the user).
+    Guessed,
 }
 
 /// One row of `sitemap_entries`.

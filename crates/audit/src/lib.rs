@@ -133,8 +133,10 @@
 //! | `SITEMAP-NON-PREFERRED` | warning | a sitemap lists a duplicate instead of the preferred URL |
 //! | `SITEMAP-MISSING` | notice | an indexable preferred HTML page on a sitemap host is in no sitemap |
 //! | `SITEMAP-ORPHAN` | notice | a sitemap page no crawled page links to (only judged when the crawl hit no limit) |
-//! | `SITEMAP-INVALID` | error | a sitemap did not download or parse |
+//! | `SITEMAP-INVALID` | error | a declared sitemap (robots.txt, user, index) did not download or parse |
 //! | `SITEMAP-OVER-LIMIT` | error | a sitemap over 50,000 URLs / 50 MB |
+//! | `SITEMAP-LOCATION-REDIRECT` | notice | a sitemap URL redirects to the sitemap (followed, within scope); not for a guessed `/sitemap.xml` redirecting to a declared sitemap |
+//! | `SITEMAP-GUESS-UNREADABLE` | notice | the guessed `/sitemap.xml` (declared nowhere) answers, but not with a readable sitemap (404, 410 and no answer are no finding) |
 //! | `TRAP` | warning | URLs the crawler skipped as a trap (`trap: ...` reasons) |
 //! | `ROBOTS-HIDES-DUP` | notice | a linked robots-blocked URL that duplicates a crawlable page |
 //! | `LINK-BROKEN` | error | internal links to a URL answering 4xx/5xx or nothing; fix: link to its live twin (same key or learned rule) or remove the links |
@@ -203,6 +205,7 @@ mod fixes;
 mod from_store;
 mod input;
 mod keys;
+mod main_content;
 mod near;
 mod prediction;
 mod site;
@@ -227,7 +230,7 @@ pub use from_store::{load, stored_validations, validation_fetch};
 pub use input::{
     AnchorRow, AuditInput, CanonicalRow, ChainProblem, DeclarationSource, FetchRow, FoundVia,
     HopKind, HreflangRow, LinkRow, RedirectChainRow, RedirectRow, SitemapEntryRow, SitemapId,
-    SitemapIssue, SitemapRow, UrlId, UrlRow, UrlState,
+    SitemapIssue, SitemapRow, SitemapSource, UrlId, UrlRow, UrlState,
 };
 pub use prediction::{PREDICTED_DUPLICATE, PredictionCheck, check_predictions};
 
@@ -261,6 +264,13 @@ pub struct Stats {
     pub clustered_urls: u32,
     /// Merges by kind of evidence.
     pub merges: EdgeCounts,
+    /// Distinct text blocks learned as the site's template (over all hosts).
+    #[serde(default)]
+    pub template_blocks: u32,
+    /// Pages whose stored text blocks could not be read (their content is compared as
+    /// a whole).
+    #[serde(default)]
+    pub unreadable_blocks: u32,
 }
 
 /// Everything the analysis found.
@@ -277,6 +287,10 @@ pub struct Analysis {
     pub params: Vec<ParamStats>,
     /// The site's scheme and host preferences.
     pub site: SiteSignals,
+    /// Words of main content (the site's template removed) per page with stored text
+    /// blocks, by URL id.
+    #[serde(default)]
+    pub main_words: Vec<(UrlId, u32)>,
     /// Counts.
     pub stats: Stats,
 }
@@ -321,7 +335,12 @@ pub fn analyse(input: &AuditInput, config: &AnalysisConfig) -> Analysis {
         clusters: clusters.list.len() as u32,
         clustered_urls: clusters.members.iter().map(|m| m.len() as u32).sum(),
         merges: graph.counts,
+        template_blocks: site.main.template_blocks,
+        unreadable_blocks: site.main.unreadable,
     };
+    let main_words = (0..site.n as u32)
+        .filter_map(|i| Some((site.id(i), site.main.words(i)?)))
+        .collect();
     Analysis {
         site: SiteSignals {
             preferred_scheme: site.preferred_scheme.map(str::to_owned),
@@ -335,6 +354,7 @@ pub fn analyse(input: &AuditInput, config: &AnalysisConfig) -> Analysis {
             rules: mined.rules,
         },
         params: mined.params,
+        main_words,
         stats,
     }
 }

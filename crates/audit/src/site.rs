@@ -4,6 +4,7 @@
 
 use crate::config::AnalysisConfig;
 use crate::input::{AuditInput, DeclarationSource, HopKind, UrlId, UrlState};
+use crate::main_content::MainContent;
 use crate::urlparts::{split, strip_www};
 use rustc_hash::FxHashMap;
 
@@ -39,6 +40,24 @@ pub(crate) enum Chain {
 pub(crate) struct Content {
     pub text_hash: u64,
     pub simhash: Option<u64>,
+    /// Main content hash and words (the template removed), when blocks were stored.
+    pub main: Option<(u64, u32)>,
+}
+
+/// How two pages' contents compare.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Agreement {
+    /// The same visible text, or the same main content (template removed, at least
+    /// `min_words` words, not titled apart): strong evidence.
+    Identical,
+    /// Main contents at least `near_similarity` similar: weak evidence, never a merge.
+    Near(f64),
+    /// Between near and different: neither merged nor reported (the similarity).
+    Unclear(f64),
+    /// Less similar than `different_similarity`: different pages (the similarity).
+    Different(f64),
+    /// One of them has no content to compare.
+    Unknown,
 }
 
 /// Titles of error pages served with 200 ("soft 404s"), lowercase.
@@ -112,6 +131,8 @@ pub(crate) struct Site<'a> {
     pub host_votes: Vec<(String, String, u32)>,
     /// Whether the sitemaps list anything at all.
     pub has_sitemap_entries: bool,
+    /// Every page's main content (the site's template removed).
+    pub main: MainContent,
 }
 
 impl<'a> Site<'a> {
@@ -166,6 +187,7 @@ impl<'a> Site<'a> {
             demoted_hosts: Vec::new(),
             host_votes: Vec::new(),
             has_sitemap_entries: false,
+            main: MainContent::default(),
         };
         for (i, row) in input.urls.iter().enumerate() {
             site.external[i] =
@@ -200,6 +222,7 @@ impl<'a> Site<'a> {
             }
         }
         site.site_preferences();
+        site.main = crate::main_content::learn(&site);
         site
     }
 
@@ -312,7 +335,60 @@ impl<'a> Site<'a> {
         Some(Content {
             text_hash: f.text_hash?,
             simhash: f.simhash,
+            main: self.main.get(i),
         })
+    }
+
+    /// How the contents of two pages compare (see [`Agreement`]).
+    pub(crate) fn agreement(&self, a: u32, b: u32) -> Agreement {
+        let (Some(x), Some(y)) = (self.content(a), self.content(b)) else {
+            return Agreement::Unknown;
+        };
+        if x.text_hash == y.text_hash {
+            return Agreement::Identical;
+        }
+        if let (Some((ha, wa)), Some((hb, wb))) = (x.main, y.main) {
+            let min = self.cfg.min_words;
+            if ha == hb && wa >= min && wb >= min && !self.titled_apart(a, b) {
+                return Agreement::Identical;
+            }
+            if let Some(s) = self.main.similarity(a, b) {
+                return if s >= self.cfg.near_similarity {
+                    Agreement::Near(s)
+                } else if s < self.cfg.different_similarity {
+                    Agreement::Different(s)
+                } else {
+                    Agreement::Unclear(s)
+                };
+            }
+        }
+        match (x.simhash, y.simhash) {
+            (Some(p), Some(q)) => {
+                let d = distance(p, q);
+                let s = 1.0 - f64::from(d) / 64.0;
+                if d <= self.cfg.near_distance {
+                    Agreement::Near(s)
+                } else if d > self.cfg.different_distance {
+                    Agreement::Different(s)
+                } else {
+                    Agreement::Unclear(s)
+                }
+            }
+            _ => Agreement::Unknown,
+        }
+    }
+
+    /// Both titles and both first `<h1>`s are present and differ: two pages that name
+    /// themselves differently are never one page on content alone.
+    pub(crate) fn titled_apart(&self, a: u32, b: u32) -> bool {
+        let (Some(fa), Some(fb)) = (self.fetch(a), self.fetch(b)) else {
+            return false;
+        };
+        let differ = |x: &Option<String>, y: &Option<String>| match (x, y) {
+            (Some(x), Some(y)) => x.trim() != y.trim(),
+            _ => false,
+        };
+        differ(&fa.title, &fb.title) && differ(&fa.h1, &fb.h1)
     }
 
     /// Pages linking to the URL (distinct, internal, other than itself).

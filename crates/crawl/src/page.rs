@@ -450,6 +450,8 @@ fn html(
         f.text_hash = Some(page.text_hash);
         f.simhash = Some(page.simhash);
         f.word_count = Some(u32::try_from(page.word_count).unwrap_or(u32::MAX));
+        f.h1 = page.h1.clone();
+        f.blocks = Some(extract::blocks::encode(&page.blocks));
         f.charset = Some(page.charset.clone());
     }
     let base = canon::document_base(url, page.base_href.as_deref());

@@ -50,6 +50,14 @@ pub(crate) enum Kind {
     Hidden,
     /// A block-level element or `<br>`: its edges separate words.
     Block,
+    /// `<nav>` or `<aside>`: a block that is site chrome by HTML5 semantics.
+    Chrome,
+    /// `<header>` or `<footer>`: site chrome, except inside [`Kind::Content`].
+    Banner,
+    /// `<main>` or `<article>`: a block of main content by HTML5 semantics.
+    Content,
+    /// `<h1>`: a block whose first occurrence is the page's heading.
+    H1,
     /// Anything else.
     Other,
 }
@@ -74,9 +82,11 @@ impl Kind {
                 | local_name!("iframe")
                 | local_name!("noembed")
                 | local_name!("noframes") => Kind::Hidden,
+                local_name!("nav") | local_name!("aside") => Kind::Chrome,
+                local_name!("header") | local_name!("footer") => Kind::Banner,
+                local_name!("main") | local_name!("article") => Kind::Content,
+                local_name!("h1") => Kind::H1,
                 local_name!("address")
-                | local_name!("article")
-                | local_name!("aside")
                 | local_name!("blockquote")
                 | local_name!("br")
                 | local_name!("button")
@@ -90,24 +100,19 @@ impl Kind {
                 | local_name!("fieldset")
                 | local_name!("figcaption")
                 | local_name!("figure")
-                | local_name!("footer")
                 | local_name!("form")
-                | local_name!("h1")
                 | local_name!("h2")
                 | local_name!("h3")
                 | local_name!("h4")
                 | local_name!("h5")
                 | local_name!("h6")
-                | local_name!("header")
                 | local_name!("hgroup")
                 | local_name!("hr")
                 | local_name!("input")
                 | local_name!("label")
                 | local_name!("legend")
                 | local_name!("li")
-                | local_name!("main")
                 | local_name!("menu")
-                | local_name!("nav")
                 | local_name!("ol")
                 | local_name!("option")
                 | local_name!("p")

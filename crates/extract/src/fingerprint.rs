@@ -1,5 +1,6 @@
 //! Content fingerprints of visible text: an exact hash and a 64-bit SimHash.
 
+use crate::blocks::TextBlock;
 use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 
 /// Hamming distance between two SimHashes: the number of differing bits (0..=64).
@@ -127,7 +128,14 @@ pub(crate) struct Fingerprinter {
     prev: [u64; 2],
     words: u64,
     votes: BitVotes,
+    /// Every word hash in order (up to [`MAX_BLOCK_WORDS`]), for the text blocks.
+    word_hashes: Vec<u64>,
+    /// Where each text block starts (word index) and whether it is site chrome.
+    block_starts: Vec<(u32, bool)>,
 }
+
+/// Words of a page that are cut into text blocks at most.
+const MAX_BLOCK_WORDS: usize = 1 << 18;
 
 impl Fingerprinter {
     pub(crate) fn new() -> Fingerprinter {
@@ -142,13 +150,21 @@ impl Fingerprinter {
             prev: [0; 2],
             words: 0,
             votes: BitVotes::new(),
+            word_hashes: Vec::new(),
+            block_starts: vec![(0, false)],
         }
     }
 
-    /// A word boundary that is not whitespace in the source (a block element's edge).
-    pub(crate) fn boundary(&mut self) {
+    /// A word boundary that is not whitespace in the source (a block element's edge);
+    /// the text that follows starts a new text block, inside site chrome or not.
+    pub(crate) fn boundary(&mut self, chrome: bool) {
         self.pending_space = true;
         self.end_word();
+        let at = u32::try_from(self.words as usize + self.ranges.len()).unwrap_or(u32::MAX);
+        match self.block_starts.last_mut() {
+            Some(last) if last.0 == at => last.1 = chrome,
+            _ => self.block_starts.push((at, chrome)),
+        }
     }
 
     /// Feeds visible text.
@@ -266,14 +282,22 @@ impl Fingerprinter {
         if self.words < 2 {
             self.first[self.words as usize] = h;
         } else {
-            let mut shingle = [0u8; 24];
-            shingle[..8].copy_from_slice(&self.prev[0].to_le_bytes());
-            shingle[8..16].copy_from_slice(&self.prev[1].to_le_bytes());
-            shingle[16..].copy_from_slice(&h.to_le_bytes());
-            self.votes.add(xxh3_64(&shingle));
+            self.votes
+                .add(crate::blocks::shingle_hash(self.prev[0], self.prev[1], h));
+        }
+        if self.word_hashes.len() < MAX_BLOCK_WORDS {
+            self.word_hashes.push(h);
         }
         self.prev = [self.prev[1], h];
         self.words += 1;
+    }
+
+    /// Returns `(text_hash, simhash, word_count)` and the text blocks.
+    pub(crate) fn finish_with_blocks(mut self) -> ((u64, u64, u64), Vec<TextBlock>) {
+        self.end_word();
+        self.flush();
+        let blocks = crate::blocks::build(&self.word_hashes, &self.block_starts);
+        (self.finish(), blocks)
     }
 
     /// Returns `(text_hash, simhash, word_count)`.

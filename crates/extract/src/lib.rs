@@ -95,6 +95,7 @@
 //! building stops after `max_nodes` \[1,000,000\] nodes. Whatever is dropped or cut is
 //! counted in [`Page::dropped`]. The fingerprints cover all the text that is in the tree.
 
+pub mod blocks;
 mod charset;
 mod dom;
 mod fingerprint;
@@ -114,6 +115,7 @@ pub use link_header::{LinkHeaderEntry, MAX_LINK_HEADER_ENTRIES, parse_link_heade
 pub use refresh::{Refresh, parse_refresh};
 pub use robots::{RobotsDirectives, parse_robots_directives, parse_robots_scopes};
 
+pub use blocks::TextBlock;
 use dom::{DOCUMENT, Data, Dom, Kind, NONE, NodeId};
 use fingerprint::Fingerprinter;
 
@@ -149,6 +151,11 @@ pub struct Page {
     pub simhash: u64,
     /// Number of words of the visible text.
     pub word_count: u64,
+    /// Text of the first `<h1>`, whitespace-collapsed; `None` when there is none.
+    pub h1: Option<String>,
+    /// The visible text outside site chrome, cut into blocks (see [`blocks`]): what an
+    /// analysis of the whole site separates into template and main content.
+    pub blocks: Vec<TextBlock>,
     /// What the [`Limits`] made the extractor drop or cut.
     pub dropped: Dropped,
 }
@@ -405,6 +412,15 @@ struct Walker<'a> {
     title_node: NodeId,
     title: TextBuf,
     anchors: Vec<OpenAnchor>,
+    /// Open `<nav>`, `<aside>` and chrome `<header>`/`<footer>` elements.
+    chrome_depth: u32,
+    /// Open `<main>` and `<article>` elements.
+    content_depth: u32,
+    /// For each open `<header>`/`<footer>`: whether it counts as chrome.
+    banners: Vec<bool>,
+    /// The first `<h1>` while its text is collected.
+    h1_node: NodeId,
+    h1: TextBuf,
 }
 
 fn is_url_trim(c: char) -> bool {
@@ -436,6 +452,8 @@ impl<'a> Walker<'a> {
                 text_hash: 0,
                 simhash: 0,
                 word_count: 0,
+                h1: None,
+                blocks: Vec::new(),
                 dropped: Dropped::default(),
             },
             fp: Fingerprinter::new(),
@@ -443,6 +461,11 @@ impl<'a> Walker<'a> {
             title_node: NONE,
             title: TextBuf::new(),
             anchors: Vec::new(),
+            chrome_depth: 0,
+            content_depth: 0,
+            banners: Vec::new(),
+            h1_node: NONE,
+            h1: TextBuf::new(),
         }
     }
 
@@ -581,6 +604,30 @@ impl<'a> Walker<'a> {
                 self.boundary();
                 true
             }
+            Kind::Chrome => {
+                self.chrome_depth += 1;
+                self.boundary();
+                true
+            }
+            Kind::Banner => {
+                let chrome = self.content_depth == 0;
+                self.banners.push(chrome);
+                self.chrome_depth += u32::from(chrome);
+                self.boundary();
+                true
+            }
+            Kind::Content => {
+                self.content_depth += 1;
+                self.boundary();
+                true
+            }
+            Kind::H1 => {
+                if self.page.h1.is_none() && self.h1_node == NONE {
+                    self.h1_node = node;
+                }
+                self.boundary();
+                true
+            }
             Kind::Other => true,
         }
     }
@@ -608,12 +655,36 @@ impl<'a> Walker<'a> {
                 }
             }
             Kind::Block => self.boundary(),
+            Kind::Chrome => {
+                self.chrome_depth = self.chrome_depth.saturating_sub(1);
+                self.boundary();
+            }
+            Kind::Banner => {
+                let chrome = self.banners.pop().unwrap_or(false);
+                self.chrome_depth = self.chrome_depth.saturating_sub(u32::from(chrome));
+                self.boundary();
+            }
+            Kind::Content => {
+                self.content_depth = self.content_depth.saturating_sub(1);
+                self.boundary();
+            }
+            Kind::H1 => {
+                if node == self.h1_node {
+                    let h1 = std::mem::replace(&mut self.h1, TextBuf::new());
+                    if h1.truncated {
+                        self.page.dropped.truncated_texts += 1;
+                    }
+                    self.page.h1 = Some(h1.s);
+                    self.h1_node = NONE;
+                }
+                self.boundary();
+            }
             _ => {}
         }
     }
 
     fn boundary(&mut self) {
-        self.fp.boundary();
+        self.fp.boundary(self.chrome_depth > 0);
         for a in &mut self.anchors {
             a.text.space();
         }
@@ -630,6 +701,9 @@ impl<'a> Walker<'a> {
         }
         self.fp.push(text);
         let max = self.limits.max_text_chars;
+        if self.h1_node != NONE {
+            self.h1.push(text, max);
+        }
         for a in &mut self.anchors {
             a.text.push(text, max);
         }
@@ -775,7 +849,8 @@ impl<'a> Walker<'a> {
                 self.set_link_text(i, text);
             }
         }
-        let (text_hash, simhash, word_count) = self.fp.finish();
+        let ((text_hash, simhash, word_count), blocks) = self.fp.finish_with_blocks();
+        self.page.blocks = blocks;
         self.page.text_hash = text_hash;
         self.page.simhash = simhash;
         self.page.word_count = word_count;

@@ -484,3 +484,34 @@ fn serde_round_trip() {
     assert_eq!(p, back);
     assert!(json.contains("\"charset_source\":\"header\""));
 }
+
+#[test]
+fn blocks_leave_out_semantic_chrome_and_keep_main_content() {
+    let html = br#"<html><head><title>T</title></head><body>
+<header><a href="/">Logo</a><nav><a href="/a">Alpha page</a> <a href="/b">Beta page</a></nav></header>
+<div class="sidebar"><p>Recent posts widget text here</p></div>
+<main><article><header><h1>The <b>real</b> heading</h1></header>
+<p>First paragraph of the article, long enough to shingle.</p><p>Second one.</p></article></main>
+<aside><p>Related links everywhere</p></aside>
+<footer><p>Copyright notice</p></footer></body></html>"#;
+    let page = extract::extract(html, None);
+    assert_eq!(page.h1.as_deref(), Some("The real heading"));
+    // The sidebar div (no semantics), the article's own header (h1) and the two
+    // paragraphs are blocks; nav, aside, the page header and footer are not.
+    let words: Vec<u32> = page.blocks.iter().map(|b| b.words).collect();
+    assert_eq!(words, vec![5, 3, 9, 2], "{:?}", page.blocks);
+    assert_eq!(page.blocks[3].shingles.len(), 1);
+    assert_eq!(page.blocks[2].shingles.len(), 7);
+    // The same paragraph has the same block hash on another page, whatever surrounds it.
+    let other = extract::extract(
+        b"<body><div><p>First paragraph of the ARTICLE, long enough to shingle!</p></div></body>",
+        None,
+    );
+    assert_eq!(other.blocks.len(), 1);
+    assert_eq!(other.blocks[0].hash, page.blocks[2].hash);
+    let bytes = extract::blocks::encode(&page.blocks);
+    assert_eq!(
+        extract::blocks::BlockReader::new(&bytes).unwrap().count(),
+        4
+    );
+}

@@ -71,6 +71,11 @@ pub struct FetchFacts {
     pub truncated: bool,
     /// Why no usable response arrived.
     pub error_kind: Option<String>,
+    /// The first `<h1>`.
+    pub h1: Option<String>,
+    /// The text blocks outside site chrome (`extract::blocks`' format).
+    #[serde(deserialize_with = "hex_blob")]
+    pub blocks: Option<Vec<u8>>,
 }
 
 /// One redirect hop (`redirects`).
@@ -157,6 +162,34 @@ pub struct LinkAnchor {
 /// A stored 0 / 1 as a bool.
 fn flag<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
     Ok(i64::deserialize(d)? != 0)
+}
+
+/// A BLOB read through SQLite's `hex()` (JSON cannot hold bytes); `NULL` and the empty
+/// string are `None`.
+fn hex_blob<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec<u8>>, D::Error> {
+    let Some(hex) = Option::<String>::deserialize(d)? else {
+        return Ok(None);
+    };
+    if hex.is_empty() {
+        return Ok(None);
+    }
+    let digit = |c: u8| match c {
+        b'0'..=b'9' => Ok(c - b'0'),
+        b'A'..=b'F' => Ok(c - b'A' + 10),
+        b'a'..=b'f' => Ok(c - b'a' + 10),
+        _ => Err(serde::de::Error::custom(
+            "a BLOB's hex text holds a non-hex digit",
+        )),
+    };
+    let bytes = hex.as_bytes();
+    if bytes.len() % 2 != 0 {
+        return Err(serde::de::Error::custom("a BLOB's hex text has odd length"));
+    }
+    bytes
+        .chunks_exact(2)
+        .map(|p| Ok(digit(p[0])? << 4 | digit(p[1])?))
+        .collect::<Result<Vec<u8>, D::Error>>()
+        .map(Some)
 }
 
 /// One table read in chunks: the JSON elements and the primary key after
@@ -272,7 +305,7 @@ impl Store {
             what: "reading fetches",
             table: "fetches",
             elements: "url_id, status, content_type, redirect_to, title, noindex, nofollow, \
-                       text_hash, simhash, word_count, truncated, error_kind",
+                       text_hash, simhash, word_count, truncated, error_kind, h1, hex(blocks)",
             key: "url_id",
             within: None,
         };

@@ -234,6 +234,10 @@ pub struct FetchRecord {
     pub simhash: Option<u64>,
     /// Words in the page's text.
     pub word_count: Option<u32>,
+    /// The page's first `<h1>`.
+    pub h1: Option<String>,
+    /// The page's text blocks outside site chrome, in `extract::blocks`' stored format.
+    pub blocks: Option<Vec<u8>>,
     /// The charset used to decode the page.
     pub charset: Option<String>,
     /// What went wrong (`timeout`, `connect`, `body`, ...), if anything.

@@ -122,6 +122,8 @@ pub(crate) fn fetch_record(r: &SqliteRow) -> FetchRecord {
         charset: r.get(18),
         error_kind: r.get(19),
         error_message: r.get(20),
+        h1: r.get(21),
+        blocks: r.get(22),
     }
 }
 
@@ -178,7 +180,7 @@ impl Store {
         let row = sqlx::query(
             "SELECT fetched_at, status, content_type, content_length, body_bytes, truncated, ttfb_ms,
                     total_ms, attempts, redirect_to, title, meta_robots, x_robots_tag, noindex,
-                    nofollow, text_hash, simhash, word_count, charset, error_kind, error_message
+                    nofollow, text_hash, simhash, word_count, charset, error_kind, error_message, h1, blocks
              FROM fetches WHERE audit_id = ? AND url_id = ?",
         )
         .bind(audit.0)

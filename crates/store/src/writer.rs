@@ -297,8 +297,8 @@ impl BatchRow for FetchRow {
     const HEAD: &'static str = "INSERT INTO fetches (audit_id, url_id, fetched_at, status, content_type, \
          content_length, body_bytes, truncated, ttfb_ms, total_ms, attempts, redirect_to, title, \
          meta_robots, x_robots_tag, noindex, nofollow, text_hash, simhash, word_count, charset, \
-         error_kind, error_message)";
-    const GROUP: &'static str = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+         error_kind, error_message, h1, blocks)";
+    const GROUP: &'static str = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     const CONTEXT: &'static str = "storing fetches";
     fn bind(self, q: Query, audit: i64, ids: &IdMap) -> Query {
         let f = self.1;
@@ -325,6 +325,8 @@ impl BatchRow for FetchRow {
             .bind(f.charset)
             .bind(f.error_kind)
             .bind(f.error_message)
+            .bind(f.h1)
+            .bind(f.blocks)
     }
 }
 

@@ -106,19 +106,15 @@ fn sentence(e: &Evidence, input: &AuditInput, lookup: &Lookup, policy: &str) -> 
             };
             let confirmed = match confirmed_by {
                 Confirmation::Safe => String::new(),
-                Confirmation::IdenticalContent => "; the text is identical".to_owned(),
-                Confirmation::NearContent { distance } => {
-                    format!("; the text is near-identical ({distance} of 64 bits differ)")
-                }
+                Confirmation::IdenticalContent => "; the content is identical".to_owned(),
             };
             format!("{from} and {to} have the same key under {policy}: {rules}{confirmed}")
         }
         EvidenceKind::Dust { rule } => {
             format!("learned rule {rule} rewrites {from} to {to}, and their text agrees")
         }
-        EvidenceKind::IdenticalContent => format!("{from} has the same text as {to}"),
-        EvidenceKind::NearContent { similarity, .. } => {
-            format!("{from} has near-identical text to {to} (similarity {similarity:.2})")
+        EvidenceKind::IdenticalContent => {
+            format!("{from} has the same content as {to} (the site's template left out)")
         }
     }
 }

@@ -42,7 +42,6 @@ pub fn cause_name(kind: &EvidenceKind) -> &'static str {
         EvidenceKind::SameKey { .. } => "URL normalization",
         EvidenceKind::Dust { .. } => "learned DUST rule",
         EvidenceKind::IdenticalContent => "identical content",
-        EvidenceKind::NearContent { .. } => "near-identical content",
     }
 }
 
@@ -58,7 +57,6 @@ pub fn cluster_cause(c: &Cluster) -> &'static str {
                 EvidenceKind::SameKey { .. } => 2,
                 EvidenceKind::Dust { .. } => 3,
                 EvidenceKind::IdenticalContent => 4,
-                EvidenceKind::NearContent { .. } => 5,
             };
             kinds.entry(rank).or_insert((0, cause_name(&e.kind))).0 += 1;
         }

@@ -10,7 +10,7 @@ use rustc_hash::FxHashSet;
 pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     let site = cx.site;
     let mut loops_done: FxHashSet<u32> = FxHashSet::default();
-    let unrelated: rustc_hash::FxHashMap<u32, (u32, u32)> = cx
+    let unrelated: rustc_hash::FxHashMap<u32, (u32, f64)> = cx
         .graph
         .unrelated_canonicals
         .iter()
@@ -190,7 +190,7 @@ fn target_problem(
     i: u32,
     t: u32,
     loops_done: &mut FxHashSet<u32>,
-    unrelated: Option<(u32, u32)>,
+    unrelated: Option<(u32, f64)>,
 ) -> Option<Finding> {
     let site = cx.site;
     let (page, target) = (cx.url(i), cx.url(t));
@@ -371,7 +371,10 @@ fn target_problem(
                 FindingId::CanonToUnrelated,
                 format!("The canonical of {page} points at {target}, whose text is unrelated."),
             )
-            .evidence(format!("text SimHash distance {d} of 64 bits"))
+            .evidence(format!(
+                "their main contents are {}% similar",
+                crate::cluster::percent(d)
+            ))
             .fix(Fix::SetCanonical {
                 page: page.clone(),
                 href: page.clone(),

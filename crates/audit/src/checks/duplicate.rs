@@ -1,7 +1,7 @@
 //! Duplicate variants, rules that do not hold, and clusters whose signals disagree.
 
 use super::Ctx;
-use crate::cluster::{DupKind, SignalKind, unsafe_rules};
+use crate::cluster::{DupKind, SignalKind, percent, unsafe_rules};
 use crate::finding::{Finding, FindingId, Fix};
 use crate::site::{Chain, NONE};
 use crate::urlparts::{Variant, is_ip, split};
@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 
 pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     duplicates(cx, out);
+    near_for_review(cx, out);
     rules_that_do_not_hold(cx, out);
     conflicts(cx, out);
 }
@@ -74,9 +75,9 @@ fn duplicates(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
                     ),
                 ),
                 DupKind::Content => (FindingId::DupContent, "with identical text".to_owned()),
-                DupKind::Near(d) => (
+                DupKind::Near(p) => (
                     FindingId::DupNear,
-                    format!("with near-identical text ({d} of 64 SimHash bits differ)"),
+                    format!("with near-identical main content ({p}% similar)"),
                 ),
             };
             let mut f = Finding::new(
@@ -121,6 +122,58 @@ fn duplicates(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             }
             out.push(f);
         }
+    }
+}
+
+/// Pairs of pages with near-identical main content that no strong evidence joined: one
+/// review finding each, with both pages' titles, h1s and sizes, and no canonical.
+fn near_for_review(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
+    let site = cx.site;
+    for &(a, b, s) in &cx.graph.near {
+        if !site.indexable(a) || !site.indexable(b) {
+            continue;
+        }
+        let (a, b) = if site.url(a) <= site.url(b) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let (ua, ub) = (cx.url(a), cx.url(b));
+        let similarity = percent(s);
+        let describe = |i: u32| {
+            let f = site.fetch(i);
+            let title = f.and_then(|f| f.title.as_deref()).unwrap_or("");
+            let h1 = f.and_then(|f| f.h1.as_deref()).unwrap_or("");
+            let words = site.main.get(i).map_or_else(
+                || {
+                    f.and_then(|f| f.word_count)
+                        .map_or_else(String::new, |w| format!(", {w} words"))
+                },
+                |(_, w)| format!(", {w} words of main content"),
+            );
+            format!("{} (title \"{title}\", h1 \"{h1}\"{words})", site.url(i))
+        };
+        out.push(
+            Finding::new(
+                FindingId::DupNear,
+                &[&ua, &ub],
+                format!(
+                    "{ua} and {ub} have near-identical main content ({similarity}% similar); \
+                     nothing else says they are one page."
+                ),
+            )
+            .urls([ua.clone(), ub.clone()])
+            .evidence(describe(a))
+            .evidence(describe(b))
+            .evidence(format!(
+                "{similarity}% of their main content's word 3-shingles are shared (Jaccard); \
+                 weak evidence: not merged, no canonical proposed"
+            ))
+            .fix(Fix::ReviewNearDuplicate {
+                pages: [ua, ub],
+                similarity,
+            }),
+        );
     }
 }
 
@@ -180,7 +233,7 @@ fn responsible(a: &[Rule], b: &[Rule]) -> Vec<Rule> {
 
 fn rules_that_do_not_hold(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     let site = cx.site;
-    let mut by_rule: BTreeMap<Rule, Vec<(u32, u32, u32)>> = BTreeMap::new();
+    let mut by_rule: BTreeMap<Rule, Vec<(u32, u32, f64)>> = BTreeMap::new();
     for &(a, b, d) in &cx.graph.disagreements {
         let (ra, rb) = (unsafe_rules(site, a), unsafe_rules(site, b));
         for r in responsible(&ra, &rb) {
@@ -188,7 +241,7 @@ fn rules_that_do_not_hold(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         }
     }
     for (rule, mut pairs) in by_rule {
-        let ordered = |&(a, b, _): &(u32, u32, u32)| {
+        let ordered = |&(a, b, _): &(u32, u32, f64)| {
             let (x, y) = (site.url(a), site.url(b));
             if x <= y { (x, y) } else { (y, x) }
         };
@@ -211,9 +264,10 @@ fn rules_that_do_not_hold(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             };
             let key = cx.key(a).unwrap_or("");
             f = f.urls([cx.url(a), cx.url(b)]).evidence(format!(
-                "{} and {} share the key {key} but their text differs ({d} of 64 SimHash bits)",
+                "{} and {} share the key {key} but their content differs ({}% similar)",
                 site.url(a),
-                site.url(b)
+                site.url(b),
+                percent(d)
             ));
         }
         out.push(f.fix(Fix::DisableRule { rule }));

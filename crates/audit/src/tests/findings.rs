@@ -146,13 +146,27 @@ fn dup_content_and_near() {
     check(
         &a,
         "DUP-CONTENT https://example.com/b-copy https://example.com/a
-         DUP-NEAR https://example.com/p2 https://example.com/p1",
+         DUP-NEAR https://example.com/p1 https://example.com/p2",
     );
     let near = only(&a, FindingId::DupNear);
+    // 2 of 64 SimHash bits differ (pages stored without text blocks): 96% similar.
     assert!(
-        near.evidence.iter().any(|e| e.contains("distance 2 of 64")),
+        near.evidence.iter().any(|e| e.contains("96%")),
         "{:?}",
         near.evidence
+    );
+    // Weak evidence: a review, never a canonical or a redirect.
+    assert_eq!(
+        near.fixes,
+        [Fix::ReviewNearDuplicate {
+            pages: [u("/p1"), u("/p2")],
+            similarity: 96
+        }]
+    );
+    assert!(
+        a.clusters
+            .iter()
+            .all(|c| c.members.len() == 2 && c.preferred_url == u("/a"))
     );
 }
 
@@ -687,7 +701,7 @@ fn every_finding_id_has_catalog_text_and_round_trips() {
         let json = serde_json::to_string(&id).unwrap();
         assert_eq!(json, format!("\"{}\"", id.code()));
     }
-    assert_eq!(FindingId::ALL.len(), 55);
+    assert_eq!(FindingId::ALL.len(), 57);
     let _ = sim(0);
 }
 

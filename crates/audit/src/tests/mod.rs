@@ -7,6 +7,7 @@ mod findings;
 mod fixes;
 mod hreflang;
 mod links;
+mod main_content;
 mod seeds;
 
 use crate::*;
@@ -78,6 +79,21 @@ impl B {
         f.text_hash = Some(text);
         f.simhash = Some(simhash);
         f.word_count = Some(200);
+        self
+    }
+
+    /// A 200 page serving `html`, fingerprinted by the real extractor as the crawl does.
+    pub fn page_html(&mut self, url: &str, html: &str) -> &mut Self {
+        let page = extract::extract(html.as_bytes(), Some("text/html; charset=utf-8"));
+        let f = self.fetch(url);
+        f.status = Some(200);
+        f.content_type = Some("text/html; charset=utf-8".into());
+        f.text_hash = Some(page.text_hash);
+        f.simhash = Some(page.simhash);
+        f.word_count = Some(page.word_count as u32);
+        f.title = page.title;
+        f.h1 = page.h1;
+        f.blocks = Some(extract::blocks::encode(&page.blocks));
         self
     }
 

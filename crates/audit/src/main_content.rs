@@ -1,0 +1,368 @@
+//! Main content: each page's text with the site's template removed.
+//!
+//! The crawl stores each page's visible text outside HTML5 chrome (`nav`, `aside`, page
+//! `header` / `footer`) as text blocks (`extract::blocks`). Many sites put their
+//! template in plain `div`s, so the template is also learned from the site itself: a
+//! block whose hash appears on at least [`TEMPLATE_SHARE`] of a host's distinct pages
+//! (and on at least [`TEMPLATE_MIN_PAGES`] of them) is template there (a "recent posts"
+//! widget, a category list, a cookie notice). What remains, in document order, is the
+//! page's main content:
+//!
+//! * `hash`: xxh3 of its block hashes *sorted*, so the same items in another order (a
+//!   listing sorted differently) are the same content, while a listing of other items is
+//!   not;
+//! * `words`: its word count;
+//! * `shingles`: the sorted set of its word 3-shingle hashes, whose Jaccard similarity
+//!   measures near-identical content ([`near_pairs`]).
+//!
+//! A host with fewer than [`TEMPLATE_MIN_PAGES`] distinct pages has no learned template:
+//! there is too little to tell template from content.
+
+use crate::site::{NONE, Site};
+use crate::urlparts::{split, strip_www};
+use extract::blocks::BlockReader;
+use rustc_hash::FxHashMap;
+use xxhash_rust::xxh3::xxh3_64;
+
+/// A block on at least this share of a host's distinct pages is template.
+pub const TEMPLATE_SHARE: f64 = 0.3;
+/// ... and on at least this many of them.
+pub const TEMPLATE_MIN_PAGES: u32 = 5;
+
+/// MinHash rows per band and bands for the near-duplicate candidates: with 8 bands of
+/// 4 rows, a pair at Jaccard 0.9 becomes a candidate with probability 0.9996, at 0.5
+/// with 0.40 (then dropped by the exact comparison).
+const ROWS: usize = 4;
+const BANDS: usize = 8;
+/// Pages sharing one band value are compared all-pairs up to this many; in a longer run
+/// each page is compared with its [`WINDOW`] neighbours (a pair can then be missed,
+/// never invented).
+const MAX_RUN: usize = 512;
+const WINDOW: usize = 64;
+
+/// Every page's main content, indexed like the site's URLs.
+#[derive(Default)]
+pub(crate) struct MainContent {
+    /// Hash of the main content (0: none: not a 2xx page with stored blocks).
+    hash: Vec<u64>,
+    /// Words of main content.
+    words: Vec<u32>,
+    /// Sorted, distinct shingle hashes per page (CSR over `shingles`).
+    start: Vec<u32>,
+    shingles: Vec<u32>,
+    /// Stored blocks that could not be read (a newer format, or cut short).
+    pub unreadable: u32,
+    /// Distinct template blocks learned, over all hosts.
+    pub template_blocks: u32,
+}
+
+impl MainContent {
+    /// Main content hash and word count of page `i`, when its blocks were stored.
+    pub(crate) fn get(&self, i: u32) -> Option<(u64, u32)> {
+        match self.hash.get(i as usize) {
+            Some(&h) if h != 0 => Some((h, self.words[i as usize])),
+            _ => None,
+        }
+    }
+
+    /// Words of main content of page `i`, when known.
+    pub(crate) fn words(&self, i: u32) -> Option<u32> {
+        self.get(i).map(|(_, w)| w)
+    }
+
+    fn shingles(&self, i: u32) -> &[u32] {
+        if self.start.is_empty() {
+            return &[];
+        }
+        let (a, b) = (self.start[i as usize], self.start[i as usize + 1]);
+        &self.shingles[a as usize..b as usize]
+    }
+
+    /// Jaccard similarity of two pages' main-content shingles, when both have some.
+    pub(crate) fn similarity(&self, a: u32, b: u32) -> Option<f64> {
+        let (x, y) = (self.shingles(a), self.shingles(b));
+        if x.is_empty() || y.is_empty() {
+            return None;
+        }
+        Some(jaccard(x, y))
+    }
+}
+
+/// Jaccard similarity of two sorted sets.
+pub(crate) fn jaccard(x: &[u32], y: &[u32]) -> f64 {
+    let (mut i, mut j, mut common) = (0, 0, 0usize);
+    while i < x.len() && j < y.len() {
+        match x[i].cmp(&y[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                common += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    let union = x.len() + y.len() - common;
+    if union == 0 {
+        1.0
+    } else {
+        common as f64 / union as f64
+    }
+}
+
+/// Learns each host's template and computes every page's main content.
+pub(crate) fn learn(site: &Site<'_>) -> MainContent {
+    let n = site.n;
+    let mut out = MainContent::default();
+    let mut pages: Vec<(u32, &[u8])> = Vec::new();
+    for i in 0..n as u32 {
+        if !site.serves(i) {
+            continue;
+        }
+        if let Some(blocks) = site.fetch(i).and_then(|f| f.blocks.as_deref()) {
+            let readable = BlockReader::new(blocks).is_ok_and(|mut r| r.all(|b| b.is_ok()));
+            if readable {
+                pages.push((i, blocks));
+            } else {
+                out.unreadable += 1;
+            }
+        }
+    }
+    if pages.is_empty() {
+        return out;
+    }
+    // Hosts, without `www.`: a host alias serves the same template.
+    let mut hosts: FxHashMap<&str, u32> = FxHashMap::default();
+    let host_of: Vec<u32> = pages
+        .iter()
+        .map(|&(i, _)| {
+            let host = strip_www(split(site.url(i)).host);
+            let next = hosts.len() as u32;
+            *hosts.entry(host).or_insert(next)
+        })
+        .collect();
+    // Document frequency of each block per host, over distinct pages (one count per
+    // distinct visible text, so exact copies of a page do not make it template).
+    let mut distinct: Vec<u32> = vec![0; hosts.len()];
+    let mut df: FxHashMap<(u32, u64), u32> = FxHashMap::default();
+    let mut seen_text: rustc_hash::FxHashSet<(u32, u64)> = Default::default();
+    let mut page_blocks: Vec<u64> = Vec::new();
+    for (k, &(i, blocks)) in pages.iter().enumerate() {
+        let host = host_of[k];
+        let text = site.fetch(i).and_then(|f| f.text_hash).unwrap_or(i as u64);
+        if !seen_text.insert((host, text)) {
+            continue;
+        }
+        distinct[host as usize] += 1;
+        page_blocks.clear();
+        page_blocks.extend(
+            BlockReader::new(blocks)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|b| b.hash),
+        );
+        page_blocks.sort_unstable();
+        page_blocks.dedup();
+        for &h in &page_blocks {
+            *df.entry((host, h)).or_insert(0) += 1;
+        }
+    }
+    let threshold: Vec<u32> = distinct
+        .iter()
+        .map(|&d| {
+            if d < TEMPLATE_MIN_PAGES {
+                u32::MAX
+            } else {
+                TEMPLATE_MIN_PAGES.max((f64::from(d) * TEMPLATE_SHARE).ceil() as u32)
+            }
+        })
+        .collect();
+    out.template_blocks = df
+        .iter()
+        .filter(|&(&(host, _), &c)| c >= threshold[host as usize])
+        .count() as u32;
+    out.hash = vec![0; n];
+    out.words = vec![0; n];
+    out.start = vec![0; n + 1];
+    let mut sets: Vec<(u32, u32, u32)> = Vec::with_capacity(pages.len());
+    for (k, &(i, blocks)) in pages.iter().enumerate() {
+        let host = host_of[k];
+        let t = threshold[host as usize];
+        page_blocks.clear();
+        let from = out.shingles.len();
+        let mut words = 0u32;
+        for b in BlockReader::new(blocks).into_iter().flatten().flatten() {
+            if df.get(&(host, b.hash)).is_some_and(|&c| c >= t) {
+                continue;
+            }
+            page_blocks.push(b.hash);
+            words = words.saturating_add(b.words);
+            out.shingles.extend(b.shingles());
+        }
+        out.shingles[from..].sort_unstable();
+        let mut w = from;
+        for r in from..out.shingles.len() {
+            if r == from || out.shingles[r] != out.shingles[w - 1] {
+                out.shingles[w] = out.shingles[r];
+                w += 1;
+            }
+        }
+        out.shingles.truncate(w);
+        page_blocks.sort_unstable();
+        let mut bytes = Vec::with_capacity(page_blocks.len() * 8);
+        for h in &page_blocks {
+            bytes.extend_from_slice(&h.to_le_bytes());
+        }
+        // 0 means "none": an empty main content still has a hash of its own.
+        out.hash[i as usize] = xxh3_64(&bytes).max(1);
+        out.words[i as usize] = words;
+        sets.push((i, from as u32, w as u32));
+    }
+    // CSR offsets in URL order.
+    let mut shingles = Vec::with_capacity(out.shingles.len());
+    let mut ranges: Vec<(u32, u32)> = vec![(0, 0); n];
+    for &(i, a, b) in &sets {
+        ranges[i as usize] = (a, b);
+    }
+    for i in 0..n {
+        out.start[i] = shingles.len() as u32;
+        let (a, b) = ranges[i];
+        shingles.extend_from_slice(&out.shingles[a as usize..b as usize]);
+    }
+    out.start[n] = shingles.len() as u32;
+    out.shingles = shingles;
+    out
+}
+
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Pairs of pages whose main contents are near-identical: Jaccard similarity of their
+/// shingle sets at least `threshold` (exact, on the candidates MinHash LSH proposes).
+/// `eligible` says which pages take part. Returns `(a, b, similarity)` with `a < b`.
+pub(crate) fn near_pairs(
+    main: &MainContent,
+    n: usize,
+    threshold: f64,
+    eligible: impl Fn(u32) -> bool,
+) -> Vec<(u32, u32, f64)> {
+    let pages: Vec<u32> = (0..n as u32)
+        .filter(|&i| !main.shingles(i).is_empty() && eligible(i))
+        .collect();
+    let mut keys: Vec<(u64, u32)> = Vec::with_capacity(pages.len());
+    let mut candidates: Vec<(u32, u32)> = Vec::new();
+    let mut sig = [u64::MAX; ROWS * BANDS];
+    for band in 0..BANDS {
+        keys.clear();
+        for &i in &pages {
+            sig.fill(u64::MAX);
+            for &s in main.shingles(i) {
+                for (r, slot) in sig.iter_mut().enumerate().skip(band * ROWS).take(ROWS) {
+                    let h = mix(u64::from(s) ^ ((r as u64) << 32));
+                    if h < *slot {
+                        *slot = h;
+                    }
+                }
+            }
+            let mut bytes = [0u8; ROWS * 8];
+            for (r, chunk) in bytes.chunks_exact_mut(8).enumerate() {
+                chunk.copy_from_slice(&sig[band * ROWS + r].to_le_bytes());
+            }
+            keys.push((xxh3_64(&bytes), i));
+        }
+        keys.sort_unstable();
+        for run in keys.chunk_by(|a, b| a.0 == b.0) {
+            let reach = if run.len() <= MAX_RUN {
+                run.len()
+            } else {
+                WINDOW + 1
+            };
+            for (x, &(_, a)) in run.iter().enumerate() {
+                for &(_, b) in run.iter().skip(x + 1).take(reach - 1) {
+                    candidates.push((a.min(b), a.max(b)));
+                }
+            }
+        }
+    }
+    candidates.sort_unstable();
+    candidates.dedup();
+    candidates
+        .into_iter()
+        .filter(|&(a, b)| a != NONE && b != NONE)
+        .filter_map(|(a, b)| {
+            let s = jaccard(main.shingles(a), main.shingles(b));
+            (s >= threshold).then_some((a, b, s))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jaccard_of_sorted_sets() {
+        assert!((jaccard(&[1, 2, 3, 4], &[2, 3, 4, 5]) - 0.6).abs() < 1e-9);
+        assert!((jaccard(&[1], &[1]) - 1.0).abs() < 1e-9);
+        assert!(jaccard(&[1], &[2]).abs() < 1e-9);
+    }
+
+    fn with_sets(sets: &[Vec<u32>]) -> MainContent {
+        let mut m = MainContent {
+            hash: vec![1; sets.len()],
+            words: vec![100; sets.len()],
+            ..MainContent::default()
+        };
+        for s in sets {
+            m.start.push(m.shingles.len() as u32);
+            let mut s = s.clone();
+            s.sort_unstable();
+            s.dedup();
+            m.shingles.extend(s);
+        }
+        m.start.push(m.shingles.len() as u32);
+        m
+    }
+
+    #[test]
+    fn lsh_finds_every_pair_above_the_threshold_and_no_other() {
+        // 40 random sets of 200 shingles; page 2k+1 is page 2k with `k` shingles changed.
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut rnd = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u32
+        };
+        let mut sets = Vec::new();
+        for k in 0..20usize {
+            let a: Vec<u32> = (0..200).map(|_| rnd()).collect();
+            let mut b = a.clone();
+            for s in b.iter_mut().take(k) {
+                *s = rnd();
+            }
+            sets.push(a);
+            sets.push(b);
+        }
+        let main = with_sets(&sets);
+        let found = near_pairs(&main, sets.len(), 0.9, |_| true);
+        let mut want = Vec::new();
+        for a in 0..sets.len() as u32 {
+            for b in a + 1..sets.len() as u32 {
+                if jaccard(main.shingles(a), main.shingles(b)) >= 0.9 {
+                    want.push((a, b));
+                }
+            }
+        }
+        let got: Vec<(u32, u32)> = found.iter().map(|&(a, b, _)| (a, b)).collect();
+        assert_eq!(got, want);
+        // k = 10 of 200 changed: Jaccard 190/210 = 0.905; k = 11: 0.896.
+        assert!(got.contains(&(20, 21)));
+        assert!(!got.contains(&(22, 23)));
+    }
+}

@@ -1,0 +1,271 @@
+//! Main content: the template learned from the site, identical main content as strong
+//! evidence, near-identical main content as weak evidence (reviewed, never merged).
+//! Pages are real HTML run through the real extractor.
+
+use super::*;
+
+fn u(path: &str) -> String {
+    format!("https://shop.example{path}")
+}
+
+/// Deterministic prose: `n` words of paragraph `seed`, different for every seed.
+fn prose(seed: u64, n: usize) -> String {
+    const WORDS: &[&str] = &[
+        "canvas", "leather", "stitched", "weather", "trail", "summit", "harbour", "lantern",
+        "copper", "meadow", "granite", "willow", "ember", "ridge", "tundra", "saddle", "compass",
+        "river", "thistle", "orchard", "glacier", "bramble", "falcon", "cedar", "quarry", "marble",
+        "hollow", "beacon", "timber", "prairie", "cobalt", "juniper", "anchor", "sparrow",
+        "basalt", "heather", "lagoon", "pepper", "walnut", "zephyr",
+    ];
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            WORDS[(x % WORDS.len() as u64) as usize]
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A page of a theme with no HTML5 semantics: a header div, a big sidebar div (a
+/// "recent posts" widget listing `recent`, a category list, an about text), a footer
+/// div, around `main_html`.
+fn themed(title: &str, recent: &[&str], main_html: &str) -> String {
+    let posts: String = recent
+        .iter()
+        .map(|p| format!("<li><a href=\"/news/{p}\">{p} news story headline</a></li>"))
+        .collect();
+    format!(
+        "<html><head><title>{title} | Shop</title></head><body>\
+         <div id=\"top\"><a href=\"/\">Shop</a> <a href=\"/about\">About</a> <a href=\"/help\">Help</a></div>\
+         <div class=\"content\">{main_html}</div>\
+         <div class=\"sidebar\"><h3>Recent posts</h3><ul>{posts}</ul>\
+         <h3>Categories</h3><ul><li>Boots and shoes</li><li>Jackets and coats</li><li>Tents and shelters</li><li>Packs and bags</li></ul>\
+         <div class=\"about\"><p>{}</p><p>{}</p></div></div>\
+         <div id=\"bottom\"><p>{}</p></div></body></html>",
+        prose(9001, 90),
+        prose(9002, 60),
+        prose(9003, 40)
+    )
+}
+
+const RECENT: &[&str] = &["spring", "summer", "autumn", "winter", "rain"];
+
+fn article(h1: &str, seed: u64, words: usize) -> String {
+    format!("<h1>{h1}</h1><p>{}</p>", prose(seed, words))
+}
+
+/// A site of distinct short pages in a heavy template.
+fn services_site(recent: &[&str]) -> B {
+    let mut b = B::new();
+    let pages = [
+        ("/services/", "Services"),
+        ("/services/workshops/pricing/", "Workshop pricing"),
+        ("/services/repairs/", "Repairs"),
+        ("/services/rentals/", "Rentals"),
+        ("/about", "About us"),
+        ("/help", "Help"),
+        ("/contact", "Contact"),
+        ("/", "Home"),
+    ];
+    for (k, (path, h1)) in pages.iter().enumerate() {
+        b.page_html(
+            &u(path),
+            &themed(h1, recent, &article(h1, k as u64, 34 + k)),
+        );
+    }
+    b
+}
+
+#[test]
+fn the_template_does_not_make_different_short_pages_duplicates() {
+    let b = services_site(RECENT);
+    // The whole pages are near-identical by SimHash (the template is ~200 words; the
+    // main content 34-41): what the old whole-page fingerprint merged.
+    let f = |p: &str| {
+        let id = b.input.urls.iter().find(|r| r.url == u(p)).unwrap().id;
+        b.input.fetches.iter().find(|f| f.url_id == id).unwrap()
+    };
+    let (x, y) = (f("/services/"), f("/services/workshops/pricing/"));
+    let whole = (x.simhash.unwrap() ^ y.simhash.unwrap()).count_ones();
+    assert!(whole <= 12, "whole pages {whole} bits apart");
+    let a = b.analyse();
+    assert!(a.clusters.is_empty(), "{:#?}", a.clusters);
+    assert!(a.findings_with(FindingId::DupNear).next().is_none());
+    assert!(a.stats.template_blocks > 0);
+    // The pages table's main-content word count is the article alone.
+    let id = b
+        .input
+        .urls
+        .iter()
+        .find(|r| r.url == u("/services/"))
+        .unwrap()
+        .id;
+    let words = a
+        .main_words
+        .iter()
+        .find(|&&(i, _)| i == id)
+        .map(|&(_, w)| w);
+    assert_eq!(words, Some(1 + 34));
+}
+
+#[test]
+fn a_sidebar_change_changes_no_cluster() {
+    let mut before = services_site(RECENT);
+    let mut after = services_site(&["sale", "spring", "summer", "autumn", "winter"]);
+    for b in [&mut before, &mut after] {
+        // One real duplicate (a print version without the sidebar) and one near pair.
+        b.page_html(
+            &u("/services/?print=1"),
+            &format!(
+                "<html><head><title>Services | Shop</title></head><body>{}</body></html>",
+                article("Services", 0, 34)
+            ),
+        );
+    }
+    let (x, y) = (before.analyse(), after.analyse());
+    let shape = |a: &Analysis| {
+        a.clusters
+            .iter()
+            .map(|c| {
+                let mut m: Vec<String> = c.members.iter().map(|m| m.url.clone()).collect();
+                m.sort();
+                m
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(shape(&x), shape(&y));
+    assert_eq!(
+        shape(&x),
+        vec![vec![u("/services/"), u("/services/?print=1")]]
+    );
+    assert_eq!(render(&x), render(&y));
+}
+
+/// A listing of `items` (product teasers as `<li>`), in that order.
+fn listing(title: &str, items: &[u64]) -> String {
+    let lis: String = items
+        .iter()
+        .map(|&i| {
+            format!(
+                "<li><a href=\"/p/{i}\">Product {i}</a> {}</li>",
+                prose(500 + i, 12)
+            )
+        })
+        .collect();
+    themed(
+        title,
+        RECENT,
+        &format!(
+            "<h1>{title}</h1><p>Showing {} products</p>\
+             <select><option>Sort by price</option><option>Sort by name</option></select><ul>{lis}</ul>",
+            items.len()
+        ),
+    )
+}
+
+#[test]
+fn listings_are_one_page_only_when_they_list_the_same_items() {
+    let mut b = B::new();
+    let page1: Vec<u64> = (1..=12).collect();
+    let page2: Vec<u64> = (13..=24).collect();
+    b.page_html(&u("/catalogue/"), &listing("Catalogue", &page1));
+    // The same items in another order, and page 1 spelled out: the same page.
+    let mut sorted = page1.clone();
+    sorted.reverse();
+    b.page_html(&u("/catalogue/?sort=price"), &listing("Catalogue", &sorted));
+    b.page_html(&u("/catalogue/?page=1"), &listing("Catalogue", &page1));
+    // Page 2 and a category sharing 11 of page 2's 12 items: different pages.
+    b.page_html(&u("/catalogue/?page=2"), &listing("Catalogue", &page2));
+    let mut cat: Vec<u64> = (13..=23).collect();
+    cat.push(99);
+    b.page_html(&u("/catalogue/c/boots/"), &listing("Boots", &cat));
+    let mut cat2: Vec<u64> = (14..=24).collect();
+    cat2.push(98);
+    b.page_html(
+        &u("/catalogue/?page=2&color=red"),
+        &listing("Catalogue", &cat2),
+    );
+    // Enough other pages for the template to be learned.
+    for k in 0..6u64 {
+        let h1 = format!("Product {k}");
+        b.page_html(
+            &u(&format!("/p/{k}")),
+            &themed(&h1, RECENT, &article(&h1, 700 + k, 80)),
+        );
+    }
+    let a = b.analyse();
+    let clusters: Vec<Vec<String>> = a
+        .clusters
+        .iter()
+        .map(|c| c.members.iter().map(|m| m.url.clone()).collect())
+        .collect();
+    assert_eq!(
+        clusters,
+        vec![vec![
+            u("/catalogue/"),
+            u("/catalogue/?page=1"),
+            u("/catalogue/?sort=price")
+        ]]
+    );
+    // Near-identical listings are for review: no canonical, no redirect, no chain.
+    for f in a.findings_with(FindingId::DupNear) {
+        assert!(
+            f.fixes
+                .iter()
+                .all(|x| matches!(x, Fix::ReviewNearDuplicate { .. })),
+            "{f:#?}"
+        );
+    }
+    for f in &a.findings {
+        for fix in &f.fixes {
+            if let Fix::SetCanonical { page, href }
+            | Fix::Redirect {
+                from: page,
+                to: href,
+                ..
+            } = fix
+                && page != href
+            {
+                assert!(
+                    page.starts_with(&u("/catalogue/?")) && href == &u("/catalogue/"),
+                    "{f:#?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn pages_titled_apart_never_merge_on_main_content_alone() {
+    let mut b = services_site(RECENT);
+    // Two tag archives listing the same posts, with their own title and heading in a
+    // page header (chrome): same main content, but they name themselves differently.
+    let body = format!("<p>{}</p><p>{}</p>", prose(31, 40), prose(32, 40));
+    for tag in ["boots", "hiking"] {
+        b.page_html(
+            &u(&format!("/tag/{tag}/")),
+            &format!(
+                "<html><head><title>Tag {tag}</title></head><body><header><h1>Tag: {tag}</h1></header>\
+                 <main>{body}</main></body></html>"
+            ),
+        );
+    }
+    let a = b.analyse();
+    assert!(a.clusters.is_empty(), "{:#?}", a.clusters);
+}
+
+#[test]
+fn unreadable_blocks_are_counted_and_fall_back_to_the_whole_text() {
+    let mut b = B::new();
+    b.page_html(&u("/a"), &themed("A", RECENT, &article("A", 1, 50)));
+    b.page_html(&u("/b"), &themed("A", RECENT, &article("A", 1, 50)));
+    for f in &mut b.input.fetches {
+        f.blocks = Some(vec![42, 1, 2]);
+    }
+    let a = b.analyse();
+    assert_eq!(a.stats.unreadable_blocks, 2);
+    assert_eq!(a.clusters.len(), 1);
+}
