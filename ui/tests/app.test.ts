@@ -24,6 +24,7 @@ function finding(n: number, family: string, severity: string): FindingView {
     id: `ID-${n}`,
     severity,
     family,
+    tier: n % 7 === 0 ? "review" : "strong",
     title: `Finding ${n}`,
     summary: `summary ${n}`,
     why: `Why ${n} matters.`,
@@ -87,6 +88,9 @@ describe("App", () => {
     await fireEvent.click(screen.getAllByTestId("cluster-row")[0]);
     expect(await screen.findAllByTestId("member-row")).toHaveLength(3);
     expect(backend.callsOf("clusterDetail")).toEqual([[3, 4]]);
+    // Every member but the preferred URL shows its evidence tier; the page explains them.
+    expect(screen.getAllByTestId("member-tier").map((t) => t.textContent)).toEqual(["strong", "strong"]);
+    expect(screen.getByTestId("cluster-tiers").textContent).toContain("never merged");
   });
 
   it("opens a cluster from the keyboard", async () => {
@@ -202,6 +206,9 @@ describe("App", () => {
     const first = screen.getAllByTestId("finding")[0];
     expect(within(first).getByText("Why 0 matters.")).toBeTruthy();
     expect(within(first).getByText("fix 0")).toBeTruthy();
+    // Weak-evidence findings (every 7th here) are marked for review; the others are not.
+    const tiers = screen.getAllByTestId("finding").map((f) => within(f).queryByTestId("finding-tier")?.textContent ?? "");
+    expect(tiers.filter((t) => t === "for review")).toHaveLength(8);
 
     await fireEvent.click(screen.getByTestId("findings-next"));
     await waitFor(() => expect(screen.getAllByTestId("finding")).toHaveLength(11));

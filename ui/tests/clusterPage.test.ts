@@ -34,7 +34,8 @@ describe("ClusterPage", () => {
       'add <link rel=canonical href="https://www.site.test/shoes/">',
     );
     expect(document.querySelector("link[rel=canonical]")).toBeNull();
-    expect(within(duplicate).getByText("near-identical content (similarity 0.97)")).toBeTruthy();
+    expect(within(duplicate).getByText("same key under seo: rules fired strip-tracking-params; the content is identical")).toBeTruthy();
+    expect(within(duplicate).getByTestId("member-tier").textContent).toBe("strong");
     expect(within(rows[0]).getByTestId("member-fix").textContent).toBe("");
 
     const signals = screen.getAllByTestId("signal-row");

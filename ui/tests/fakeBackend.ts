@@ -285,6 +285,7 @@ export function sampleCluster(): ClusterDetail {
         status: 200,
         indexable: true,
         evidence: ["the target of 2 redirects"],
+        tier: null,
         fix: null,
       },
       {
@@ -296,6 +297,7 @@ export function sampleCluster(): ClusterDetail {
           "redirects (301) to https://site.test/shoes",
           "redirects (301) to https://www.site.test/shoes/",
         ],
+        tier: "strong",
         fix: "301 redirect to https://www.site.test/shoes/ in one hop",
       },
       {
@@ -303,7 +305,8 @@ export function sampleCluster(): ClusterDetail {
         role: "duplicate",
         status: 200,
         indexable: true,
-        evidence: ["same key under seo: rules fired strip-tracking-params", "near-identical content (similarity 0.97)"],
+        evidence: ["same key under seo: rules fired strip-tracking-params; the content is identical"],
+        tier: "strong",
         fix: 'add <link rel=canonical href="https://www.site.test/shoes/">',
       },
     ],
@@ -317,6 +320,7 @@ export function sampleCluster(): ClusterDetail {
         id: "DUP-HOST-VARIANT",
         severity: "warning",
         family: "duplicates",
+        tier: "strong",
         title: "Host variants serve the same page",
         summary: "http://site.test/shoes and https://www.site.test/shoes/ serve the same page",
         why: "Search engines split signals between variants.",

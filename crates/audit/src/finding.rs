@@ -243,6 +243,42 @@ findings! {
         "Pages that list each other as alternates name different x-default pages, so the fallback shown to other languages depends on the page.";
 }
 
+/// How strong the evidence behind a finding or a cluster member is.
+///
+/// Strong evidence (a redirect, a rel=canonical, identical text or main content, a
+/// normalization rule or learned DUST rule confirmed by identical content) merges URLs
+/// into a cluster and may lead to a fix that takes a page out of the index. Weak
+/// evidence (near-identical main content) only ever asks for a review.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Tier {
+    /// Enough to merge URLs and to redirect or canonicalize one to another.
+    Strong,
+    /// Worth a look, never a merge, never a fix that de-indexes a page.
+    Review,
+}
+
+impl Tier {
+    /// The tier's name as reports print it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::Strong => "strong",
+            Tier::Review => "review",
+        }
+    }
+}
+
+impl FindingId {
+    /// The evidence tier of a finding of this kind: `review` for near-identical
+    /// content, `strong` for everything the audit states as fact.
+    pub fn tier(self) -> Tier {
+        match self {
+            FindingId::DupNear => Tier::Review,
+            _ => Tier::Strong,
+        }
+    }
+}
+
 impl fmt::Display for FindingId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.code())

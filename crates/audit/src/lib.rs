@@ -224,7 +224,7 @@ pub use dust::{
     ValidationCandidate, ValidationFetch, ValidationReport, measure_validation,
     validation_candidates,
 };
-pub use finding::{Comparison, Finding, FindingId, Fix, Severity, compare};
+pub use finding::{Comparison, Finding, FindingId, Fix, Severity, Tier, compare};
 pub use fixes::{CanonicalTag, FixFiles, RedirectLine, SitemapChange};
 pub use from_store::{load, stored_validations, validation_fetch};
 pub use input::{

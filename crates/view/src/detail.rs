@@ -7,7 +7,7 @@ use crate::types::{ClusterDetail, MemberView, SignalView};
 use audit::export::fix_text;
 use audit::{
     Action, Analysis, AuditInput, Cluster, Confirmation, DeclarationSource, Evidence, EvidenceKind,
-    FetchRow, HopKind, SignalKind, UrlId,
+    FetchRow, HopKind, Role, SignalKind, Tier, UrlId,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -152,6 +152,7 @@ pub fn cluster_detail(
                 .iter()
                 .map(|e| sentence(e, input, lookup, policy))
                 .collect(),
+            tier: (m.role != Role::Preferred).then(|| Tier::Strong.as_str().to_owned()),
             fix: match m.action {
                 Action::None => None,
                 a => Some(fix_text(a, &c.preferred_url)),

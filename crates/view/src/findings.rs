@@ -12,6 +12,7 @@ pub fn finding_view(f: &Finding) -> FindingView {
         id: f.id.code().to_owned(),
         severity: f.severity.as_str().to_owned(),
         family: family(f.id.code()).to_owned(),
+        tier: f.id.tier().as_str().to_owned(),
         title: f.title.to_string(),
         summary: f.summary.clone(),
         why: f.why.to_string(),

@@ -340,6 +340,9 @@ pub struct MemberView {
     pub indexable: bool,
     /// Why it is in the cluster, as sentences.
     pub evidence: Vec<String>,
+    /// The tier of that evidence: `strong` (every merge is strong evidence), `null` for
+    /// the preferred URL.
+    pub tier: Option<String>,
     /// What to do (`null` for the preferred URL).
     pub fix: Option<String>,
 }
@@ -368,6 +371,9 @@ pub struct FindingView {
     pub severity: String,
     /// duplicates, canonicals, redirects, sitemaps, dust, crawl.
     pub family: String,
+    /// `strong` (stated as fact) or `review` (near-identical content: weak evidence,
+    /// never merged, no canonical proposed).
+    pub tier: String,
     /// One line.
     pub title: String,
     /// One sentence about this instance.

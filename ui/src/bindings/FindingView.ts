@@ -21,6 +21,11 @@ severity: string,
  */
 family: string, 
 /**
+ * `strong` (stated as fact) or `review` (near-identical content: weak evidence,
+ * never merged, no canonical proposed).
+ */
+tier: string, 
+/**
  * One line.
  */
 title: string, 

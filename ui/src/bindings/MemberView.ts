@@ -25,6 +25,11 @@ indexable: boolean,
  */
 evidence: Array<string>, 
 /**
+ * The tier of that evidence: `strong` (every merge is strong evidence), `null` for
+ * the preferred URL.
+ */
+tier: string | null, 
+/**
  * What to do (`null` for the preferred URL).
  */
 fix: string | null, };
