@@ -144,6 +144,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     for (cause, n) in &by_cause {
         println!("  {n:>6}  by {cause}");
     }
+    println!(
+        "  (every merge is strong evidence: a redirect, a rel=canonical, identical content with \
+         the site's template left out, or a URL rule confirmed by identical content; \
+         near-identical pages are never merged: they are DUP-NEAR findings, for review)"
+    );
 
     let count = |s: Severity| analysis.findings.iter().filter(|f| f.severity == s).count();
     println!(
@@ -157,7 +162,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         by_id.entry(f.id.code()).or_insert((0, &f.title)).0 += 1;
     }
     for (code, (n, title)) in &by_id {
-        println!("  {n:>6}  {code:<24} {title}");
+        let review = match audit::FindingId::from_code(code).map(audit::FindingId::tier) {
+            Some(audit::Tier::Review) => "  [for review: weak evidence]",
+            _ => "",
+        };
+        println!("  {n:>6}  {code:<24} {title}{review}");
     }
 
     let mut clusters: Vec<_> = analysis.clusters.iter().collect();

@@ -6,7 +6,7 @@
 
 use crate::cluster::{Action, Role};
 use crate::input::{AuditInput, FetchRow, UrlId};
-use crate::{Analysis, FixFiles};
+use crate::{Analysis, FixFiles, Tier};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::Write;
@@ -340,6 +340,7 @@ pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> Tabl
                 text("Role"),
                 number("Status Code"),
                 text("Why In Cluster"),
+                text("Evidence Tier"),
                 text("Rules Fired"),
                 text("Fix"),
             ]);
@@ -358,6 +359,12 @@ pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> Tabl
                         role_name(m.role).into(),
                         m.status.into(),
                         why.join("\n").into(),
+                        if m.role == Role::Preferred {
+                            ""
+                        } else {
+                            Tier::Strong.as_str()
+                        }
+                        .into(),
                         rules.join(", ").into(),
                         fix_text(m.action, &c.preferred_url).into(),
                     ]);
@@ -369,6 +376,7 @@ pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> Tabl
             let mut t = TableData::new(&[
                 text("Finding"),
                 text("Severity"),
+                text("Evidence Tier"),
                 text("Title"),
                 text("Summary"),
                 url("Addresses"),
@@ -382,6 +390,7 @@ pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> Tabl
                 t.rows.push(vec![
                     f.id.code().into(),
                     f.severity.as_str().into(),
+                    f.id.tier().as_str().into(),
                     (&*f.title).into(),
                     f.summary.as_str().into(),
                     f.urls.join("\n").into(),
