@@ -1,6 +1,13 @@
 //! Sitemaps: the seeds (robots.txt `Sitemap:` lines, `/sitemap.xml`, the user's), then
 //! sitemap indexes recursively, breadth first, each sitemap fetched once and stored with
 //! its entries and the issues the parser found. Every entry's URL is admitted (depth 1).
+//!
+//! A sitemap URL that redirects is followed (up to [`MAX_REDIRECTS`] hops, each to a host
+//! in the audit's scope, as search engines do) and the final target is read as the
+//! sitemap, stored under the URL it was found by. Each hop is recorded among the
+//! sitemap's issues as `{"kind": "redirected", "detail": "302 to <url>"}`. A target that
+//! is read (or queued) as a sitemap of its own is not read again: the redirecting
+//! sitemap then keeps the 3xx status, no error and no entries.
 
 use std::collections::{HashSet, VecDeque};
 
@@ -14,6 +21,12 @@ use crate::run::Ctx;
 
 /// Index nesting followed (an index listing an index listing sitemaps is already unusual).
 const MAX_INDEX_LEVELS: u32 = 3;
+
+/// Redirects followed from a sitemap's URL to the sitemap.
+const MAX_REDIRECTS: usize = 5;
+
+/// The issue kind of one redirect hop (its detail: `"{status} to {url}"`).
+const REDIRECTED: &str = "redirected";
 
 /// A sitemap waiting to be read.
 struct Pending {
@@ -114,7 +127,7 @@ pub(crate) async fn read_all(
         book.next_id += 1;
         book.read += 1;
         read += 1;
-        let (record, children) = read_one(ctx, id, &pending).await;
+        let (record, children) = read_one(ctx, id, &pending, &mut book.seen).await;
         ctx.writer.sitemap(record).await?;
         if pending.level < MAX_INDEX_LEVELS {
             for child in children {
@@ -142,8 +155,14 @@ pub(crate) async fn read_all(
     Ok(read)
 }
 
-/// Fetches and parses one sitemap; returns its record and its child sitemaps.
-async fn read_one(ctx: &Ctx, id: SitemapId, pending: &Pending) -> (SitemapRecord, Vec<String>) {
+/// Fetches and parses one sitemap, following its redirects; returns its record and its
+/// child sitemaps. The URLs redirected to are added to `seen`.
+async fn read_one(
+    ctx: &Ctx,
+    id: SitemapId,
+    pending: &Pending,
+    seen: &mut HashSet<String>,
+) -> (SitemapRecord, Vec<String>) {
     let mut record = SitemapRecord {
         id,
         url: pending.url.clone(),
@@ -171,16 +190,13 @@ async fn read_one(ctx: &Ctx, id: SitemapId, pending: &Pending) -> (SitemapRecord
             return (record, Vec::new());
         }
     };
-    ctx.gate.wait(url.host_str().unwrap_or(""), None).await;
-    let response = match fetch::get(&ctx.client, &url, ctx.config.max_sitemap_bytes, |s, _| {
-        s.is_success()
-    })
-    .await
-    {
-        Ok(response) => response,
-        Err(failure) => {
-            record.status = failure.partial.as_ref().map(|p| p.status.as_u16());
-            record.error = Some(format!("{}: {}", failure.kind, failure.message));
+    let mut hops: Vec<(String, String)> = Vec::new();
+    let (url, response) = match follow(ctx, url, &mut hops, seen).await {
+        Ok(found) => found,
+        Err(Stop { status, error }) => {
+            record.status = status;
+            record.error = error;
+            record.issues_json = issues_json(&hops);
             return (record, Vec::new());
         }
     };
@@ -188,6 +204,7 @@ async fn read_one(ctx: &Ctx, id: SitemapId, pending: &Pending) -> (SitemapRecord
     record.body_bytes = response.body.len() as u64;
     if !response.status.is_success() {
         record.error = Some(format!("status {}", response.status.as_u16()));
+        record.issues_json = issues_json(&hops);
         return (record, Vec::new());
     }
     let mut parsed = parse(&response.body, &url, ctx.config.max_sitemap_bytes);
@@ -203,14 +220,8 @@ async fn read_one(ctx: &Ctx, id: SitemapId, pending: &Pending) -> (SitemapRecord
     record.kind = parsed.kind;
     record.gzip = parsed.gzip;
     record.error = parsed.error;
-    record.issues_json = serde_json::to_string(
-        &parsed
-            .issues
-            .iter()
-            .map(|(kind, detail)| serde_json::json!({ "kind": kind, "detail": detail }))
-            .collect::<Vec<_>>(),
-    )
-    .unwrap_or_else(|_| "[]".into());
+    hops.append(&mut parsed.issues);
+    record.issues_json = issues_json(&hops);
 
     // Admit every entry's URL (those that resolve) in one batch.
     let mut keyed = Vec::with_capacity(parsed.entries.len());
@@ -232,6 +243,93 @@ async fn read_one(ctx: &Ctx, id: SitemapId, pending: &Pending) -> (SitemapRecord
     record.requeue = requeue;
     record.entries = parsed.entries;
     (record, parsed.children)
+}
+
+/// Why [`follow`] ended without a response to read.
+struct Stop {
+    /// The last status received.
+    status: Option<u16>,
+    /// What went wrong; `None` when the redirect led to a sitemap read on its own.
+    error: Option<String>,
+}
+
+/// Requests `url`, following redirects within the audit's scope (at most
+/// [`MAX_REDIRECTS`]); each hop is pushed to `hops` as a [`REDIRECTED`] issue. Returns
+/// the final URL and its response.
+async fn follow(
+    ctx: &Ctx,
+    mut url: Url,
+    hops: &mut Vec<(String, String)>,
+    seen: &mut HashSet<String>,
+) -> Result<(Url, fetch::Response), Stop> {
+    let mut visited = vec![url.clone()];
+    loop {
+        ctx.gate.wait(url.host_str().unwrap_or(""), None).await;
+        let response = fetch::get(&ctx.client, &url, ctx.config.max_sitemap_bytes, |s, _| {
+            s.is_success()
+        })
+        .await
+        .map_err(|failure| Stop {
+            status: failure.partial.as_ref().map(|p| p.status.as_u16()),
+            error: Some(format!("{}: {}", failure.kind, failure.message)),
+        })?;
+        let Some(target) = redirect_target(&url, &response) else {
+            return Ok((url, response));
+        };
+        let status = Some(response.status.as_u16());
+        let stop = |error: String| Stop {
+            status,
+            error: Some(error),
+        };
+        hops.push((
+            REDIRECTED.to_owned(),
+            format!("{} to {target}", response.status.as_u16()),
+        ));
+        // The same test as for the sitemaps of a robots.txt: an audited host.
+        if !ctx.lock_frontier().scope().host_in_scope(&target) {
+            return Err(stop(format!(
+                "redirects to {target}, outside the audit's scope: not followed"
+            )));
+        }
+        if visited.contains(&target) {
+            return Err(stop(format!("redirect loop: back to {target}")));
+        }
+        if hops.len() > MAX_REDIRECTS {
+            return Err(stop(format!(
+                "more than {MAX_REDIRECTS} redirects: not followed to {target}"
+            )));
+        }
+        if !seen.insert(target.to_string()) {
+            // Read (or queued) as a sitemap of its own.
+            return Err(Stop {
+                status,
+                error: None,
+            });
+        }
+        visited.push(target.clone());
+        url = target;
+    }
+}
+
+/// Where a redirect response points (an http(s) URL, fragment removed), if it is one.
+fn redirect_target(url: &Url, response: &fetch::Response) -> Option<Url> {
+    if !matches!(response.status.as_u16(), 301 | 302 | 303 | 307 | 308) {
+        return None;
+    }
+    let mut target = canon::resolve(url, response.header("location")?.trim()).ok()?;
+    target.set_fragment(None);
+    matches!(target.scheme(), "http" | "https").then_some(target)
+}
+
+/// Issues as the store's JSON array of `{kind, detail}`.
+fn issues_json(issues: &[(String, String)]) -> String {
+    serde_json::to_string(
+        &issues
+            .iter()
+            .map(|(kind, detail)| serde_json::json!({ "kind": kind, "detail": detail }))
+            .collect::<Vec<_>>(),
+    )
+    .unwrap_or_else(|_| "[]".into())
 }
 
 /// Parses a sitemap body with the `sitemap` crate (gzip detected by its magic bytes;

@@ -191,13 +191,21 @@ fn content_line(cx: &Ctx<'_, '_>, m: u32, p: u32, kind: DupKind) -> String {
         (Some(a), Some(b)) if a.text_hash == b.text_hash => {
             format!("identical text ({} words)", words(m))
         }
-        (Some(a), Some(b)) => match (a.simhash, b.simhash) {
-            (Some(x), Some(y)) => format!(
-                "text SimHash distance {} of 64 bits (similarity {:.2})",
-                crate::site::distance(x, y),
-                1.0 - f64::from(crate::site::distance(x, y)) / 64.0
-            ),
-            _ => "text differs".to_owned(),
+        (Some(a), Some(b)) => match (a.main, b.main, site.main.similarity(m, p)) {
+            (Some((x, w)), Some((y, _)), _) if x == y => {
+                format!("identical main content ({w} words; the site's template left out)")
+            }
+            (Some(_), Some(_), Some(s)) => {
+                format!("main content {}% similar (the site's template left out)", percent(s))
+            }
+            _ => match (a.simhash, b.simhash) {
+                (Some(x), Some(y)) => format!(
+                    "text SimHash distance {} of 64 bits (similarity {:.2})",
+                    crate::site::distance(x, y),
+                    1.0 - f64::from(crate::site::distance(x, y)) / 64.0
+                ),
+                _ => "text differs".to_owned(),
+            },
         },
         _ => match kind {
             DupKind::Dust(r) => {

@@ -2,7 +2,7 @@
 
 use super::Ctx;
 use crate::finding::{Finding, FindingId, Fix};
-use crate::input::{FoundVia, UrlState};
+use crate::input::{FoundVia, SitemapRow, SitemapSource, UrlState};
 use crate::site::NONE;
 use crate::urlparts::split;
 use rustc_hash::FxHashSet;
@@ -16,6 +16,8 @@ const FATAL: &[&str] = &[
     "io_error",
     "not_a_sitemap",
 ];
+/// The issue kind the crawler records for each redirect it followed to a sitemap.
+const REDIRECTED: &str = "redirected";
 /// Issue codes that say the sitemap is over the protocol's limits.
 const LIMITS: &[&str] = &[
     "too_many_urls",
@@ -274,37 +276,131 @@ fn missing(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     }
 }
 
+/// The redirects the crawler followed from a sitemap's URL, as `(status, to)`.
+fn redirects(s: &SitemapRow) -> Vec<(&str, &str)> {
+    s.issues
+        .iter()
+        .filter(|i| i.kind == REDIRECTED)
+        .filter_map(|i| i.detail.split_once(" to "))
+        .collect()
+}
+
+/// One evidence line per redirect hop, from the sitemap's URL on.
+fn hop_lines(s: &SitemapRow, hops: &[(&str, &str)]) -> Vec<String> {
+    let mut from = s.url.as_str();
+    hops.iter()
+        .map(|&(status, to)| {
+            let line = format!("{from} redirects to {to} ({status})");
+            from = to;
+            line
+        })
+        .collect()
+}
+
 fn files(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
-    for s in &cx.site.input.sitemaps {
+    let sitemaps = &cx.site.input.sitemaps;
+    // What the site declares: its sitemaps other than the guessed one, and where they
+    // redirect.
+    let declared: FxHashSet<&str> = sitemaps
+        .iter()
+        .filter(|s| s.found_via != SitemapSource::Guessed)
+        .flat_map(|s| {
+            std::iter::once(s.url.as_str()).chain(redirects(s).into_iter().map(|(_, to)| to))
+        })
+        .collect();
+    for s in sitemaps {
+        let hops = redirects(s);
         let fatal: Vec<_> = s
             .issues
             .iter()
             .filter(|i| FATAL.contains(&i.kind.as_str()))
             .collect();
-        let bad_status = s.status.is_some_and(|st| !(200..300).contains(&st));
+        // A redirect to a URL read as a sitemap of its own keeps its 3xx status and no
+        // error: the target's row says the rest.
+        let read_elsewhere = !hops.is_empty()
+            && s.error.is_none()
+            && s.status.is_some_and(|st| (300..400).contains(&st));
+        let bad_status = !read_elsewhere && s.status.is_some_and(|st| !(200..300).contains(&st));
+        let guessed = s.found_via == SitemapSource::Guessed;
         if bad_status || s.error.is_some() || !fatal.is_empty() {
-            let mut f = Finding::new(
-                FindingId::SitemapInvalid,
-                &[&s.url],
-                format!("The sitemap {} cannot be read.", s.url),
-            )
-            .urls([s.url.clone()]);
+            if guessed {
+                // Not found, gone or no answer: the site has no sitemap there.
+                let absent = match s.status {
+                    None => fatal.is_empty(),
+                    Some(st) => matches!(st, 404 | 410),
+                };
+                if absent {
+                    continue;
+                }
+            }
+            let (id, summary) = if guessed {
+                (
+                    FindingId::SitemapGuessUnreadable,
+                    format!(
+                        "{}, which nothing declares, answers without a readable sitemap.",
+                        s.url
+                    ),
+                )
+            } else {
+                (
+                    FindingId::SitemapInvalid,
+                    format!("The sitemap {} cannot be read.", s.url),
+                )
+            };
+            let mut f = Finding::new(id, &[&s.url], summary).urls([s.url.clone()]);
+            for line in hop_lines(s, &hops) {
+                f = f.evidence(line);
+            }
             let mut detail = Vec::new();
             if let Some(st) = s.status.filter(|_| bad_status) {
                 f = f.evidence(format!("it answers {st}"));
-                detail.push(format!("serve it with status 200 (it answers {st})"));
+                if !guessed {
+                    detail.push(format!("serve it with status 200 (it answers {st})"));
+                }
             }
             if let Some(e) = &s.error {
                 f = f.evidence(format!("error: {e}"));
-                detail.push(format!("fix: {e}"));
+                if !guessed {
+                    detail.push(format!("fix: {e}"));
+                }
             }
             for i in &fatal {
                 f = f.evidence(format!("{}: {}", i.kind, i.detail));
-                detail.push(format!("fix {}", i.kind));
+                if !guessed {
+                    detail.push(format!("fix {}", i.kind));
+                }
+            }
+            if guessed {
+                detail.push(
+                    "serve the site's sitemap there (or redirect to it), or answer 404 if there is none"
+                        .to_owned(),
+                );
             }
             out.push(f.fix(Fix::RebuildSitemap {
                 sitemap: s.url.clone(),
                 detail: detail.join("; "),
+            }));
+        } else if let Some(&(_, to)) = hops.last()
+            && !(guessed && declared.contains(to))
+        {
+            // Read through its redirects (or its target was read on its own). A guess
+            // that leads to a declared sitemap is how the site works, not a finding.
+            let summary = if guessed {
+                format!(
+                    "{}, which nothing declares, redirects to the sitemap {to}.",
+                    s.url
+                )
+            } else {
+                format!("The sitemap {} redirects to {to}.", s.url)
+            };
+            let mut f = Finding::new(FindingId::SitemapLocationRedirect, &[&s.url], summary)
+                .urls([s.url.clone(), to.to_owned()]);
+            for line in hop_lines(s, &hops) {
+                f = f.evidence(line);
+            }
+            out.push(f.fix(Fix::DeclareSitemap {
+                sitemap: to.to_owned(),
+                instead_of: (!guessed).then(|| s.url.clone()),
             }));
         }
         let limits: Vec<_> = s
@@ -347,5 +443,207 @@ mod pattern_tests {
             super::number_pattern("https://e.test/a-b/p2"),
             "https://e.test/a-b/p#"
         );
+    }
+}
+
+#[cfg(test)]
+mod file_tests {
+    use crate::tests::{B, check};
+    use crate::{Fix, Severity, SitemapIssue, SitemapRow, SitemapSource};
+
+    const S: &str = "https://example.com";
+
+    fn u(path: &str) -> String {
+        format!("{S}{path}")
+    }
+
+    fn row(id: u32, path: &str, via: SitemapSource, status: Option<u16>) -> SitemapRow {
+        SitemapRow {
+            id,
+            url: u(path),
+            kind: "unknown".into(),
+            status,
+            error: status
+                .filter(|s| !(200..300).contains(s))
+                .map(|s| format!("status {s}")),
+            found_via: via,
+            ..SitemapRow::default()
+        }
+    }
+
+    fn hop(status: u16, to: &str) -> SitemapIssue {
+        SitemapIssue {
+            kind: "redirected".into(),
+            detail: format!("{status} to {to}"),
+        }
+    }
+
+    fn analyse(sitemaps: Vec<SitemapRow>) -> crate::Analysis {
+        let mut b = B::new();
+        b.page(&u("/"), 1);
+        b.input.sitemaps = sitemaps;
+        b.analyse()
+    }
+
+    #[test]
+    fn a_guess_that_is_missing_or_unanswered_is_nothing() {
+        let mut unanswered = row(1, "/sitemap.xml", SitemapSource::Guessed, None);
+        unanswered.error = Some("connect: error sending request: connection refused".into());
+        for guess in [
+            unanswered,
+            row(1, "/sitemap.xml", SitemapSource::Guessed, Some(404)),
+            row(1, "/sitemap.xml", SitemapSource::Guessed, Some(410)),
+        ] {
+            check(&analyse(vec![guess]), "");
+        }
+    }
+
+    #[test]
+    fn a_guess_that_is_no_sitemap_is_at_most_a_notice() {
+        let mut html = row(1, "/sitemap.xml", SitemapSource::Guessed, Some(200));
+        html.issues.push(SitemapIssue {
+            kind: "not_a_sitemap".into(),
+            detail: "the root element is <html> (an HTML page)".into(),
+        });
+        let a = analyse(vec![html]);
+        check(
+            &a,
+            "SITEMAP-GUESS-UNREADABLE https://example.com/sitemap.xml",
+        );
+        assert_eq!(a.findings[0].severity, Severity::Notice);
+        let a = analyse(vec![row(
+            1,
+            "/sitemap.xml",
+            SitemapSource::Guessed,
+            Some(503),
+        )]);
+        check(
+            &a,
+            "SITEMAP-GUESS-UNREADABLE https://example.com/sitemap.xml",
+        );
+        assert!(a.findings.iter().all(|f| f.severity == Severity::Notice));
+    }
+
+    #[test]
+    fn declared_sitemaps_keep_their_error() {
+        for via in [
+            SitemapSource::Robots,
+            SitemapSource::User,
+            SitemapSource::Index,
+        ] {
+            let a = analyse(vec![row(1, "/declared.xml", via, Some(404))]);
+            check(&a, "SITEMAP-INVALID https://example.com/declared.xml");
+            assert_eq!(a.findings[0].severity, Severity::Error);
+            let mut gone = row(1, "/declared.xml", via, None);
+            gone.error = Some("connect: connection refused".into());
+            check(
+                &analyse(vec![gone]),
+                "SITEMAP-INVALID https://example.com/declared.xml",
+            );
+        }
+        // A row that does not say how it was found is judged as declared.
+        let a = analyse(vec![SitemapRow {
+            id: 1,
+            url: u("/old.xml"),
+            status: Some(404),
+            ..SitemapRow::default()
+        }]);
+        check(&a, "SITEMAP-INVALID https://example.com/old.xml");
+    }
+
+    #[test]
+    fn a_redirecting_sitemap_that_is_read_is_a_notice() {
+        let mut guess = row(1, "/sitemap.xml", SitemapSource::Guessed, Some(200));
+        guess.kind = "urlset".into();
+        guess.issues.push(hop(302, &u("/wp-sitemap.xml")));
+        let a = analyse(vec![guess]);
+        check(
+            &a,
+            "SITEMAP-LOCATION-REDIRECT https://example.com/sitemap.xml https://example.com/wp-sitemap.xml",
+        );
+        let f = &a.findings[0];
+        assert_eq!(f.severity, Severity::Notice);
+        assert_eq!(
+            f.evidence,
+            [
+                "https://example.com/sitemap.xml redirects to https://example.com/wp-sitemap.xml (302)"
+            ]
+        );
+        assert_eq!(
+            f.fixes,
+            [Fix::DeclareSitemap {
+                sitemap: u("/wp-sitemap.xml"),
+                instead_of: None
+            }]
+        );
+
+        let mut declared = row(1, "/old.xml", SitemapSource::Robots, Some(200));
+        declared.kind = "urlset".into();
+        declared.issues.push(hop(301, &u("/moved.xml")));
+        declared.issues.push(hop(302, &u("/new.xml")));
+        let a = analyse(vec![declared]);
+        check(
+            &a,
+            "SITEMAP-LOCATION-REDIRECT https://example.com/old.xml https://example.com/new.xml",
+        );
+        assert_eq!(a.findings[0].evidence.len(), 2);
+        assert_eq!(
+            a.findings[0].fixes,
+            [Fix::DeclareSitemap {
+                sitemap: u("/new.xml"),
+                instead_of: Some(u("/old.xml"))
+            }]
+        );
+    }
+
+    #[test]
+    fn a_guess_redirecting_to_a_declared_sitemap_is_nothing() {
+        // WordPress: robots.txt names wp-sitemap.xml, /sitemap.xml redirects to it (and
+        // was not read again).
+        let mut declared = row(1, "/wp-sitemap.xml", SitemapSource::Robots, Some(200));
+        declared.kind = "sitemapindex".into();
+        let mut guess = row(2, "/sitemap.xml", SitemapSource::Guessed, Some(301));
+        guess.error = None;
+        guess.issues.push(hop(301, &u("/wp-sitemap.xml")));
+        check(&analyse(vec![declared.clone(), guess.clone()]), "");
+        // A declared sitemap redirecting to another read on its own is a notice.
+        guess.found_via = SitemapSource::User;
+        check(
+            &analyse(vec![declared, guess]),
+            "SITEMAP-LOCATION-REDIRECT https://example.com/sitemap.xml https://example.com/wp-sitemap.xml",
+        );
+    }
+
+    #[test]
+    fn a_redirect_that_fails_keeps_the_severity_of_its_origin() {
+        // Out of scope, not followed.
+        let mut declared = row(1, "/declared.xml", SitemapSource::Robots, Some(301));
+        declared
+            .issues
+            .push(hop(301, "https://cdn.test/declared.xml"));
+        declared.error = Some(
+            "redirects to https://cdn.test/declared.xml, outside the audit's scope: not followed"
+                .into(),
+        );
+        let a = analyse(vec![declared]);
+        check(&a, "SITEMAP-INVALID https://example.com/declared.xml");
+        assert_eq!(
+            a.findings[0].evidence[0],
+            "https://example.com/declared.xml redirects to https://cdn.test/declared.xml (301)"
+        );
+        let mut guess = row(1, "/sitemap.xml", SitemapSource::Guessed, Some(302));
+        guess.issues.push(hop(302, "https://cdn.test/sitemap.xml"));
+        guess.error = Some(
+            "redirects to https://cdn.test/sitemap.xml, outside the audit's scope: not followed"
+                .into(),
+        );
+        check(
+            &analyse(vec![guess]),
+            "SITEMAP-GUESS-UNREADABLE https://example.com/sitemap.xml",
+        );
+        // A guess redirecting to a 404: no sitemap there either.
+        let mut guess = row(1, "/sitemap.xml", SitemapSource::Guessed, Some(404));
+        guess.issues.push(hop(301, &u("/sitemap/")));
+        check(&analyse(vec![guess]), "");
     }
 }
