@@ -222,7 +222,7 @@ pub(crate) fn build_graph(site: &Site<'_>, keys: &Keys, mined: &Mined) -> Graph 
     near_pairs(&distinct, cfg.near_distance, |a, b, d| {
         g.near.push((a.min(b), a.max(b), 1.0 - f64::from(d) / 64.0));
     });
-    g.near.sort_by(|x, y| (x.0, x.1).cmp(&(y.0, y.1)));
+    g.near.sort_by_key(|x| (x.0, x.1));
     g.near.dedup_by(|x, y| (x.0, x.1) == (y.0, y.1));
     let Graph {
         dsu,

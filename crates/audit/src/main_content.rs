@@ -225,9 +225,8 @@ pub(crate) fn learn(site: &Site<'_>) -> MainContent {
     for &(i, a, b) in &sets {
         ranges[i as usize] = (a, b);
     }
-    for i in 0..n {
+    for (i, &(a, b)) in ranges.iter().enumerate() {
         out.start[i] = shingles.len() as u32;
-        let (a, b) = ranges[i];
         shingles.extend_from_slice(&out.shingles[a as usize..b as usize]);
     }
     out.start[n] = shingles.len() as u32;
