@@ -225,6 +225,7 @@ fn every_reachable_answer_is_fetched_once_with_its_status() {
             "http://blog.example.test/",
             "http://example.test/shoes",
             "https://example.test/new-arrivals",
+            "https://example.test/news/autumn-sale",
             "https://example.test/products?page=9",
             "https://example.test/returns-policy",
             "https://www.example.test/shoes",

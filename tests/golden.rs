@@ -73,7 +73,7 @@ fn render(a: &Analysis, urls: &HashMap<UrlId, String>) -> String {
 }
 
 /// The analysis `dustpan report` makes of the audit (with its validation samples).
-fn analyse(db: &Path) -> (Analysis, HashMap<UrlId, String>) {
+fn analyse(db: &Path) -> Demo {
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let store = store::Store::open(db).await.unwrap();
@@ -101,33 +101,60 @@ fn analyse(db: &Path) -> (Analysis, HashMap<UrlId, String>) {
             validations,
             ..AnalysisConfig::default()
         };
-        let urls = input
+        let urls: HashMap<UrlId, String> = input
             .urls
             .iter()
             .map(|u| (u.id, u.found_url().to_owned()))
             .collect();
-        (audit::analyse(&input, &config), urls)
+        let fetched = input
+            .fetches
+            .iter()
+            .filter_map(|f| urls.get(&f.url_id).cloned())
+            .collect();
+        Demo {
+            analysis: audit::analyse(&input, &config),
+            urls,
+            fetched,
+        }
+    })
+}
+
+/// One `dustpan demo` audit of the fixture, analysed.
+pub(crate) struct Demo {
+    pub analysis: Analysis,
+    /// Every URL by id.
+    pub urls: HashMap<UrlId, String>,
+    /// The URLs fetched (with a response or not).
+    pub fetched: Vec<String>,
+}
+
+/// The analysis of one `dustpan demo` audit of the fixture (run once per test binary).
+pub(crate) fn demo_analysis() -> &'static Demo {
+    static DEMO: std::sync::OnceLock<Demo> = std::sync::OnceLock::new();
+    DEMO.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("golden.sqlite");
+        let demo = dustpan(
+            &[
+                "demo",
+                "--db",
+                db.to_str().unwrap(),
+                "-q",
+                "--slow-ms",
+                "200",
+            ],
+            "",
+        );
+        assert_eq!(demo.code, 0, "{}", demo.stderr);
+        analyse(&db)
     })
 }
 
 #[test]
 fn the_fixture_audit_matches_the_reviewed_golden_file() {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("golden.sqlite");
-    let demo = dustpan(
-        &[
-            "demo",
-            "--db",
-            db.to_str().unwrap(),
-            "-q",
-            "--slow-ms",
-            "200",
-        ],
-        "",
-    );
-    assert_eq!(demo.code, 0, "{}", demo.stderr);
-    let (analysis, urls) = analyse(&db);
-    let got = render(&analysis, &urls);
+    let demo = demo_analysis();
+    let got = render(&demo.analysis, &demo.urls);
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/fixture-before.txt");
     if std::env::var_os("DUSTPAN_BLESS").is_some() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();

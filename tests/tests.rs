@@ -10,4 +10,5 @@ mod hostile;
 mod normalize;
 mod report;
 mod resume;
+mod truth;
 mod util;

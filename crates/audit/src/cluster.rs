@@ -154,13 +154,23 @@ pub(crate) fn build_graph(site: &Site<'_>, keys: &Keys, mined: &Mined) -> Graph 
             g.join(i, to, EdgeKind::Redirect);
         }
     }
-    // 2. rel=canonical, unless the two pages' text says they are unrelated.
+    // 2. rel=canonical, judged by the page it leads to (through the target's redirects):
+    //    none when that page is an error (CANON-TO-ERROR says so) or its content is
+    //    unrelated (CANON-TO-UNRELATED).
     for i in 0..n as u32 {
         let t = site.eff_canon[i as usize];
         if t == NONE || t == i || !site.serves(i) || site.external[t as usize] {
             continue;
         }
-        if let Some(s) = unrelated(site, i, t) {
+        let end = match site.chains[t as usize] {
+            Chain::NoHop => t,
+            Chain::Final { to, .. } => to,
+            Chain::Unresolved { .. } | Chain::Loop => continue,
+        };
+        if end == i || site.external[end as usize] || site.error(end) {
+            continue;
+        }
+        if let Some(s) = unrelated(site, i, end) {
             g.unrelated_canonicals.push((i, t, s));
             continue;
         }

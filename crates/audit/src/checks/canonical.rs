@@ -205,7 +205,18 @@ fn target_problem(
             format!("The canonical of {page} points at {target}, which redirects."),
         )
         .evidence(cx.hop_line(t));
-        let to = cx.live_final(t).unwrap_or_else(|| better_target(cx, i, t));
+        // The page the redirect leads to, unless its content is unrelated to this page:
+        // then the canonical was wrong from the start and the page names itself.
+        let to = match unrelated {
+            Some((_, s)) => {
+                f = f.evidence(format!(
+                    "the page it leads to is unrelated: their main contents are {}% similar",
+                    crate::cluster::percent(s)
+                ));
+                i
+            }
+            None => cx.live_final(t).unwrap_or_else(|| better_target(cx, i, t)),
+        };
         f = f.fix(Fix::SetCanonical {
             page: page.clone(),
             href: cx.url(to),
@@ -365,6 +376,7 @@ fn target_problem(
     }
     if let Some((ut, d)) = unrelated
         && ut == t
+        && site.hops[t as usize].is_none()
     {
         return Some(
             base(

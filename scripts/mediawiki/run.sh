@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The MediaWiki proving ground in one command: build and serve the wiki, audit it with
+# dustpan, export the audit and score it against the wiki's database.
+#
+#   bash scripts/mediawiki/run.sh [--no-setup] [--state DIR] [-- AUDIT_OPTIONS...]
+#
+#   --no-setup    keep the running wiki (default: setup.sh rebuilds it from scratch)
+#   --state DIR   state directory (default: $STATE_DIR or /tmp/dustpan-mediawiki)
+#   after --      extra `dustpan audit` options, e.g. -- --concurrency 4
+#
+# The binary is $DUSTPAN, else target/release/dustpan, else target/debug/dustpan.
+# Each run writes STATE_DIR/runs/RUN/ (audit.log, export/, score.txt, score.json) into a
+# fresh audit database STATE_DIR/runs/RUN/audit.sqlite, and STATE_DIR/audit.sqlite
+# links to the newest. The crawl is held to http(s)://127.0.0.1:8680/ by --include.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+S=${STATE_DIR:-/tmp/dustpan-mediawiki}
+setup=1
+extra=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --no-setup) setup=0 ;;
+        --state) S=$2; shift ;;
+        --) shift; extra=("$@"); break ;;
+        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+        *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+case "$S" in /*) ;; *) S=$(pwd)/$S ;; esac
+
+bin=${DUSTPAN:-}
+if [ -z "$bin" ]; then
+    for b in "$ROOT/target/release/dustpan" "$ROOT/target/debug/dustpan"; do
+        if [ -x "$b" ]; then bin=$b; break; fi
+    done
+fi
+if [ -z "$bin" ] || [ ! -x "$bin" ]; then
+    echo "run.sh: no dustpan binary (set DUSTPAN, or build with cargo build --release)" >&2
+    exit 2
+fi
+
+if [ "$setup" = 1 ]; then
+    bash "$HERE/setup.sh" "$S"
+elif ! curl -s -o /dev/null "http://127.0.0.1:8680/robots.txt"; then
+    echo "run.sh: nothing answers on 127.0.0.1:8680; run without --no-setup" >&2
+    exit 2
+fi
+for check in --selftest --verify; do
+    python3 "$HERE/truth.py" "$S" $check >"$S/truth/check${check#-}.log" 2>&1 || {
+        echo "run.sh: truth.py $check failed, see $S/truth/check${check#-}.log" >&2
+        exit 1
+    }
+    echo "truth.py $check: $(tail -1 "$S/truth/check${check#-}.log")"
+done
+
+run=$S/runs/$(date -u +%Y%m%dT%H%M%SZ)
+mkdir -p "$run"
+db=$run/audit.sqlite
+echo "dustpan: $bin ($("$bin" --version))"
+echo "audit:   $bin audit http://127.0.0.1:8680/ --db $db ${extra[*]}"
+start=${EPOCHREALTIME/[,]/.}
+"$bin" audit http://127.0.0.1:8680/ --db "$db" --quiet \
+    --include '^https?://127\.0\.0\.1:8680/' "${extra[@]}" 2>&1 | tee "$run/audit.log"
+end=${EPOCHREALTIME/[,]/.}
+id=$(sed -n 's/^Audit \([0-9][0-9]*\) finished.*/\1/p' "$run/audit.log" | tail -1)
+awk -v a="$start" -v b="$end" 'BEGIN { printf "audit wall time: %.1f s\n", b - a }' | tee -a "$run/audit.log"
+ln -sfn "$db" "$S/audit.sqlite"
+
+"$bin" export ${id:+"$id"} --db "$db" --out "$run/export" >"$run/export.log" 2>&1 || {
+    cat "$run/export.log" >&2
+    exit 1
+}
+python3 "$HERE/score.py" --state "$S" --export "$run/export" --json >"$run/score.json"
+python3 "$HERE/score.py" --state "$S" --export "$run/export" | tee "$run/score.txt"
+echo
+echo "run: $run   (server still up on http://127.0.0.1:8680/; stop with bash $HERE/stop.sh $S)"

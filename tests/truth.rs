@@ -1,0 +1,125 @@
+//! The fixture audit scored against the fixture's own oracle (`fixture::answers`): which
+//! fetched URLs are one page. Pairwise precision and recall of the clusters over every
+//! fetched URL the oracle states, and no fix anywhere that would redirect or
+//! canonicalize a page to a page that is not the same page.
+
+use crate::golden::demo_analysis;
+use audit::Fix;
+use fixture::answers::{self, SiteFacts, SiteVariant};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// The oracle's page for a URL: follow its redirects (to a target that answers 200) and
+/// its `duplicate_of`; a URL that is none of these is its own page.
+fn truth<'a>(facts: &'a SiteFacts, url: &'a str) -> &'a str {
+    let mut at = url;
+    for _ in 0..10 {
+        let Some(f) = facts.get(at) else {
+            return at;
+        };
+        let hop = f
+            .location
+            .filter(|_| (300..400).contains(&f.status))
+            .or(f.meta_refresh);
+        if let Some(to) = hop {
+            match facts.get(to) {
+                Some(t) if t.status == 200 || (300..400).contains(&t.status) => at = to,
+                _ => return at,
+            }
+        } else if let Some(d) = f.duplicate_of {
+            at = d;
+        } else {
+            return at;
+        }
+    }
+    at
+}
+
+/// Pairs of URLs (sorted) grouped together by `group`.
+fn pairs(groups: &BTreeMap<String, Vec<String>>) -> BTreeSet<(String, String)> {
+    let mut out = BTreeSet::new();
+    for members in groups.values() {
+        for (i, a) in members.iter().enumerate() {
+            for b in &members[i + 1..] {
+                out.insert(if a < b {
+                    (a.clone(), b.clone())
+                } else {
+                    (b.clone(), a.clone())
+                });
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn clusters_match_the_oracle_and_no_fix_joins_different_pages() {
+    let demo = demo_analysis();
+    let analysis = &demo.analysis;
+    let facts = answers::site(SiteVariant::Before);
+    let fetched: BTreeSet<&str> = demo
+        .fetched
+        .iter()
+        .map(String::as_str)
+        .filter(|u| facts.get(u).is_some())
+        .collect();
+    let mut audit_groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut clustered: HashMap<&str, &str> = HashMap::new();
+    for c in &analysis.clusters {
+        for m in &c.members {
+            clustered.insert(m.url.as_str(), c.preferred_url.as_str());
+        }
+    }
+    let mut truth_groups: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for &u in &fetched {
+        let group = clustered.get(u).copied().unwrap_or(u);
+        audit_groups
+            .entry(group.to_owned())
+            .or_default()
+            .push(u.to_owned());
+        truth_groups
+            .entry(truth(&facts, u).to_owned())
+            .or_default()
+            .push(u.to_owned());
+    }
+    let (got, want) = (pairs(&audit_groups), pairs(&truth_groups));
+    let right = got.intersection(&want).count();
+    let precision = right as f64 / got.len().max(1) as f64;
+    let recall = right as f64 / want.len().max(1) as f64;
+    let wrong: Vec<_> = got.difference(&want).take(20).collect();
+    let missed: Vec<_> = want.difference(&got).take(20).collect();
+    eprintln!(
+        "{} fetched URLs in the oracle, {} audit pairs, {} true pairs, {right} right: \
+         precision {precision:.3}, recall {recall:.3}",
+        fetched.len(),
+        got.len(),
+        want.len()
+    );
+    assert!(
+        precision >= 0.99,
+        "precision {precision:.3}; wrongly merged: {wrong:#?}"
+    );
+    assert!(recall >= 0.95, "recall {recall:.3}; missed: {missed:#?}");
+
+    // No fix points a page at another page.
+    for f in &analysis.findings {
+        for fix in &f.fixes {
+            let (from, to) = match fix {
+                Fix::Redirect { from, to, .. } => (from, to),
+                Fix::SetCanonical { page, href } => (page, href),
+                _ => continue,
+            };
+            // Between two pages that serve content (a fix that repairs a redirect loop
+            // or a chain into an error joins no two pages).
+            let serves = |u: &str| facts.get(truth(&facts, u)).is_some_and(|f| f.status == 200);
+            if from == to || !serves(from) || !serves(to) {
+                continue;
+            }
+            assert_eq!(
+                truth(&facts, from),
+                truth(&facts, to),
+                "{} proposes {fix} between two different pages",
+                f.key
+            );
+        }
+    }
+}
