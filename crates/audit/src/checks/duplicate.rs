@@ -196,7 +196,10 @@ fn content_line(cx: &Ctx<'_, '_>, m: u32, p: u32, kind: DupKind) -> String {
                 format!("identical main content ({w} words; the site's template left out)")
             }
             (Some(_), Some(_), Some(s)) => {
-                format!("main content {}% similar (the site's template left out)", percent(s))
+                format!(
+                    "main content {}% similar (the site's template left out)",
+                    percent(s)
+                )
             }
             _ => match (a.simhash, b.simhash) {
                 (Some(x), Some(y)) => format!(
