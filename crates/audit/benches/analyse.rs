@@ -78,6 +78,9 @@ impl Gen {
             text_hash: text.map(|t| t.0),
             simhash: text.map(|t| t.1),
             word_count: Some(if text.is_some() { 400 } else { 0 }),
+            // Text blocks as the extractor stores them (a shared template and four
+            // main-content blocks), so the main-content path is measured too.
+            blocks: text.map(|t| synthetic::text_blocks(t.1)),
             ..FetchRow::default()
         });
     }

@@ -212,6 +212,7 @@ pub fn input(nodes: &[Node], ids: &[u32]) -> AuditInput {
             text_hash: n.text,
             simhash: n.text,
             word_count: Some(if n.text.is_some() { 400 } else { 0 }),
+            blocks: n.text.map(text_blocks),
             ..FetchRow::default()
         });
         if let Some(r) = n.redirect {
@@ -249,6 +250,32 @@ pub fn input(nodes: &[Node], ids: &[u32]) -> AuditInput {
         }
     }
     input
+}
+
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The stored text blocks of a page of 400 words with text `text`, as the extractor
+/// writes them: a site template of 20 blocks of 10 words (the same on every page) and
+/// four main-content blocks of 50 words (a near duplicate, `text ^ 1`, shares three).
+pub fn text_blocks(text: u64) -> Vec<u8> {
+    let block = |seed: u64, words: u32| extract::TextBlock {
+        hash: mix(seed),
+        words,
+        shingles: (0..u64::from(words - 2))
+            .map(|k| mix(seed ^ (k << 40)) as u32)
+            .collect(),
+    };
+    let mut blocks: Vec<extract::TextBlock> = (1..=20u64).map(|t| block(t, 10)).collect();
+    for j in 0..3u64 {
+        blocks.push(block(mix(text >> 1) ^ j, 50));
+    }
+    blocks.push(block(mix(text) ^ 3, 50));
+    extract::blocks::encode(&blocks)
 }
 
 /// Ids in crawl order 1..=n, or shuffled (another crawl order).
@@ -335,6 +362,8 @@ pub async fn write(store: &store::Store, input: &AuditInput) -> store::AuditId {
             text_hash: f.text_hash,
             simhash: f.simhash,
             word_count: f.word_count,
+            h1: f.h1.clone(),
+            blocks: f.blocks.clone(),
             attempts: 1,
             ..FetchRecord::default()
         });
