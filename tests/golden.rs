@@ -5,7 +5,7 @@
 //! that was reviewed.
 
 use crate::util::dustpan;
-use audit::{Action, Analysis, AnalysisConfig, UrlId};
+use audit::{Action, Analysis, UrlId};
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::path::Path;
@@ -72,35 +72,17 @@ fn render(a: &Analysis, urls: &HashMap<UrlId, String>) -> String {
     out
 }
 
-/// The analysis `dustpan report` makes of the audit (with its validation samples).
+/// The analysis `dustpan report` makes of the audit: the workflow's own load, with the
+/// audit's validation samples and carried rules.
 fn analyse(db: &Path) -> Demo {
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let store = store::Store::open(db).await.unwrap();
         let id = store.list_audits().await.unwrap()[0].id;
-        let input = audit::load(&store, id).await.unwrap();
-        let validations = store
-            .validations(id)
+        let loaded = view::workflow::load(&store, id, canon::Policy::seo())
             .await
-            .unwrap()
-            .into_iter()
-            .map(|r| audit::ValidationFetch {
-                rule_id: r.rule_id,
-                candidate: audit::ValidationCandidate {
-                    url: r.url,
-                    rewritten: r.rewritten,
-                    text_hash: r.url_text_hash,
-                    simhash: r.url_simhash,
-                },
-                status: r.status,
-                text_hash: r.text_hash,
-                simhash: r.simhash,
-            })
-            .collect();
-        let config = AnalysisConfig {
-            validations,
-            ..AnalysisConfig::default()
-        };
+            .unwrap();
+        let input = loaded.input;
         let urls: HashMap<UrlId, String> = input
             .urls
             .iter()
@@ -112,7 +94,7 @@ fn analyse(db: &Path) -> Demo {
             .filter_map(|f| urls.get(&f.url_id).cloned())
             .collect();
         Demo {
-            analysis: audit::analyse(&input, &config),
+            analysis: audit::analyse(&input, &loaded.config),
             urls,
             fetched,
         }

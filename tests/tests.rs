@@ -8,6 +8,7 @@ mod diff;
 mod golden;
 mod hostile;
 mod normalize;
+mod one_pipeline;
 mod report;
 mod resume;
 mod truth;

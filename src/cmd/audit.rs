@@ -222,24 +222,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
     })
 }
 
-/// Rewritten URLs fetched per learned rule that needs validation.
-const VALIDATION_SAMPLE: usize = 5;
-
-/// After a finished crawl: fetches validation samples for the learned DUST rules that
-/// need them (stored for `dustpan report`), and reports what carried rules saved.
+/// After a finished crawl: the workflow's finishing step (DUST rule validation, the
+/// analysis and its stored summary), printed.
 pub async fn after_crawl(store: &Store, summary: &CrawlSummary) -> Result<()> {
     if summary.status != store::AuditStatus::Finished {
         return Ok(());
     }
-    let config = crawl::audit_config(store, summary.audit).await?;
-    let input = super::report::load(store, summary.audit).await?;
-    // Rules the crawl carried in add their earlier evidence (as `dustpan report` does).
-    let analysis_config = audit::AnalysisConfig {
-        learned: config.learned_rules.clone(),
-        ..audit::AnalysisConfig::default()
-    };
-    if let Some(rules) = &config.learned_rules {
-        let check = audit::check_predictions(&input, rules, analysis_config.near_distance);
+    let finished = view::workflow::finish_audit(store, summary.audit)
+        .await
+        .with_context(|| format!("cannot finish audit {}", summary.audit.0))?;
+    if let Some(check) = &finished.predictions {
         println!(
             "  Learned rules {} fetches saved (predicted duplicates skipped); {} predictions checked by fetching, {} wrong ({:.0}%)",
             check.skipped,
@@ -248,58 +240,15 @@ pub async fn after_crawl(store: &Store, summary: &CrawlSummary) -> Result<()> {
             check.wrong_rate() * 100.0
         );
     }
-    let analysis = audit::analyse(&input, &analysis_config);
-    super::audits::record_analysis(store, summary.audit, &input, &analysis).await?;
-    let mut samples: Vec<(String, audit::ValidationCandidate)> = Vec::new();
-    for rule in &analysis.learned.rules {
-        if rule.status == audit::RuleStatus::NeedsValidation {
-            for c in audit::validation_candidates(&input, &analysis_config, rule, VALIDATION_SAMPLE)
-            {
-                samples.push((rule.id.clone(), c));
-            }
-        }
-    }
-    if samples.is_empty() {
-        return Ok(());
-    }
-    let urls: Vec<String> = samples.iter().map(|(_, c)| c.rewritten.clone()).collect();
-    let fetched = crawl::fetch_samples(store, summary.audit, &config, &urls).await?;
-    let records: Vec<store::ValidationRecord> = samples
-        .into_iter()
-        .zip(fetched)
-        .map(|((rule_id, c), f)| store::ValidationRecord {
-            rule_id,
-            url: c.url,
-            rewritten: c.rewritten,
-            url_text_hash: c.text_hash,
-            url_simhash: c.simhash,
-            fetched_at: f.fetched_at,
-            status: f.status,
-            text_hash: f.text_hash,
-            simhash: f.simhash,
-            error_kind: f.error_kind,
-        })
-        .collect();
-    store.add_validations(summary.audit, &records).await?;
-    let validated = audit::analyse(
-        &input,
-        &audit::AnalysisConfig {
-            validations: records.iter().map(audit::validation_fetch).collect(),
-            ..analysis_config
-        },
-    );
-    super::audits::record_analysis(store, summary.audit, &input, &validated).await?;
-    for rule in validated.learned.rules.iter() {
-        if let Some(v) = &rule.validation {
-            println!(
-                "  DUST rule     {}: {} samples fetched, {} false positives ({:.0}%), now {}",
-                rule.id,
-                v.tested,
-                v.false_positives,
-                v.false_positive_rate * 100.0,
-                rule.status.as_str()
-            );
-        }
+    for v in &finished.validations {
+        println!(
+            "  DUST rule     {}: {} samples fetched, {} false positives ({:.0}%), now {}",
+            v.rule,
+            v.tested,
+            v.false_positives,
+            v.false_positive_rate * 100.0,
+            v.status.as_str()
+        );
     }
     Ok(())
 }

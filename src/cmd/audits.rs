@@ -62,9 +62,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
     })
 }
 
-/// The name under which analyses with the default policy are summarised.
-pub const DEFAULT_POLICY: &str = "seo";
-
 /// Stores the summary of an analysis under the default policy, so `dustpan audits` can
 /// list its findings, with the overview the desktop app shows at once when it opens the
 /// audit.
@@ -74,7 +71,7 @@ pub async fn record_analysis(
     input: &AuditInput,
     analysis: &Analysis,
 ) -> Result<()> {
-    view::record_analysis(store, id, input, analysis, DEFAULT_POLICY)
+    view::record_analysis(store, id, input, analysis, view::workflow::DEFAULT_POLICY)
         .await
         .with_context(|| format!("cannot store the analysis summary of audit {}", id.0))
 }

@@ -48,29 +48,17 @@ impl Args {
     }
 }
 
-/// Loads an audit and the analysis configuration `dustpan report` would use for it.
+/// Loads an audit and the analysis configuration `dustpan report` uses for it.
 async fn load(
     store: &Store,
     id: AuditId,
     policy: &Option<Policy>,
 ) -> Result<(AuditInput, AnalysisConfig)> {
-    store
-        .audit(id)
+    let policy = policy.clone().unwrap_or_else(Policy::seo);
+    let loaded = view::workflow::load(store, id, policy)
         .await
-        .with_context(|| format!("no audit {} in the database", id.0))?;
-    let input = super::report::load(store, id).await?;
-    let mut config = match policy {
-        Some(p) => AnalysisConfig::with_policy(p.clone()),
-        None => AnalysisConfig::default(),
-    };
-    config.validations = audit::stored_validations(store, id)
-        .await
-        .with_context(|| format!("cannot read audit {}'s validation samples", id.0))?;
-    // Rules the crawl carried in are re-measured, as `dustpan report` does.
-    if let Ok(crawl_config) = crawl::audit_config(store, id).await {
-        config.learned = crawl_config.learned_rules;
-    }
-    Ok((input, config))
+        .with_context(|| format!("cannot read audit {}", id.0))?;
+    Ok((loaded.input, loaded.config))
 }
 
 /// Replaces control characters (crawled text is hostile) and folds lines for the terminal.

@@ -2,9 +2,6 @@
 
 use super::report::Target;
 use anyhow::{Context, Result};
-use audit::export::{Table, fix_files, write_table};
-use std::fs::File;
-use std::io::BufWriter;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -26,21 +23,14 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let (id, input, analysis) = runtime.block_on(args.target.analyse())?;
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create {}", args.out.display()))?;
-    for table in Table::ALL {
-        let path = args.out.join(table.file_name());
-        let file =
-            File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
-        let rows = write_table(table, &input, &analysis, BufWriter::new(file))
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        println!("{rows:>8} rows  {}", path.display());
-    }
-    for (name, contents) in fix_files(&analysis) {
-        let path = args.out.join(name);
-        std::fs::write(&path, contents)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        println!("          {}", path.display());
+    // The same files the desktop app's "Export full report" writes.
+    let written = view::workflow::export_report(&input, &analysis, &args.out)
+        .with_context(|| format!("cannot export audit {} to {}", id.0, args.out.display()))?;
+    for w in written {
+        match w.rows {
+            Some(rows) => println!("{rows:>8} rows  {}", w.path.display()),
+            None => println!("          {}", w.path.display()),
+        }
     }
     eprintln!("exported audit {}", id.0);
     Ok(ExitCode::SUCCESS)

@@ -2,12 +2,12 @@
 
 use super::db::DbArgs;
 use anyhow::{Context, Result, bail};
-use audit::{Analysis, AnalysisConfig, AuditInput, EvidenceKind, Severity};
+use audit::{Analysis, AuditInput, Severity};
 use canon::{Policy, Preset};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use store::{AuditId, Store};
+use store::AuditId;
 
 /// Which audit to analyse, and under which normalization policy.
 #[derive(clap::Args, Clone)]
@@ -26,13 +26,13 @@ pub struct Target {
 }
 
 impl Target {
-    fn config(&self) -> Result<AnalysisConfig> {
-        let policy = match (&self.preset, &self.policy) {
+    /// The normalization policy asked for (the default one when none is).
+    pub fn policy(&self) -> Result<Policy> {
+        Ok(match (&self.preset, &self.policy) {
             (Some(p), _) => p.parse::<Preset>()?.policy(),
             (None, Some(path)) => Policy::from_path(path)?,
             (None, None) => Policy::seo(),
-        };
-        Ok(AnalysisConfig::with_policy(policy))
+        })
     }
 
     /// Opens the database, loads the audit and analyses it.
@@ -48,34 +48,16 @@ impl Target {
                 ),
             },
         };
-        store
-            .audit(id)
+        let loaded = view::workflow::load(&store, id, self.policy()?)
             .await
-            .with_context(|| format!("no audit {} in the database", id.0))?;
-        let input = load(&store, id).await?;
-        let mut config = self.config()?;
-        config.validations = audit::stored_validations(&store, id)
-            .await
-            .with_context(|| format!("cannot read audit {}'s validation samples", id.0))?;
-        // Rules the crawl carried in (`dustpan audit --rules`) are re-measured and
-        // carried on.
-        if let Ok(crawl_config) = crawl::audit_config(&store, id).await {
-            config.learned = crawl_config.learned_rules;
-        }
-        let analysis = audit::analyse(&input, &config);
+            .with_context(|| format!("cannot read audit {}", id.0))?;
+        let (input, analysis) = view::workflow::analyse(loaded.input, loaded.config).await?;
         // Under the default policy the audits list's counts are this analysis.
         if self.preset.is_none() && self.policy.is_none() {
             super::audits::record_analysis(&store, id, &input, &analysis).await?;
         }
         Ok((id, input, analysis))
     }
-}
-
-/// Reads everything the analysis needs for one audit.
-pub async fn load(store: &Store, id: AuditId) -> Result<AuditInput> {
-    audit::load(store, id)
-        .await
-        .with_context(|| format!("cannot read audit {} from the database", id.0))
 }
 
 /// Print the audit's report: pages, clusters by cause, findings by severity, the
@@ -91,16 +73,6 @@ pub struct Args {
     /// Write the learned DUST rules (JSON) to FILE, for `dustpan audit --rules FILE`.
     #[arg(long, value_name = "FILE")]
     save_rules: Option<PathBuf>,
-}
-
-fn cause(kind: &EvidenceKind) -> &'static str {
-    match kind {
-        EvidenceKind::Redirect { .. } => "redirect",
-        EvidenceKind::Canonical { .. } => "canonical",
-        EvidenceKind::SameKey { .. } => "URL normalization",
-        EvidenceKind::Dust { .. } => "learned DUST rule",
-        EvidenceKind::IdenticalContent => "identical content",
-    }
 }
 
 /// Runs the subcommand.
@@ -121,19 +93,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ok
     );
 
+    // A cluster's main cause, named as the desktop app names it.
     let mut by_cause: BTreeMap<&str, usize> = BTreeMap::new();
     for c in &analysis.clusters {
-        let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
-        for m in &c.members {
-            for e in &m.evidence {
-                *kinds.entry(cause(&e.kind)).or_default() += 1;
-            }
-        }
-        let main = kinds
-            .into_iter()
-            .max_by_key(|(_, n)| *n)
-            .map_or("other", |(k, _)| k);
-        *by_cause.entry(main).or_default() += 1;
+        *by_cause.entry(view::tables::cluster_cause(c)).or_default() += 1;
     }
     let clustered: usize = analysis.clusters.iter().map(|c| c.members.len()).sum();
     println!(

@@ -24,6 +24,7 @@ pub mod runs;
 pub mod table;
 pub mod tables;
 pub mod types;
+pub mod workflow;
 
 pub use compare::compare;
 pub use error::ViewError;

@@ -11,9 +11,9 @@ use crate::types::{
     ClusterDetail, FindingPage, FindingQuery, Overview, PresetName, SeverityCounts, TableName,
     TablePage, TableQuery,
 };
-use audit::{Analysis, AnalysisConfig, AuditInput, Severity};
+use audit::{Analysis, AuditInput, Severity};
 use canon::{Policy, Preset};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
 
 /// The normalization policy an audit is analysed under, with the name the app shows.
@@ -101,26 +101,11 @@ impl OpenAudit {
         id: i64,
         policy: &AnalysisPolicy,
     ) -> Result<OpenAudit, ViewError> {
-        let audit_id = store::AuditId(id);
-        // The same configuration `dustpan report` analyses with: the audit's DUST
-        // validation samples, and the rules its crawl carried in (re-measured).
-        let (row, input, validations) = tokio::try_join!(
-            store.audit(audit_id),
-            audit::load(store, audit_id),
-            audit::stored_validations(store, audit_id),
-        )?;
-        let mut config = AnalysisConfig::with_policy(policy.policy.clone());
-        config.validations = validations;
-        if let Ok(crawl_config) = crawl::stored_config(&row) {
-            config.learned = crawl_config.learned_rules;
-        }
-        let name = policy.name.clone();
-        let open = tokio::task::spawn_blocking(move || {
-            let analysis = audit::analyse(&input, &config);
-            OpenAudit::from_parts(row, input, analysis, name)
-        })
-        .await
-        .map_err(|e| ViewError::Task(e.to_string()))?;
+        // The same configuration `dustpan report` analyses with.
+        let loaded =
+            crate::workflow::load(store, store::AuditId(id), policy.policy.clone()).await?;
+        let (input, analysis) = crate::workflow::analyse(loaded.input, loaded.config).await?;
+        let open = OpenAudit::from_parts(loaded.audit, input, analysis, policy.name.clone());
         open.save_summary(store).await?;
         Ok(open)
     }
@@ -277,30 +262,18 @@ impl OpenAudit {
     /// Writes one table as CSV (the same bytes as `dustpan export` for the tables it
     /// writes); returns the number of rows.
     pub fn export_table(&self, name: TableName, path: &Path) -> Result<usize, ViewError> {
-        let (data, _) = tables::build(name, &self.input, &self.analysis);
-        let file = std::fs::File::create(path).map_err(|e| ViewError::io(path, e))?;
-        let rows = data
-            .write_csv(std::io::BufWriter::new(file))
-            .map_err(|e| ViewError::Csv(path.display().to_string(), e))?;
-        Ok(rows)
+        crate::workflow::export_table(&self.input, &self.analysis, name, path)
     }
 
     /// Writes every table and the fix files into `dir` (created if missing); returns
     /// the paths written.
     pub fn export_report(&self, dir: &Path) -> Result<Vec<String>, ViewError> {
-        std::fs::create_dir_all(dir).map_err(|e| ViewError::io(dir, e))?;
-        let mut written = Vec::new();
-        for name in TableName::ALL {
-            let path: PathBuf = dir.join(tables::file_name(name));
-            self.export_table(name, &path)?;
-            written.push(path.display().to_string());
-        }
-        for (file, contents) in audit::export::fix_files(&self.analysis) {
-            let path = dir.join(file);
-            std::fs::write(&path, contents).map_err(|e| ViewError::io(&path, e))?;
-            written.push(path.display().to_string());
-        }
-        Ok(written)
+        Ok(
+            crate::workflow::export_report(&self.input, &self.analysis, dir)?
+                .into_iter()
+                .map(|w| w.path.display().to_string())
+                .collect(),
+        )
     }
 }
 

@@ -227,7 +227,15 @@ impl Runs {
                                 p.phase = ProgressPhase::Analysing;
                                 runs.report(&p, &*events);
                             }
-                            match OpenAudit::open(&store, id, &policy).await {
+                            // The same finishing step as `dustpan audit`: DUST rule
+                            // validation, the default analysis and its summary.
+                            let finished =
+                                crate::workflow::finish_audit(&store, store::AuditId(id)).await;
+                            let opened_now = match finished {
+                                Ok(_) => OpenAudit::open(&store, id, &policy).await,
+                                Err(e) => Err(e),
+                            };
+                            match opened_now {
                                 Ok(o) => {
                                     opened = Some(o);
                                     p.phase = ProgressPhase::Done;

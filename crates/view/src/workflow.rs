@@ -1,0 +1,231 @@
+//! The audit workflow both front ends run: what one analysis of a stored audit is made
+//! of, what happens once a crawl has finished, and what a full report export writes.
+//!
+//! The command-line program and the desktop app call these functions and only print
+//! or show their results, so the same site gives the same clusters, findings and fixes
+//! from either.
+
+use crate::error::ViewError;
+use crate::tables;
+use crate::types::TableName;
+use audit::{Analysis, AnalysisConfig, AuditInput, PredictionCheck, RuleStatus};
+use canon::Policy;
+use std::path::{Path, PathBuf};
+use store::{AuditId, Store};
+
+/// The policy name stored with analyses made under the default policy.
+pub const DEFAULT_POLICY: &str = "seo";
+
+/// Rewritten URLs fetched per learned DUST rule that needs validation.
+pub const VALIDATION_SAMPLE: usize = 5;
+
+/// A stored audit ready to analyse: its row, its rows, and the configuration every
+/// analysis of it uses.
+pub struct Loaded {
+    /// The audit's row.
+    pub audit: store::Audit,
+    /// Everything the crawl stored.
+    pub input: AuditInput,
+    /// `policy`, the audit's DUST validation samples and the rules its crawl carried in.
+    pub config: AnalysisConfig,
+}
+
+/// The analysis configuration of audit `row` under `policy`: its stored DUST
+/// validation samples, and the learned rules its crawl carried in (re-measured). A
+/// stored crawl configuration that cannot be read is an error naming the audit, never a
+/// silent analysis without its rules.
+pub async fn analysis_config(
+    store: &Store,
+    row: &store::Audit,
+    policy: Policy,
+) -> Result<AnalysisConfig, ViewError> {
+    let crawl_config = crawl::stored_config(row)?;
+    let validations = audit::stored_validations(store, row.id).await?;
+    Ok(AnalysisConfig {
+        validations,
+        learned: crawl_config.learned_rules,
+        ..AnalysisConfig::with_policy(policy)
+    })
+}
+
+/// Loads audit `id` and its analysis configuration under `policy`.
+pub async fn load(store: &Store, id: AuditId, policy: Policy) -> Result<Loaded, ViewError> {
+    let audit = store.audit(id).await?;
+    let (input, config) = tokio::try_join!(
+        async { audit::load(store, id).await.map_err(ViewError::from) },
+        analysis_config(store, &audit, policy),
+    )?;
+    Ok(Loaded {
+        audit,
+        input,
+        config,
+    })
+}
+
+/// One learned rule's validation after a crawl.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuleValidation {
+    /// The rule's id.
+    pub rule: String,
+    /// Samples fetched and compared.
+    pub tested: u32,
+    /// Samples whose page was not the same.
+    pub false_positives: u32,
+    /// `false_positives / tested`.
+    pub false_positive_rate: f64,
+    /// The rule's status once validated.
+    pub status: RuleStatus,
+}
+
+/// What finishing an audit did.
+pub struct Finished {
+    /// The rules the crawl carried in: fetches saved and predictions checked.
+    pub predictions: Option<PredictionCheck>,
+    /// Rules that needed validation, with their measured false-positive rates.
+    pub validations: Vec<RuleValidation>,
+    /// The audit's rows.
+    pub input: AuditInput,
+    /// The analysis under the default policy, validation samples included.
+    pub analysis: Analysis,
+}
+
+/// Finishes a crawled audit, whoever ran the crawl: checks the predictions of the rules
+/// the crawl carried in, fetches validation samples for the learned DUST rules that
+/// need them (same client, scope, robots.txt and limits as the crawl) and stores them,
+/// analyses the audit under the default policy and stores that analysis' summary and
+/// overview (what the audits list and the next open show).
+pub async fn finish_audit(store: &Store, id: AuditId) -> Result<Finished, ViewError> {
+    let Loaded {
+        audit: row,
+        input,
+        config,
+    } = load(store, id, Policy::seo()).await?;
+    let crawl_config = crawl::stored_config(&row)?;
+    let predictions = crawl_config
+        .learned_rules
+        .as_ref()
+        .map(|rules| audit::check_predictions(&input, rules, config.near_distance));
+    let (input, analysis) = analyse(input, config.clone()).await?;
+    let mut samples: Vec<(String, audit::ValidationCandidate)> = Vec::new();
+    for rule in &analysis.learned.rules {
+        if rule.status == RuleStatus::NeedsValidation {
+            for c in audit::validation_candidates(&input, &config, rule, VALIDATION_SAMPLE) {
+                samples.push((rule.id.clone(), c));
+            }
+        }
+    }
+    if samples.is_empty() {
+        crate::record_analysis(store, id, &input, &analysis, DEFAULT_POLICY).await?;
+        return Ok(Finished {
+            predictions,
+            validations: Vec::new(),
+            input,
+            analysis,
+        });
+    }
+    let urls: Vec<String> = samples.iter().map(|(_, c)| c.rewritten.clone()).collect();
+    let fetched = crawl::fetch_samples(store, id, &crawl_config, &urls).await?;
+    let records: Vec<store::ValidationRecord> = samples
+        .into_iter()
+        .zip(fetched)
+        .map(|((rule_id, c), f)| store::ValidationRecord {
+            rule_id,
+            url: c.url,
+            rewritten: c.rewritten,
+            url_text_hash: c.text_hash,
+            url_simhash: c.simhash,
+            fetched_at: f.fetched_at,
+            status: f.status,
+            text_hash: f.text_hash,
+            simhash: f.simhash,
+            error_kind: f.error_kind,
+        })
+        .collect();
+    store.add_validations(id, &records).await?;
+    let config = AnalysisConfig {
+        validations: records.iter().map(audit::validation_fetch).collect(),
+        ..config
+    };
+    let (input, analysis) = analyse(input, config).await?;
+    crate::record_analysis(store, id, &input, &analysis, DEFAULT_POLICY).await?;
+    let validations = analysis
+        .learned
+        .rules
+        .iter()
+        .filter_map(|r| {
+            r.validation.as_ref().map(|v| RuleValidation {
+                rule: r.id.clone(),
+                tested: v.tested,
+                false_positives: v.false_positives,
+                false_positive_rate: v.false_positive_rate,
+                status: r.status,
+            })
+        })
+        .collect();
+    Ok(Finished {
+        predictions,
+        validations,
+        input,
+        analysis,
+    })
+}
+
+/// Runs the analysis on a blocking thread (it is CPU-bound).
+pub async fn analyse(
+    input: AuditInput,
+    config: AnalysisConfig,
+) -> Result<(AuditInput, Analysis), ViewError> {
+    tokio::task::spawn_blocking(move || {
+        let analysis = audit::analyse(&input, &config);
+        (input, analysis)
+    })
+    .await
+    .map_err(|e| ViewError::Task(e.to_string()))
+}
+
+/// One file of a report export.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Written {
+    /// Where.
+    pub path: PathBuf,
+    /// Data rows, for a table (`None` for a fix file).
+    pub rows: Option<usize>,
+}
+
+/// Writes the full report into `dir` (created if missing): every table as CSV and the
+/// fix files. Both front ends export with this, so they write the same files.
+pub fn export_report(
+    input: &AuditInput,
+    analysis: &Analysis,
+    dir: &Path,
+) -> Result<Vec<Written>, ViewError> {
+    std::fs::create_dir_all(dir).map_err(|e| ViewError::io(dir, e))?;
+    let mut written = Vec::new();
+    for name in TableName::ALL {
+        let path = dir.join(tables::file_name(name));
+        let rows = export_table(input, analysis, name, &path)?;
+        written.push(Written {
+            path,
+            rows: Some(rows),
+        });
+    }
+    for (file, contents) in audit::export::fix_files(analysis) {
+        let path = dir.join(file);
+        std::fs::write(&path, contents).map_err(|e| ViewError::io(&path, e))?;
+        written.push(Written { path, rows: None });
+    }
+    Ok(written)
+}
+
+/// Writes one table as CSV to `path`; returns the data rows written.
+pub fn export_table(
+    input: &AuditInput,
+    analysis: &Analysis,
+    name: TableName,
+    path: &Path,
+) -> Result<usize, ViewError> {
+    let (data, _) = tables::build(name, input, analysis);
+    let file = std::fs::File::create(path).map_err(|e| ViewError::io(path, e))?;
+    data.write_csv(std::io::BufWriter::new(file))
+        .map_err(|e| ViewError::Csv(path.display().to_string(), e))
+}
