@@ -8,8 +8,11 @@
 //!   in the text hash: xxh3-64 of its lower-cased UTF-8), so punctuation and whitespace
 //!   do not matter and the same paragraph on two pages has the same hash;
 //! * `words`: its word count;
-//! * `shingles`: the low 32 bits of the hashes of its word 3-shingles (the same shingles
-//!   as the SimHash), or, for a block of one or two words, the low 32 bits of its `hash`.
+//! * `shingles`: a sample of the low 32 bits of the hashes of its word 3-shingles (the
+//!   same shingles as the SimHash): the one in [`SHINGLE_SAMPLE`] whose value is a
+//!   multiple of it (Broder's "mod m" sample: the same shingle is kept on every page, so
+//!   the Jaccard similarity of two pages' samples estimates that of their shingle sets);
+//!   for a block of one or two words, the low 32 bits of its `hash`, always kept.
 //!
 //! Blocks inside site chrome by HTML5 semantics (`<nav>`, `<aside>`, and `<header>` /
 //! `<footer>` outside `<main>` and `<article>`) are left out: they are never main
@@ -28,9 +31,12 @@ use xxhash_rust::xxh3::xxh3_64;
 
 /// The stored format's version byte.
 pub const BLOCKS_VERSION: u8 = 1;
+/// One word 3-shingle in this many is kept (by value, see the module docs): a quarter
+/// of the storage and analysis memory of keeping them all.
+pub const SHINGLE_SAMPLE: u32 = 4;
 /// Shingles kept per page at most (the first ones in document order): enough to compare
-/// any real page's main content, bounded for hostile ones.
-pub const MAX_PAGE_SHINGLES: usize = 8_192;
+/// the main content of a page of about 8,000 words, bounded for hostile ones.
+pub const MAX_PAGE_SHINGLES: usize = 2_048;
 /// Blocks kept per page at most.
 pub const MAX_PAGE_BLOCKS: usize = 4_096;
 
@@ -41,8 +47,8 @@ pub struct TextBlock {
     pub hash: u64,
     /// Its word count.
     pub words: u32,
-    /// Low 32 bits of its word 3-shingle hashes (or of `hash` for a block under three
-    /// words); empty once the page's [`MAX_PAGE_SHINGLES`] are used up.
+    /// A sample of the low 32 bits of its word 3-shingle hashes (or of `hash` for a block
+    /// under three words); empty once the page's [`MAX_PAGE_SHINGLES`] are used up.
     pub shingles: Vec<u32>,
 }
 
@@ -87,13 +93,13 @@ pub(crate) fn build(words: &[u64], starts: &[(u32, bool)]) -> Vec<TextBlock> {
                 shingles_left -= 1;
             }
         } else {
-            let n = (w.len() - 2).min(shingles_left);
             shingles.extend(
                 w.windows(3)
-                    .take(n)
-                    .map(|s| shingle_hash(s[0], s[1], s[2]) as u32),
+                    .map(|s| shingle_hash(s[0], s[1], s[2]) as u32)
+                    .filter(|s| s % SHINGLE_SAMPLE == 0)
+                    .take(shingles_left),
             );
-            shingles_left -= n;
+            shingles_left -= shingles.len();
         }
         out.push(TextBlock {
             hash,

@@ -21,6 +21,8 @@ use crate::{
 
 /// Rows packed into one JSON array (a handful in unit tests, to cross chunk edges).
 const CHUNK: i64 = if cfg!(test) { 3 } else { 25_000 };
+/// Rows per chunk of the fetches table, whose rows carry text blocks.
+const FETCH_CHUNK: i64 = if cfg!(test) { 3 } else { 2_000 };
 
 /// A URL as the analysis reads it (`urls`).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -205,6 +207,8 @@ struct Chunked {
     key: &'static str,
     /// The key's second column, if the key has two.
     within: Option<&'static str>,
+    /// Rows per chunk: [`CHUNK`], or fewer for a table with large rows.
+    rows: i64,
 }
 
 impl Chunked {
@@ -251,7 +255,7 @@ impl Store {
                 query = query.bind(after.1);
             }
             let row = query
-                .bind(CHUNK)
+                .bind(spec.rows)
                 .fetch_one(self.pool())
                 .await
                 .ctx(spec.what)?;
@@ -273,7 +277,7 @@ impl Store {
             let text: &str = row.try_get(0).map_err(|e| corrupt(e.to_string()))?;
             let records: Vec<T> = serde_json::from_str(text).map_err(|e| corrupt(e.to_string()))?;
             records.into_iter().for_each(&mut each);
-            if count < CHUNK {
+            if count < spec.rows {
                 return Ok(());
             }
         }
@@ -291,6 +295,7 @@ impl Store {
             elements: "id, url, url_rfc3986, depth, found_via, state, reason",
             key: "id",
             within: None,
+            rows: CHUNK,
         };
         self.chunked(audit, spec, each).await
     }
@@ -308,6 +313,9 @@ impl Store {
                        text_hash, simhash, word_count, truncated, error_kind, h1, hex(blocks)",
             key: "url_id",
             within: None,
+            // Text blocks make fetch rows large (a few KB, hex-encoded twice that):
+            // smaller chunks keep one chunk's JSON text small.
+            rows: FETCH_CHUNK,
         };
         self.chunked(audit, spec, each).await
     }
@@ -324,6 +332,7 @@ impl Store {
             elements: "from_url_id, to_url_id, status, kind, hop_index",
             key: "from_url_id",
             within: None,
+            rows: CHUNK,
         };
         self.chunked(audit, spec, each).await
     }
@@ -340,6 +349,7 @@ impl Store {
             elements: "page_url_id, position, target_url_id, href_raw, source, in_head",
             key: "page_url_id",
             within: Some("position"),
+            rows: CHUNK,
         };
         self.chunked(audit, spec, each).await
     }
@@ -356,6 +366,7 @@ impl Store {
             elements: "from_url_id, to_url_id, nofollow",
             key: "from_url_id",
             within: Some("position"),
+            rows: CHUNK,
         };
         self.chunked(audit, spec, each).await
     }
@@ -379,6 +390,7 @@ impl Store {
             elements: "page_url_id, lang, target_url_id, source",
             key: "page_url_id",
             within: Some("position"),
+            rows: CHUNK,
         };
         self.chunked(audit, spec, each).await
     }
@@ -395,6 +407,7 @@ impl Store {
             elements: "sitemap_id, url_id, iif(url_id IS NULL, loc_raw, '')",
             key: "sitemap_id",
             within: Some("position"),
+            rows: CHUNK,
         };
         self.chunked(audit, spec, each).await
     }

@@ -126,18 +126,28 @@ fn duplicates(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
 }
 
 /// Pairs of pages with near-identical main content that no strong evidence joined: one
-/// review finding each, with both pages' titles, h1s and sizes, and no canonical.
+/// review finding per pair of pages (a cluster counts as its preferred URL), with both
+/// pages' titles, h1s and sizes, and no canonical.
 fn near_for_review(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     let site = cx.site;
-    for &(a, b, s) in &cx.graph.near {
-        if !site.indexable(a) || !site.indexable(b) {
-            continue;
-        }
-        let (a, b) = if site.url(a) <= site.url(b) {
-            (a, b)
-        } else {
-            (b, a)
-        };
+    let mut pairs: Vec<(u32, u32, f64)> = cx
+        .graph
+        .near
+        .iter()
+        .map(|&(a, b, s)| (cx.clusters.preferred_of(a), cx.clusters.preferred_of(b), s))
+        .filter(|&(a, b, _)| a != b && site.indexable(a) && site.indexable(b))
+        .map(|(a, b, s)| {
+            if site.url(a) <= site.url(b) {
+                (a, b, s)
+            } else {
+                (b, a, s)
+            }
+        })
+        .collect();
+    // The most similar pair of members stands for the two pages.
+    pairs.sort_by(|x, y| (x.0, x.1).cmp(&(y.0, y.1)).then(y.2.total_cmp(&x.2)));
+    pairs.dedup_by_key(|p| (p.0, p.1));
+    for (a, b, s) in pairs {
         let (ua, ub) = (cx.url(a), cx.url(b));
         let similarity = percent(s);
         let describe = |i: u32| {

@@ -19,10 +19,25 @@ fn preferred(b: &B, url: &str) -> String {
 #[test]
 fn preferred_answers_200() {
     let mut b = B::new();
+    // The same URL in two spellings (safe rules only): the one that answers 200 wins
+    // over the shorter, sorted-first one that answered 404.
+    b.page(&u("/zz-long"), 1)
+        .status("HTTPS://EXAMPLE.COM/zz-long", 404);
+    assert_eq!(preferred(&b, "HTTPS://EXAMPLE.COM/zz-long"), u("/zz-long"));
+}
+
+#[test]
+fn a_canonical_to_an_error_page_joins_no_cluster() {
+    let mut b = B::new();
     b.page(&u("/zz-long"), 1)
         .canonical(&u("/zz-long"), &u("/a"))
         .status(&u("/a"), 404);
-    assert_eq!(preferred(&b, &u("/a")), u("/zz-long"));
+    let a = b.analyse();
+    assert!(a.clusters.is_empty(), "{:#?}", a.clusters);
+    check(
+        &a,
+        "CANON-TO-ERROR https://example.com/zz-long https://example.com/a",
+    );
 }
 
 #[test]
