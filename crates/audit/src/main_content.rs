@@ -31,7 +31,8 @@ pub const TEMPLATE_MIN_PAGES: u32 = 5;
 
 /// MinHash rows per band and bands for the near-duplicate candidates: with 8 bands of
 /// 4 rows, a pair at Jaccard 0.9 becomes a candidate with probability 0.9996, at 0.5
-/// with 0.40 (then dropped by the exact comparison).
+/// with 0.40 (then dropped by the exact comparison). `ROWS * BANDS` is a power of two
+/// (the bins of the one-permutation signature).
 const ROWS: usize = 4;
 const BANDS: usize = 8;
 /// Pages sharing one band value are compared all-pairs up to this many; in a longer run
@@ -185,8 +186,14 @@ pub(crate) fn learn(site: &Site<'_>) -> MainContent {
     out.hash = vec![0; n];
     out.words = vec![0; n];
     out.start = vec![0; n + 1];
-    let mut sets: Vec<(u32, u32, u32)> = Vec::with_capacity(pages.len());
+    // `pages` is in URL order, so the shingle sets are laid out in URL order: `start`
+    // is filled as they are appended (a URL without blocks gets an empty range).
+    let mut next = 0usize;
     for (k, &(i, blocks)) in pages.iter().enumerate() {
+        while next <= i as usize {
+            out.start[next] = out.shingles.len() as u32;
+            next += 1;
+        }
         let host = host_of[k];
         let t = threshold[host as usize];
         page_blocks.clear();
@@ -217,28 +224,29 @@ pub(crate) fn learn(site: &Site<'_>) -> MainContent {
         // 0 means "none": an empty main content still has a hash of its own.
         out.hash[i as usize] = xxh3_64(&bytes).max(1);
         out.words[i as usize] = words;
-        sets.push((i, from as u32, w as u32));
     }
-    // CSR offsets in URL order.
-    let mut shingles = Vec::with_capacity(out.shingles.len());
-    let mut ranges: Vec<(u32, u32)> = vec![(0, 0); n];
-    for &(i, a, b) in &sets {
-        ranges[i as usize] = (a, b);
+    while next <= n {
+        out.start[next] = out.shingles.len() as u32;
+        next += 1;
     }
-    for (i, &(a, b)) in ranges.iter().enumerate() {
-        out.start[i] = shingles.len() as u32;
-        shingles.extend_from_slice(&out.shingles[a as usize..b as usize]);
-    }
-    out.start[n] = shingles.len() as u32;
-    out.shingles = shingles;
+    out.shingles.shrink_to_fit();
     out
 }
 
-fn mix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+/// One-permutation MinHash (Li, Owen, Zhang 2012): the shingle hashes are already
+/// uniform, so their top bits pick one of `ROWS * BANDS` bins and each bin keeps its
+/// smallest value; an empty bin holds `u32::MAX`. One pass over the set.
+fn signature(set: &[u32]) -> [u32; ROWS * BANDS] {
+    const BITS: u32 = (ROWS * BANDS).trailing_zeros();
+    let mut sig = [u32::MAX; ROWS * BANDS];
+    for &s in set {
+        let bin = (s >> (32 - BITS)) as usize;
+        let v = s << BITS >> BITS;
+        if v < sig[bin] {
+            sig[bin] = v;
+        }
+    }
+    sig
 }
 
 /// Pairs of pages whose main contents are near-identical: Jaccard similarity of their
@@ -253,24 +261,16 @@ pub(crate) fn near_pairs(
     let pages: Vec<u32> = (0..n as u32)
         .filter(|&i| !main.shingles(i).is_empty() && eligible(i))
         .collect();
+    let signatures: Vec<[u32; ROWS * BANDS]> =
+        pages.iter().map(|&i| signature(main.shingles(i))).collect();
     let mut keys: Vec<(u64, u32)> = Vec::with_capacity(pages.len());
     let mut candidates: Vec<(u32, u32)> = Vec::new();
-    let mut sig = [u64::MAX; ROWS * BANDS];
     for band in 0..BANDS {
         keys.clear();
-        for &i in &pages {
-            sig.fill(u64::MAX);
-            for &s in main.shingles(i) {
-                for (r, slot) in sig.iter_mut().enumerate().skip(band * ROWS).take(ROWS) {
-                    let h = mix(u64::from(s) ^ ((r as u64) << 32));
-                    if h < *slot {
-                        *slot = h;
-                    }
-                }
-            }
-            let mut bytes = [0u8; ROWS * 8];
-            for (r, chunk) in bytes.chunks_exact_mut(8).enumerate() {
-                chunk.copy_from_slice(&sig[band * ROWS + r].to_le_bytes());
+        for (k, &i) in pages.iter().enumerate() {
+            let mut bytes = [0u8; ROWS * 4];
+            for (r, chunk) in bytes.chunks_exact_mut(4).enumerate() {
+                chunk.copy_from_slice(&signatures[k][band * ROWS + r].to_le_bytes());
             }
             keys.push((xxh3_64(&bytes), i));
         }

@@ -175,24 +175,39 @@ fn hex_blob<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec<u8>>, D
     if hex.is_empty() {
         return Ok(None);
     }
-    let digit = |c: u8| match c {
-        b'0'..=b'9' => Ok(c - b'0'),
-        b'A'..=b'F' => Ok(c - b'A' + 10),
-        b'a'..=b'f' => Ok(c - b'a' + 10),
-        _ => Err(serde::de::Error::custom(
-            "a BLOB's hex text holds a non-hex digit",
-        )),
-    };
     let bytes = hex.as_bytes();
     if bytes.len() % 2 != 0 {
         return Err(serde::de::Error::custom("a BLOB's hex text has odd length"));
     }
-    bytes
-        .chunks_exact(2)
-        .map(|p| Ok(digit(p[0])? << 4 | digit(p[1])?))
-        .collect::<Result<Vec<u8>, D::Error>>()
-        .map(Some)
+    let mut out = Vec::with_capacity(bytes.len() / 2);
+    for p in bytes.chunks_exact(2) {
+        let (hi, lo) = (HEX[usize::from(p[0])], HEX[usize::from(p[1])]);
+        if (hi | lo) & 0xF0 != 0 {
+            return Err(serde::de::Error::custom(
+                "a BLOB's hex text holds a non-hex digit",
+            ));
+        }
+        out.push(hi << 4 | lo);
+    }
+    Ok(Some(out))
 }
+
+/// The value of each hex digit; 0xFF for every other byte.
+static HEX: [u8; 256] = {
+    let mut t = [0xFFu8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        t[b'A' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
 
 /// One table read in chunks: the JSON elements and the primary key after
 /// `audit_id` (one or two columns, the last one within a parent row).
