@@ -18,6 +18,7 @@ enum Command {
     Audit(Box<cmd::audit::Args>),
     Audits(cmd::audits::Args),
     Delete(cmd::delete::Args),
+    #[cfg(feature = "demo")]
     Demo(cmd::demo::Args),
     Diff(cmd::diff::Args),
     Export(cmd::export::Args),
@@ -31,6 +32,7 @@ fn main() -> ExitCode {
         Command::Audit(args) => cmd::audit::run(*args),
         Command::Audits(args) => cmd::audits::run(args),
         Command::Delete(args) => cmd::delete::run(args),
+        #[cfg(feature = "demo")]
         Command::Demo(args) => cmd::demo::run(args),
         Command::Diff(args) => cmd::diff::run(args),
         Command::Export(args) => cmd::export::run(args),

@@ -7,6 +7,7 @@ mod cli;
 mod diff;
 mod golden;
 mod hostile;
+mod layers;
 mod normalize;
 mod one_pipeline;
 mod report;

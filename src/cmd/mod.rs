@@ -4,6 +4,7 @@ pub mod audit;
 pub mod audits;
 pub mod db;
 pub mod delete;
+#[cfg(feature = "demo")]
 pub mod demo;
 pub mod diff;
 pub mod export;

@@ -351,7 +351,7 @@ fn store_run(n: usize) {
     reset_peak();
     let start = Instant::now();
     let input = rt
-        .block_on(audit::load(&store, id))
+        .block_on(load::load(&store, id))
         .expect("loads the audit");
     let load = start.elapsed().as_secs_f64();
     let a = analyse(&input, &AnalysisConfig::default());

@@ -202,7 +202,6 @@ mod dust;
 pub mod export;
 mod finding;
 mod fixes;
-mod from_store;
 mod input;
 mod keys;
 mod main_content;
@@ -226,7 +225,6 @@ pub use dust::{
 };
 pub use finding::{Comparison, Finding, FindingId, Fix, Severity, Tier, compare};
 pub use fixes::{CanonicalTag, FixFiles, RedirectLine, SitemapChange};
-pub use from_store::{load, stored_validations, validation_fetch};
 pub use input::{
     AnchorRow, AuditInput, CanonicalRow, ChainProblem, DeclarationSource, FetchRow, FoundVia,
     HopKind, HreflangRow, LinkRow, RedirectChainRow, RedirectRow, SitemapEntryRow, SitemapId,

@@ -91,7 +91,7 @@ async fn learned_rules_skip_predicted_duplicates_but_fetch_a_sample() {
         .count();
     assert_eq!(asked, 3, "skipped URLs are never requested");
 
-    let input = audit::load(&store, summary.audit).await.unwrap();
+    let input = load::load(&store, summary.audit).await.unwrap();
     let check = audit::check_predictions(&input, config.learned_rules.as_ref().unwrap(), 3);
     assert_eq!((check.skipped, check.checked, check.wrong), (7, 3, 0));
 }

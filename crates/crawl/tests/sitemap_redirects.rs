@@ -79,7 +79,7 @@ impl Crawled {
 
     /// The audit's findings on what the crawl stored.
     async fn findings(&self) -> Vec<audit::Finding> {
-        let input = audit::load(&self.store, self.summary.audit).await.unwrap();
+        let input = load::load(&self.store, self.summary.audit).await.unwrap();
         audit::analyse(&input, &audit::AnalysisConfig::default()).findings
     }
 

@@ -75,7 +75,7 @@ fn summary() {
         drop((a, b));
         let cfg = AnalysisConfig::default();
         let start = Instant::now();
-        let (x, y) = tokio::try_join!(audit::load(&store, old), audit::load(&store, new))
+        let (x, y) = tokio::try_join!(load::load(&store, old), load::load(&store, new))
             .expect("loads both audits");
         let loaded = start.elapsed();
         let (ax, ay) = std::thread::scope(|s| {

@@ -74,7 +74,7 @@ fn main() {
     }
     let t = Instant::now();
     let rows = rt
-        .block_on(audit::load(&store, store::AuditId(id)))
+        .block_on(load::load(&store, store::AuditId(id)))
         .expect("loads the audit");
     println!("load from SQLite: {:.0} ms", ms(t));
     let t = Instant::now();

@@ -8,6 +8,9 @@ pub enum ViewError {
     /// The database failed or has no such audit.
     #[error(transparent)]
     Store(#[from] store::StoreError),
+    /// A stored audit cannot be read as the analysis input.
+    #[error(transparent)]
+    Load(#[from] load::LoadError),
     /// A policy file cannot be read.
     #[error(transparent)]
     Policy(#[from] canon::PolicyError),

@@ -2,7 +2,7 @@
 //!
 //! The desktop app shows nothing that does not come from here, so every view of an
 //! audit can be checked by a test without a window. No Tauri and no SQL: the rows come
-//! from the store through `audit::load`, the analysis from `audit::analyse`.
+//! from the store through `load::load`, the analysis from `audit::analyse`.
 //!
 //! - [`OpenAudit`]: one audit loaded and analysed: its [`Overview`], paged
 //!   [`TableQuery`]s over every table, a cluster's detail, findings, CSV exports.

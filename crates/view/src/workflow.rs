@@ -40,7 +40,7 @@ pub async fn analysis_config(
     policy: Policy,
 ) -> Result<AnalysisConfig, ViewError> {
     let crawl_config = crawl::stored_config(row)?;
-    let validations = audit::stored_validations(store, row.id).await?;
+    let validations = load::stored_validations(store, row.id).await?;
     Ok(AnalysisConfig {
         validations,
         learned: crawl_config.learned_rules,
@@ -52,7 +52,7 @@ pub async fn analysis_config(
 pub async fn load(store: &Store, id: AuditId, policy: Policy) -> Result<Loaded, ViewError> {
     let audit = store.audit(id).await?;
     let (input, config) = tokio::try_join!(
-        async { audit::load(store, id).await.map_err(ViewError::from) },
+        async { load::load(store, id).await.map_err(ViewError::from) },
         analysis_config(store, &audit, policy),
     )?;
     Ok(Loaded {
@@ -143,7 +143,7 @@ pub async fn finish_audit(store: &Store, id: AuditId) -> Result<Finished, ViewEr
         .collect();
     store.add_validations(id, &records).await?;
     let config = AnalysisConfig {
-        validations: records.iter().map(audit::validation_fetch).collect(),
+        validations: records.iter().map(load::validation_fetch).collect(),
         ..config
     };
     let (input, analysis) = analyse(input, config).await?;

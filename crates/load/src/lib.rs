@@ -1,22 +1,86 @@
 //! The analysis input read from the store for one audit.
 //!
-//! [`load`] is the one place the analysis touches the store: it runs the store's lean
-//! bulk reads (`Store::scan_urls`, `scan_fetches`, ...) concurrently and converts each
-//! record straight into its input row, so no table is ever held twice.
+//! [`load`] is the one place where stored rows become the analysis' input: it runs the
+//! store's lean bulk reads (`Store::scan_urls`, `scan_fetches`, ...) concurrently and
+//! converts each record straight into its input row, so no table is ever held twice.
+//! The analysis itself (`audit`) knows neither the store nor an async runtime.
 
-use crate::input::{
+use audit::{
     AnchorRow, AuditInput, CanonicalRow, DeclarationSource, FetchRow, FoundVia, HopKind,
     HreflangRow, LinkRow, RedirectChainRow, RedirectRow, SitemapEntryRow, SitemapIssue, SitemapRow,
     SitemapSource, UrlRow, UrlState,
 };
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+
+/// Why a stored audit cannot be read as the analysis input.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    /// A stored row holds what this version cannot read.
+    #[error("audit {audit} holds unreadable {what}: {detail}")]
+    Corrupt {
+        /// The audit.
+        audit: i64,
+        /// What (e.g. `a URL id`, `sitemap issues`).
+        what: &'static str,
+        /// The value or the parser's message.
+        detail: String,
+    },
+}
+
+/// Problems met while converting rows (the conversions run inside the store's scan
+/// callbacks, so they are collected and reported once the scans are done).
+#[derive(Default)]
+struct Check {
+    /// The first id that does not fit `u32` (0: none).
+    bad_id: AtomicI64,
+    /// The first sitemap whose stored issues do not parse, with the parser's message.
+    bad_issues: std::sync::Mutex<Option<(i64, String)>>,
+}
+
+impl Check {
+    /// A store id as the analysis's `u32` (ids are numbered per audit from 1).
+    fn id(&self, v: i64) -> u32 {
+        u32::try_from(v).unwrap_or_else(|_| {
+            let _ = self
+                .bad_id
+                .compare_exchange(0, v, Ordering::Relaxed, Ordering::Relaxed);
+            u32::MAX
+        })
+    }
+
+    fn result(self, audit: store::AuditId) -> Result<(), LoadError> {
+        let bad = self.bad_id.into_inner();
+        if bad != 0 {
+            return Err(LoadError::Corrupt {
+                audit: audit.0,
+                what: "a row id",
+                detail: format!("{bad} does not fit 32 bits"),
+            });
+        }
+        if let Some((sitemap, detail)) = self
+            .bad_issues
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        {
+            return Err(LoadError::Corrupt {
+                audit: audit.0,
+                what: "sitemap issues",
+                detail: format!("sitemap {sitemap}: {detail}"),
+            });
+        }
+        Ok(())
+    }
+}
 
 /// Reads one audit from the store and builds the analysis input.
-pub async fn load(
-    store: &store::Store,
-    audit: store::AuditId,
-) -> Result<AuditInput, store::StoreError> {
+pub async fn load(store: &store::Store, audit: store::AuditId) -> Result<AuditInput, LoadError> {
+    let check = Check::default();
+    let ck = &check;
     let mut input = AuditInput::default();
     let mut content_types: FxHashMap<String, Arc<str>> = FxHashMap::default();
     let AuditInput {
@@ -33,37 +97,41 @@ pub async fn load(
         redirect_chains,
     } = &mut input;
     tokio::try_join!(
-        store.scan_urls(audit, |u| urls.push(url_row(u))),
-        store.scan_fetches(audit, |f| fetches.push(fetch_row(f, &mut content_types))),
+        store.scan_urls(audit, |u| urls.push(url_row(u, ck))),
+        store.scan_fetches(audit, |f| fetches.push(fetch_row(
+            f,
+            &mut content_types,
+            ck
+        ))),
         store.scan_redirects(audit, |r| redirects.push(RedirectRow {
-            from: id(r.from),
-            to: r.to.map(id),
+            from: ck.id(r.from),
+            to: r.to.map(|v| ck.id(v)),
             status: r.status,
             kind: hop_kind(r.kind),
             hop_index: r.hop_index,
         })),
         store.scan_canonicals(audit, |c| canonicals.push(CanonicalRow {
-            page: id(c.page),
+            page: ck.id(c.page),
             position: c.position,
-            target: c.target.map(id),
+            target: c.target.map(|v| ck.id(v)),
             href_raw: c.href_raw,
             source: source(c.source),
             in_head: c.in_head,
         })),
         store.scan_links(audit, |l| links.push(LinkRow {
-            from: id(l.from),
-            to: l.to.map(id),
+            from: ck.id(l.from),
+            to: l.to.map(|v| ck.id(v)),
             nofollow: l.nofollow,
         })),
         store.scan_hreflang(audit, |h| hreflang.push(HreflangRow {
-            page: id(h.page),
+            page: ck.id(h.page),
             lang: h.lang,
-            target: h.target.map(id),
+            target: h.target.map(|v| ck.id(v)),
             source: source(h.source),
         })),
         store.scan_sitemap_entries(audit, |e| sitemap_entries.push(SitemapEntryRow {
-            sitemap_id: id(e.sitemap_id),
-            url_id: e.url_id.map(id),
+            sitemap_id: ck.id(e.sitemap_id),
+            url_id: e.url_id.map(|v| ck.id(v)),
             loc_raw: e.loc_raw,
         })),
         async {
@@ -72,8 +140,8 @@ pub async fn load(
                 .await?
                 .into_iter()
                 .map(|a| AnchorRow {
-                    from: id(a.from),
-                    to: id(a.to),
+                    from: ck.id(a.from),
+                    to: ck.id(a.to),
                     text: a.text,
                 })
                 .collect();
@@ -81,25 +149,25 @@ pub async fn load(
                 .sitemaps(audit)
                 .await?
                 .into_iter()
-                .map(sitemap_row)
+                .map(|s| sitemap_row(s, ck))
                 .collect();
             *robots_blocks = store
                 .robots_blocked(audit)
                 .await?
                 .into_iter()
-                .map(id)
+                .map(|v| ck.id(v))
                 .collect();
             *redirect_chains = store
                 .redirect_chains(audit)
                 .await?
                 .into_iter()
                 .map(|c| RedirectChainRow {
-                    start: id(c.start),
-                    final_url: c.last.map(id),
+                    start: ck.id(c.start),
+                    final_url: c.last.map(|v| ck.id(v)),
                     hops: c.hops,
                     problem: match c.problem {
-                        store::ChainProblem::Loop => crate::ChainProblem::Loop,
-                        store::ChainProblem::TooLong => crate::ChainProblem::TooLong,
+                        store::ChainProblem::Loop => audit::ChainProblem::Loop,
+                        store::ChainProblem::TooLong => audit::ChainProblem::TooLong,
                     },
                 })
                 .collect();
@@ -119,12 +187,13 @@ pub async fn load(
     urls.shrink_to_fit();
     fetches.shrink_to_fit();
     links.shrink_to_fit();
+    check.result(audit)?;
     Ok(input)
 }
 
-fn url_row(u: store::UrlFacts) -> UrlRow {
+fn url_row(u: store::UrlFacts, ck: &Check) -> UrlRow {
     UrlRow {
-        id: id(u.id),
+        id: ck.id(u.id),
         // Held once when it is its own rfc3986 form (see `UrlRow::found_url`).
         url: if u.url == u.url_rfc3986 {
             String::new()
@@ -155,9 +224,13 @@ fn url_row(u: store::UrlFacts) -> UrlRow {
     }
 }
 
-fn fetch_row(f: store::FetchFacts, content_types: &mut FxHashMap<String, Arc<str>>) -> FetchRow {
+fn fetch_row(
+    f: store::FetchFacts,
+    content_types: &mut FxHashMap<String, Arc<str>>,
+    ck: &Check,
+) -> FetchRow {
     FetchRow {
-        url_id: id(f.url_id),
+        url_id: ck.id(f.url_id),
         status: f.status,
         content_type: f.content_type.map(|c| {
             content_types
@@ -165,7 +238,7 @@ fn fetch_row(f: store::FetchFacts, content_types: &mut FxHashMap<String, Arc<str
                 .or_insert_with_key(|c| Arc::from(c.as_str()))
                 .clone()
         }),
-        redirect_to: f.redirect_to.map(id),
+        redirect_to: f.redirect_to.map(|v| ck.id(v)),
         title: f.title,
         noindex: f.noindex,
         nofollow: f.nofollow,
@@ -179,14 +252,21 @@ fn fetch_row(f: store::FetchFacts, content_types: &mut FxHashMap<String, Arc<str
     }
 }
 
-fn sitemap_row(s: store::SitemapRow) -> SitemapRow {
+fn sitemap_row(s: store::SitemapRow, ck: &Check) -> SitemapRow {
     SitemapRow {
-        id: id(s.id),
+        id: ck.id(s.id),
         url: s.url,
         kind: s.kind,
         status: s.status,
         error: s.error,
-        issues: serde_json::from_str::<Vec<SitemapIssue>>(&s.issues_json).unwrap_or_default(),
+        issues: serde_json::from_str::<Vec<SitemapIssue>>(&s.issues_json).unwrap_or_else(|e| {
+            let mut bad = ck
+                .bad_issues
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            bad.get_or_insert((s.id, e.to_string()));
+            Vec::new()
+        }),
         found_via: match s.found_via.as_str() {
             // A guess that an index lists too is declared by the index.
             "default" if s.parent_id.is_some() => SitemapSource::Index,
@@ -218,10 +298,10 @@ fn bits(v: i64) -> u64 {
 }
 
 /// A stored DUST validation sample as the analysis reads it.
-pub fn validation_fetch(r: &store::ValidationRecord) -> crate::ValidationFetch {
-    crate::ValidationFetch {
+pub fn validation_fetch(r: &store::ValidationRecord) -> audit::ValidationFetch {
+    audit::ValidationFetch {
         rule_id: r.rule_id.clone(),
-        candidate: crate::ValidationCandidate {
+        candidate: audit::ValidationCandidate {
             url: r.url.clone(),
             rewritten: r.rewritten.clone(),
             text_hash: r.url_text_hash,
@@ -233,20 +313,15 @@ pub fn validation_fetch(r: &store::ValidationRecord) -> crate::ValidationFetch {
     }
 }
 
-/// Audit `id`'s stored DUST validation samples, for [`crate::AnalysisConfig::validations`].
+/// Audit `id`'s stored DUST validation samples, for [`audit::AnalysisConfig::validations`].
 pub async fn stored_validations(
     store: &store::Store,
     id: store::AuditId,
-) -> Result<Vec<crate::ValidationFetch>, store::StoreError> {
+) -> Result<Vec<audit::ValidationFetch>, store::StoreError> {
     Ok(store
         .validations(id)
         .await?
         .iter()
         .map(validation_fetch)
         .collect())
-}
-
-/// A store id as the analysis's `u32` (ids are numbered per audit from 1).
-fn id(v: i64) -> u32 {
-    u32::try_from(v).unwrap_or(u32::MAX)
 }

@@ -1,0 +1,94 @@
+//! The workspace's layering (ARCHITECTURE.md, "Layers"), checked on `cargo metadata`:
+//! every crate depends only on crates of lower layers, and the analysis stays pure.
+
+use std::collections::BTreeMap;
+
+/// The layer of every workspace crate; a crate may depend (normal dependencies) only on
+/// crates of a lower layer.
+const LAYERS: &[(&str, u8)] = &[
+    // Leaves: one format or one store each.
+    ("canon", 0),
+    ("extract", 0),
+    ("sitemap", 0),
+    ("store", 0),
+    ("rules", 0),
+    ("fixture", 0),
+    // The crawl and the analysis, side by side.
+    ("crawl", 1),
+    ("audit", 1),
+    // Stored audits as analysis input; two analyses compared; synthetic audits for the
+    // benchmarks.
+    ("load", 2),
+    ("diff", 2),
+    ("synthetic", 2),
+    // The service layer: the audit workflow both front ends call.
+    ("view", 3),
+    // Front ends.
+    ("dustpan", 4),
+    ("dustpan-desktop", 4),
+    ("desktop-e2e", 5),
+];
+
+/// External crates the pure analysis must not link: no I/O, no async runtime.
+const NOT_IN_AUDIT: &[&str] = &["tokio", "sqlx", "reqwest", "store", "hyper"];
+
+fn metadata() -> serde_json::Value {
+    let out = std::process::Command::new(env!("CARGO"))
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("cargo metadata prints JSON")
+}
+
+#[test]
+fn every_crate_depends_only_on_lower_layers() {
+    let layers: BTreeMap<&str, u8> = LAYERS.iter().copied().collect();
+    let meta = metadata();
+    let packages = meta["packages"].as_array().unwrap();
+    let mut problems = Vec::new();
+    for p in packages {
+        let name = p["name"].as_str().unwrap();
+        let Some(&layer) = layers.get(name) else {
+            problems.push(format!(
+                "{name} has no layer: add it to LAYERS and ARCHITECTURE.md"
+            ));
+            continue;
+        };
+        for d in p["dependencies"].as_array().unwrap() {
+            // Normal dependencies only: tests and benchmarks may use anything.
+            if !d["kind"].is_null() {
+                continue;
+            }
+            let dep = d["name"].as_str().unwrap();
+            if let Some(&l) = layers.get(dep)
+                && l >= layer
+            {
+                problems.push(format!(
+                    "{name} (layer {layer}) depends on {dep} (layer {l})"
+                ));
+            }
+            if name == "audit" && NOT_IN_AUDIT.contains(&dep) {
+                problems.push(format!("audit, the pure analysis, depends on {dep}"));
+            }
+            // The demo site is linked only for `dustpan demo`, behind its feature, and
+            // by the desktop app's end-to-end test.
+            let allowed = (name == "dustpan" && d["optional"] == true) || name == "desktop-e2e";
+            if dep == "fixture" && !allowed {
+                problems.push(format!("{name} links the fixture site outside a test"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+}
