@@ -11,22 +11,23 @@ const LAYERS: &[(&str, u8)] = &[
     ("extract", 0),
     ("sitemap", 0),
     ("store", 0),
-    ("rules", 0),
     ("fixture", 0),
+    // Types the crawl and the analysis share (learned DUST rules, on canon's policies).
+    ("rules", 1),
     // The crawl and the analysis, side by side.
-    ("crawl", 1),
-    ("audit", 1),
+    ("crawl", 2),
+    ("audit", 2),
     // Stored audits as analysis input; two analyses compared; synthetic audits for the
     // benchmarks.
-    ("load", 2),
-    ("diff", 2),
-    ("synthetic", 2),
+    ("load", 3),
+    ("diff", 3),
+    ("synthetic", 3),
     // The service layer: the audit workflow both front ends call.
-    ("view", 3),
+    ("view", 4),
     // Front ends.
-    ("dustpan", 4),
-    ("dustpan-desktop", 4),
-    ("desktop-e2e", 5),
+    ("dustpan", 5),
+    ("dustpan-desktop", 5),
+    ("desktop-e2e", 6),
 ];
 
 /// External crates the pure analysis must not link: no I/O, no async runtime.

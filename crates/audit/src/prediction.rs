@@ -6,9 +6,7 @@ use crate::site::distance;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-/// The skip reason a crawler records for a URL that learned rules predict to duplicate
-/// an already known URL.
-pub const PREDICTED_DUPLICATE: &str = "dust_duplicate";
+pub use rules::PREDICTED_DUPLICATE;
 
 /// What skipping predicted duplicates saved, and how often a prediction was wrong.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

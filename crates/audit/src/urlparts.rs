@@ -1,64 +1,7 @@
 //! Zero-copy views of absolute URLs already in canonical (rfc3986) form, and the
 //! URL-only comparison of two variants of one page.
 
-/// The components of an absolute URL, as slices of it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Parts<'a> {
-    /// `http`, `https`.
-    pub scheme: &'a str,
-    /// The host, without user info and port.
-    pub host: &'a str,
-    /// The port with its colon (`:8080`), or empty.
-    pub port: &'a str,
-    /// The path (starts with `/` for http URLs).
-    pub path: &'a str,
-    /// The query, without `?`.
-    pub query: Option<&'a str>,
-    /// Byte offset where the path starts (end of scheme + authority).
-    pub origin_end: usize,
-}
-
-/// Splits an absolute URL. Lenient: a string without `://` is all path.
-pub(crate) fn split(url: &str) -> Parts<'_> {
-    let (scheme, rest_start) = match url.find("://") {
-        Some(i) => (&url[..i], i + 3),
-        None => ("", 0),
-    };
-    let rest = &url[rest_start..];
-    let auth_len = if rest_start == 0 {
-        0
-    } else {
-        rest.find(['/', '?', '#']).unwrap_or(rest.len())
-    };
-    let authority = &rest[..auth_len];
-    let hostport = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    let (host, port) = if hostport.starts_with('[') {
-        match hostport.find(']') {
-            Some(i) => (&hostport[..=i], &hostport[i + 1..]),
-            None => (hostport, ""),
-        }
-    } else {
-        match hostport.rfind(':') {
-            Some(i) => (&hostport[..i], &hostport[i..]),
-            None => (hostport, ""),
-        }
-    };
-    let origin_end = rest_start + auth_len;
-    let tail = &url[origin_end..];
-    let tail = tail.split_once('#').map_or(tail, |(t, _)| t);
-    let (path, query) = match tail.split_once('?') {
-        Some((p, q)) => (p, Some(q)),
-        None => (tail, None),
-    };
-    Parts {
-        scheme,
-        host,
-        port,
-        path,
-        query,
-        origin_end,
-    }
-}
+pub(crate) use rules::url::split;
 
 /// The host without a leading `www.` label.
 pub(crate) fn strip_www(host: &str) -> &str {
@@ -149,13 +92,7 @@ fn collapse(path: &str) -> String {
     out
 }
 
-/// The query parameters of a query string: `(name, whole "name=value" component)`.
-pub(crate) fn params(query: &str) -> impl Iterator<Item = (&str, &str)> {
-    query
-        .split('&')
-        .filter(|c| !c.is_empty())
-        .map(|c| (c.split_once('=').map_or(c, |(n, _)| n), c))
-}
+pub(crate) use rules::url::params;
 
 #[cfg(test)]
 mod tests {

@@ -214,14 +214,14 @@ fn a_weak_rule_needs_validation_and_measurement_decides() {
     );
     assert_eq!(report.false_positive_rate, 0.5);
     let mut rejected = r.clone();
-    rejected.apply_validation(&report, &cfg.dust);
+    rejected.apply_validation(&report, cfg.dust.min_support, cfg.dust.min_precision);
     assert_eq!(rejected.status, RuleStatus::Rejected);
     let good = measure_validation(
         &[fetched(&candidates[0], 603), fetched(&candidates[1], 604)],
         3,
     );
     let mut confirmed = r;
-    confirmed.apply_validation(&good, &cfg.dust);
+    confirmed.apply_validation(&good, cfg.dust.min_support, cfg.dust.min_precision);
     assert_eq!(
         (confirmed.precision, confirmed.status),
         (1.0, RuleStatus::Confirmed)
