@@ -20,9 +20,8 @@ fn render(a: &Analysis, urls: &HashMap<UrlId, String>) -> String {
         for m in &c.members {
             let status = m.status.map_or("-".to_owned(), |s| s.to_string());
             let action = match m.action {
-                Action::None => "",
-                Action::Redirect301 => "  => fix: 301 to the preferred URL",
-                Action::Canonical => "  => fix: canonical to the preferred URL",
+                Action::None => String::new(),
+                a => format!("  => fix: {}", a.as_str()),
             };
             writeln!(out, "  {:?} {status} {}{action}", m.role, m.url).unwrap();
             for e in &m.evidence {

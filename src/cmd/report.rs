@@ -155,8 +155,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .unwrap_or_default();
             let fix = match m.action {
                 audit::Action::None => String::new(),
-                audit::Action::Redirect301 => " -> fix: 301 to the preferred URL".to_owned(),
-                audit::Action::Canonical => " -> fix: canonical to the preferred URL".to_owned(),
+                a => format!(" -> fix: {}", a.as_str()),
             };
             println!("      {}  [{why}]{fix}", m.url);
         }

@@ -386,6 +386,20 @@ pub enum Role {
     Unfetched,
 }
 
+impl Role {
+    /// The role's name, as every report, table and diff words it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Preferred => "preferred",
+            Role::Redirects => "redirects",
+            Role::Canonicalised => "canonicalised",
+            Role::Duplicate => "duplicate",
+            Role::Error => "error",
+            Role::Unfetched => "not fetched",
+        }
+    }
+}
+
 /// What should be done to a member.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -396,6 +410,18 @@ pub enum Action {
     Redirect301,
     /// Keep it, with `<link rel="canonical">` to the preferred URL.
     Canonical,
+}
+
+impl Action {
+    /// The action in a few words, without the preferred URL ("301 to the preferred
+    /// URL"); `none` when there is nothing to do.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::None => "none",
+            Action::Redirect301 => "301 to the preferred URL",
+            Action::Canonical => "canonical to the preferred URL",
+        }
+    }
 }
 
 /// One URL of a cluster.

@@ -247,14 +247,7 @@ fn opt_text(s: Option<&str>) -> Cell {
 
 /// A cluster member's role as the exports name it.
 pub fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::Preferred => "preferred",
-        Role::Redirects => "redirects",
-        Role::Canonicalised => "canonicalised",
-        Role::Duplicate => "duplicate",
-        Role::Error => "error",
-        Role::Unfetched => "not fetched",
-    }
+    role.as_str()
 }
 
 /// A cluster member's fix as the exports word it (empty when there is nothing to do).

@@ -46,18 +46,11 @@ fn lines(v: &[String]) -> String {
 }
 
 fn role(r: audit::Role) -> String {
-    serde_json::to_value(r)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
+    r.as_str().to_owned()
 }
 
 fn action(a: Action) -> &'static str {
-    match a {
-        Action::None => "none",
-        Action::Redirect301 => "301 to the preferred URL",
-        Action::Canonical => "canonical to the preferred URL",
-    }
+    a.as_str()
 }
 
 fn urls(n: usize) -> String {

@@ -230,7 +230,7 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
     assert!(
         !slash.evidence.is_empty()
             && slash.evidence[0].contains("https://example.test/shoes/")
-            && slash.evidence[0].contains("same text"),
+            && slash.evidence[0].contains("same content"),
         "{:?}",
         slash.evidence
     );
