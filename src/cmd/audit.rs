@@ -24,7 +24,7 @@ pub struct Args {
     #[arg(long, value_name = "ID", conflicts_with_all = [
         "config", "starts", "max_urls", "max_depth", "concurrency", "rate", "no_robots",
         "user_agent", "include_subdomains", "includes", "excludes", "sitemaps", "resolves",
-        "ca_certs", "timeout", "max_response_bytes", "trap_budget", "rules",
+        "ca_certs", "timeout", "max_response_bytes", "trap_budget", "rules", "any_port",
     ])]
     resume: Option<i64>,
     /// Start a new audit with the configuration audit ID was started with (for scheduled
@@ -33,6 +33,7 @@ pub struct Args {
         "resume", "config", "starts", "max_urls", "max_depth", "concurrency", "rate",
         "no_robots", "user_agent", "include_subdomains", "includes", "excludes", "sitemaps",
         "resolves", "ca_certs", "timeout", "max_response_bytes", "trap_budget", "rules",
+        "any_port",
     ])]
     like: Option<i64>,
     /// A crawl configuration file (TOML, or JSON when it ends in .json) with any field
@@ -63,6 +64,10 @@ pub struct Args {
     /// Crawl subdomains of the start host too.
     #[arg(long)]
     include_subdomains: bool,
+    /// Crawl every port of the start hosts, not only the start URLs' ports (another port
+    /// of the same host is out of scope by default).
+    #[arg(long)]
+    any_port: bool,
     /// Only crawl URLs matching this regular expression (repeatable).
     #[arg(long = "include", value_name = "REGEX")]
     includes: Vec<String>,
@@ -131,6 +136,7 @@ impl Args {
             config.user_agent = ua.clone();
         }
         config.include_subdomains |= self.include_subdomains;
+        config.any_port |= self.any_port;
         config
             .include_patterns
             .extend(self.includes.iter().cloned());

@@ -14,12 +14,21 @@ use crate::CrawlError;
 #[serde(default, deny_unknown_fields)]
 pub struct CrawlConfig {
     /// Where the crawl starts. Their scheme (http/https) and `www.` variants are requested
-    /// too, and their hosts (with and without `www.`) make the default scope.
+    /// too, and their origins make the default scope: their hosts (with and without
+    /// `www.`) over http and https, on the start URL's port if it names one, else on the
+    /// schemes' default ports (80 and 443; a default port and no port are the same
+    /// origin). Another port of the same host is out of scope (see
+    /// [`any_port`](Self::any_port)).
     pub start_urls: Vec<String>,
-    /// Also crawl subdomains of the start hosts (`blog.example.com` for `example.com`).
+    /// Also crawl subdomains of the start hosts (`blog.example.com` for `example.com`),
+    /// on the start URLs' ports.
     pub include_subdomains: bool,
-    /// Extra hosts in scope (exact names, lower case).
+    /// Extra hosts in scope (exact names, lower case): `host`, on the start URLs'
+    /// ports, or `host:port` (IPv6 addresses in brackets).
     pub extra_hosts: Vec<String>,
+    /// Every port of the audited hosts is in scope (and reachable, even when the host is
+    /// on a loopback or private address), not just the start URLs' ports. Off by default.
+    pub any_port: bool,
     /// If not empty, an in-scope URL must also match one of these regular expressions
     /// (matched against the whole absolute URL).
     pub include_patterns: Vec<String>,
@@ -81,13 +90,22 @@ pub struct CrawlConfig {
     pub follow_canonicals: bool,
     /// Crawl hreflang alternates.
     pub follow_hreflang: bool,
-    /// Sitemaps to read besides those listed in robots.txt and `/sitemap.xml`.
+    /// Sitemaps to read besides those listed in robots.txt and `/sitemap.xml`. Their
+    /// origins are the audit's own (they may be on another host, or at a private address)
+    /// but not crawled: only the in-scope URLs they list are.
     pub sitemaps: Vec<String>,
     /// Read `/sitemap.xml` of each start origin even if robots.txt lists no sitemap.
     pub default_sitemap: bool,
     /// DNS overrides as in curl's `--resolve`: `host:port:address` (IPv6 in brackets).
     /// reqwest cannot match on the port, so an entry applies to every port of the host;
     /// the port is used for URLs that do not name one.
+    ///
+    /// The address policy: loopback, private, link-local, unique-local, multicast,
+    /// unspecified and cloud metadata addresses are reachable only for the audit's own
+    /// origins, at the addresses the user put them (an IP address in a start URL, an
+    /// override here, or what a start URL's host resolves to when the run starts). An
+    /// override for another host (a CDN serving the sitemaps) is honoured only where it
+    /// points at the site's own address and port.
     pub resolve: Vec<String>,
     /// Extra trusted root certificates in PEM (one or more per string), for staging servers
     /// with a private CA; the system's roots stay trusted.
@@ -107,7 +125,7 @@ pub struct CrawlConfig {
     /// --save-rules`): a URL their confirmed rules predict to duplicate a URL already
     /// queued is recorded as skipped `dust_duplicate` instead of being fetched, except
     /// for a verification sample (see [`dust_check_every`](Self::dust_check_every)).
-    pub learned_rules: Option<audit::LearnedRules>,
+    pub learned_rules: Option<rules::LearnedRules>,
     /// The first predicted duplicate, and then one in this many, is fetched anyway, so
     /// the audit can count wrong predictions (0: skip them all). Default 10.
     pub dust_check_every: u64,
@@ -119,6 +137,7 @@ impl Default for CrawlConfig {
             start_urls: Vec::new(),
             include_subdomains: false,
             extra_hosts: Vec::new(),
+            any_port: false,
             include_patterns: Vec::new(),
             exclude_patterns: Vec::new(),
             obey_robots: true,
@@ -215,6 +234,9 @@ impl CrawlConfig {
         }
         for entry in &self.resolve {
             parse_resolve(entry)?;
+        }
+        for entry in &self.extra_hosts {
+            crate::scope::parse_extra_host(&entry.to_ascii_lowercase())?;
         }
         if self.concurrency == 0 {
             return Err(CrawlError::Config("concurrency must be at least 1".into()));

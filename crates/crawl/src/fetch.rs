@@ -2,17 +2,23 @@
 //! the body is streamed with a hard byte cap (applied after decompression, so a gzip bomb
 //! stops at the cap), and connect / read / total timeouts end slow or dying servers.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use reqwest::header::HeaderMap;
 use reqwest::{Client, StatusCode};
 use url::Url;
 
-use crate::config::parse_resolve;
+use crate::address::{ADDRESS_REFUSED, AddressPolicy, AddressRefused, GuardedResolver};
 use crate::{CrawlConfig, CrawlError};
 
-/// Builds the audit's HTTP client from its configuration.
-pub(crate) fn client(config: &CrawlConfig) -> Result<Client, CrawlError> {
+/// Builds the audit's HTTP client from its configuration. Every name it connects to is
+/// resolved by [`GuardedResolver`] (the `--resolve` overrides included), so every
+/// connection obeys `policy`.
+pub(crate) fn client(
+    config: &CrawlConfig,
+    policy: &Arc<AddressPolicy>,
+) -> Result<Client, CrawlError> {
     let mut builder = Client::builder()
         .user_agent(config.user_agent.clone())
         .redirect(reqwest::redirect::Policy::none())
@@ -21,11 +27,8 @@ pub(crate) fn client(config: &CrawlConfig) -> Result<Client, CrawlError> {
         .timeout(config.total_timeout())
         .pool_max_idle_per_host(config.concurrency.max(1))
         .pool_idle_timeout(Duration::from_secs(30))
-        .tcp_nodelay(true);
-    for entry in &config.resolve {
-        let (host, addr) = parse_resolve(entry)?;
-        builder = builder.resolve(&host, addr);
-    }
+        .tcp_nodelay(true)
+        .dns_resolver(GuardedResolver(Arc::clone(policy)));
     let mut roots = Vec::new();
     for pem in &config.extra_root_certs_pem {
         let certs = reqwest::Certificate::from_pem_bundle(pem.as_bytes())
@@ -81,7 +84,7 @@ impl Response {
 /// A request that ended without a usable response, or whose body failed midway.
 #[derive(Debug)]
 pub(crate) struct Failure {
-    /// `timeout`, `connect`, `dropped`, `decode`, `body`, `request`.
+    /// `address_refused`, `timeout`, `connect`, `dropped`, `decode`, `body`, `request`.
     pub kind: &'static str,
     /// What happened.
     pub message: String,
@@ -113,10 +116,26 @@ fn connection_dropped(error: &(dyn std::error::Error + 'static)) -> bool {
     false
 }
 
-/// `timeout`, `connect`, `dropped` (the connection closed mid-response), `decode` (bad
-/// compressed data), `body`, `request`.
+/// Whether the address policy refused every address of the host (somewhere in the
+/// error's causes).
+fn address_refused(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(error);
+    while let Some(e) = cause {
+        if e.downcast_ref::<AddressRefused>().is_some() {
+            return true;
+        }
+        cause = e.source();
+    }
+    false
+}
+
+/// `address_refused` (the address policy refused the host's addresses), `timeout`,
+/// `connect`, `dropped` (the connection closed mid-response), `decode` (bad compressed
+/// data), `body`, `request`.
 fn kind_of(error: &reqwest::Error) -> &'static str {
-    if error.is_timeout() {
+    if address_refused(error) {
+        ADDRESS_REFUSED
+    } else if error.is_timeout() {
         "timeout"
     } else if error.is_connect() {
         "connect"

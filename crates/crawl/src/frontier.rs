@@ -9,91 +9,16 @@
 use std::collections::{HashMap, HashSet};
 
 use canon::Policy;
-use regex::Regex;
 use store::{FoundVia, KnownUrl, NewUrl, UrlId, UrlState};
 use url::{Host, Url};
 use xxhash_rust::xxh3::{xxh3_64, xxh3_128};
 
+use crate::scope::{Route, Scope};
 use crate::{CrawlConfig, CrawlError};
 
 /// Reasons a URL is skipped that depend on how it was found, not on the URL: finding it
 /// again in a better context puts it in the queue.
 const CONTEXT_REASONS: [&str; 4] = ["max_depth", "nofollow", "not_followed", "redirect_limit"];
-
-/// Which hosts and URLs the audit crawls.
-#[derive(Debug)]
-pub(crate) struct Scope {
-    hosts: Vec<String>,
-    suffixes: Vec<String>,
-    include: Vec<Regex>,
-    exclude: Vec<Regex>,
-}
-
-/// The host with and without a leading `www.` (none for IP addresses).
-pub(crate) fn www_twin(host: &str) -> Option<String> {
-    if host.parse::<std::net::IpAddr>().is_ok() || host.starts_with('[') || !host.contains('.') {
-        return None;
-    }
-    Some(match host.strip_prefix("www.") {
-        Some(bare) => bare.to_owned(),
-        None => format!("www.{host}"),
-    })
-}
-
-impl Scope {
-    pub(crate) fn new(config: &CrawlConfig) -> Result<Self, CrawlError> {
-        let mut hosts = Vec::new();
-        let mut suffixes = Vec::new();
-        for start in &config.start_urls {
-            let url = Url::parse(start)
-                .map_err(|e| CrawlError::Config(format!("start URL {start:?}: {e}")))?;
-            let Some(host) = url.host_str() else { continue };
-            let host = host.to_ascii_lowercase();
-            if let Some(twin) = www_twin(&host) {
-                let bare = host.strip_prefix("www.").unwrap_or(&host).to_owned();
-                if config.include_subdomains {
-                    suffixes.push(format!(".{bare}"));
-                }
-                hosts.push(twin);
-            }
-            hosts.push(host);
-        }
-        hosts.extend(config.extra_hosts.iter().map(|h| h.to_ascii_lowercase()));
-        hosts.sort();
-        hosts.dedup();
-        let compile = |patterns: &[String]| -> Result<Vec<Regex>, CrawlError> {
-            patterns
-                .iter()
-                .map(|p| {
-                    Regex::new(p).map_err(|e| CrawlError::Config(format!("pattern {p:?}: {e}")))
-                })
-                .collect()
-        };
-        Ok(Self {
-            hosts,
-            suffixes,
-            include: compile(&config.include_patterns)?,
-            exclude: compile(&config.exclude_patterns)?,
-        })
-    }
-
-    /// Whether `url` is on an audited host.
-    pub(crate) fn host_in_scope(&self, url: &Url) -> bool {
-        let Some(host) = url.host_str() else {
-            return false;
-        };
-        self.hosts.iter().any(|h| h == host)
-            || self.suffixes.iter().any(|s| host.ends_with(s.as_str()))
-    }
-
-    /// Whether `url` is crawled: on an audited host, matching the include patterns (if
-    /// any) and none of the exclude patterns.
-    pub(crate) fn contains(&self, url: &Url) -> bool {
-        self.host_in_scope(url)
-            && (self.include.is_empty() || self.include.iter().any(|r| r.is_match(url.as_str())))
-            && !self.exclude.iter().any(|r| r.is_match(url.as_str()))
-    }
-}
 
 /// A URL as discovered, before admission.
 #[derive(Debug, Clone, Copy)]
@@ -156,7 +81,7 @@ pub(crate) struct FrontierCounts {
 /// Skips URLs that learned rules predict to duplicate a URL already queued.
 #[derive(Debug)]
 struct Predictor {
-    rules: audit::LearnedRules,
+    rules: rules::LearnedRules,
     /// Hashes of the keys (under the rules' policy) of the URLs queued so far.
     queued: HashSet<u64>,
     check_every: u64,
@@ -364,11 +289,6 @@ impl Frontier {
         self.counts
     }
 
-    /// The scope.
-    pub(crate) fn scope(&self) -> &Scope {
-        &self.scope
-    }
-
     /// Why `found` must not be queued, judged on how it was found (context reasons).
     fn context_reason(&self, found: &Found<'_>) -> Option<String> {
         if let Some(reason) = found.unfollowed {
@@ -387,8 +307,8 @@ impl Frontier {
     fn url_reason(&self, found: &Found<'_>) -> Option<String> {
         let url = found.url;
         let start = matches!(found.via, FoundVia::Start | FoundVia::Variant);
-        if !start && !self.scope.contains(url) {
-            return Some("out_of_scope".to_owned());
+        if !start && let Err(refusal) = self.scope.admit(url, Route::Crawl) {
+            return Some(refusal.reason().to_owned());
         }
         if url.as_str().len() > self.max_url_length {
             return Some("url_too_long".to_owned());
@@ -446,7 +366,7 @@ impl Frontier {
             && let Some(key) = p.key(found.url.as_str())
         {
             if p.skips(&key) {
-                reason = Some(audit::PREDICTED_DUPLICATE.to_owned());
+                reason = Some(rules::PREDICTED_DUPLICATE.to_owned());
             } else {
                 p.queued.insert(xxh3_64(key.as_bytes()));
             }
@@ -528,26 +448,6 @@ mod tests {
             Admission::New(u) => u.reason.as_deref(),
             _ => None,
         }
-    }
-
-    #[test]
-    fn scope_covers_the_www_twin_only() {
-        let f = Frontier::new(&config(), 1).unwrap();
-        let s = f.scope();
-        assert!(s.contains(&Url::parse("http://www.example.test:8080/x").unwrap()));
-        assert!(s.contains(&Url::parse("https://example.test/").unwrap()));
-        assert!(!s.contains(&Url::parse("https://blog.example.test/").unwrap()));
-        assert!(!s.contains(&Url::parse("https://other.test/").unwrap()));
-        let sub = CrawlConfig {
-            include_subdomains: true,
-            ..config()
-        };
-        assert!(
-            Frontier::new(&sub, 1)
-                .unwrap()
-                .scope()
-                .contains(&Url::parse("https://blog.example.test/").unwrap())
-        );
     }
 
     #[test]

@@ -10,6 +10,12 @@
 //!   index pages) are fetched and stored with their raw, `rfc3986` and `seo` forms.
 //! * Limits ([`CrawlConfig`]) bound what is fetched; whatever is not fetched is recorded
 //!   with the reason (out of scope, depth, URL length, parameters, trap, robots.txt).
+//! * Sites are hostile: every request (pages, redirects, robots.txt, sitemaps, DUST
+//!   samples) passes one admission check against the audit's scope, a set of origins
+//!   (scheme, host, port), and every connection an address policy that keeps loopback,
+//!   private, link-local and cloud metadata addresses for the audit's own origins. What
+//!   they refuse is recorded with the reason (`out_of_scope`, `address_refused`) and
+//!   counted in the [`CrawlSummary`].
 //! * Progress goes to a `tokio::sync::watch` channel; a [`CancellationToken`] stops the
 //!   crawl (the audit is then `cancelled` and can be resumed).
 //!
@@ -25,6 +31,7 @@
 //! # }
 //! ```
 
+mod address;
 mod config;
 mod fetch;
 mod frontier;
@@ -33,6 +40,7 @@ mod redirects;
 mod robots;
 mod run;
 mod sample;
+mod scope;
 mod sitemaps;
 
 use std::time::Duration;
@@ -134,6 +142,15 @@ pub struct CrawlSummary {
     pub elapsed: Duration,
     /// URLs processed per second in this run.
     pub pages_per_sec: f64,
+    /// Requests refused by the address policy in this run: a host name or IP address
+    /// at a non-public address that is not the audit's own (recorded as error kind or
+    /// issue `address_refused`).
+    pub address_refused: u64,
+    /// Requests refused by the admission check in this run outside the frontier: sitemaps
+    /// (robots.txt lines, index children, redirects), robots.txt redirects and queued URLs
+    /// out of scope (recorded in the sitemap's row, the robots.txt record or the URL's
+    /// row). Discovered URLs out of scope are recorded as skipped `out_of_scope`.
+    pub scope_refused: u64,
     /// Why the run failed, if it did.
     pub failure: Option<String>,
 }

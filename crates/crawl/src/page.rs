@@ -16,6 +16,7 @@ use crate::fetch::{self, Response};
 use crate::frontier::{Admission, Found, rfc3986_key};
 use crate::robots::origin;
 use crate::run::Ctx;
+use crate::scope::Route;
 
 /// Bodies larger than this are parsed on the blocking pool, not on a runtime worker.
 const INLINE_PARSE_BYTES: usize = 256 * 1024;
@@ -179,6 +180,14 @@ pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
             return record;
         }
     };
+
+    // Admitted when it was queued; checked again on the way out (a URL queued by an
+    // earlier run may be out of the scope of today's rules).
+    if let Err(refusal) = ctx.guard.admit(&url, Route::Fetch) {
+        record.state = UrlState::Skipped;
+        record.reason = Some(refusal.reason().to_owned());
+        return record;
+    }
 
     let mut crawl_delay = None;
     if ctx.config.obey_robots {

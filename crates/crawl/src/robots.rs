@@ -21,6 +21,7 @@ use tokio::time::Instant;
 use url::Url;
 
 use crate::fetch;
+use crate::scope::{Guard, Route};
 
 /// robots.txt bytes read (RFC 9309 asks crawlers to read at least 500 KiB).
 const MAX_ROBOTS_BYTES: u64 = 512 * 1024;
@@ -124,16 +125,22 @@ impl RobotsCache {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// The rules for `url`'s origin, fetching its robots.txt first if needed. The second
-    /// value is true when this call fetched it (the caller stores the record).
-    pub(crate) async fn rules(&self, client: &Client, url: &Url) -> (Arc<RobotsRules>, bool) {
+    /// The rules for `url`'s origin, fetching its robots.txt first if needed (within
+    /// `guard`'s scope). The second value is true when this call fetched it (the caller
+    /// stores the record).
+    pub(crate) async fn rules(
+        &self,
+        client: &Client,
+        guard: &Guard,
+        url: &Url,
+    ) -> (Arc<RobotsRules>, bool) {
         let key = origin(url);
         let cell = Arc::clone(self.lock().entry(key.clone()).or_default());
         let mut fetched = false;
         let rules = cell
             .get_or_init(|| async {
                 fetched = true;
-                let record = fetch_robots(client, url, &key).await;
+                let record = fetch_robots(client, guard, url, &key).await;
                 Arc::new(RobotsRules::from_record(
                     record,
                     &self.agent,
@@ -145,8 +152,10 @@ impl RobotsCache {
     }
 }
 
-/// Fetches and classifies one origin's robots.txt.
-async fn fetch_robots(client: &Client, url: &Url, origin: &str) -> RobotsRecord {
+/// Fetches and classifies one origin's robots.txt. Its redirects are followed within the
+/// audit's scope only: one that leaves it is recorded as the file's error, and the
+/// origin then has no rules (as when robots.txt is unavailable).
+async fn fetch_robots(client: &Client, guard: &Guard, url: &Url, origin: &str) -> RobotsRecord {
     let mut record = RobotsRecord {
         origin: origin.to_owned(),
         fetched_at: now_ms(),
@@ -165,6 +174,11 @@ async fn fetch_robots(client: &Client, url: &Url, origin: &str) -> RobotsRecord 
             return record;
         }
     };
+    if let Err(refusal) = guard.admit(&target, Route::Fetch) {
+        record.error = Some(refusal.to_string());
+        record.verdict = RobotsVerdict::AllowAll;
+        return record;
+    }
     for _ in 0..=MAX_ROBOTS_REDIRECTS {
         match fetch::get(client, &target, MAX_ROBOTS_BYTES, |s, _| s.is_success()).await {
             Err(failure) => {
@@ -187,6 +201,15 @@ async fn fetch_robots(client: &Client, url: &Url, origin: &str) -> RobotsRecord 
                         .header("location")
                         .and_then(|l| target.join(l).ok())
                     {
+                        if let Err(refusal) = guard.admit(&next, Route::Fetch) {
+                            record.verdict = RobotsVerdict::AllowAll;
+                            record.error = Some(format!(
+                                "{status} to {next}: not followed ({}: {})",
+                                refusal.reason(),
+                                refusal.message
+                            ));
+                            return record;
+                        }
                         target = next;
                         continue;
                     }

@@ -16,8 +16,10 @@ use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 use url::Url;
 
-use crate::frontier::{Admission, Found, Frontier, rfc3986_key, www_twin};
+use crate::address::AddressPolicy;
+use crate::frontier::{Admission, Found, Frontier, rfc3986_key};
 use crate::robots::{HostGate, RobotsCache, RobotsRules};
+use crate::scope::{Guard, Scope, www_twin};
 use crate::sitemaps::SitemapBook;
 use crate::{CrawlConfig, CrawlError, CrawlSummary, Phase, Progress, page, redirects, sitemaps};
 
@@ -31,8 +33,10 @@ const RELOAD_PAGE: u32 = 20_000;
 pub(crate) struct Ctx {
     /// The configuration.
     pub config: CrawlConfig,
-    /// The HTTP client.
+    /// The HTTP client (its resolver applies the address policy).
     pub client: Client,
+    /// The admission check of every request.
+    pub guard: Guard,
     /// The frontier's identity policy.
     pub rfc3986: Policy,
     /// The robots.txt product token.
@@ -58,7 +62,7 @@ impl Ctx {
 
     /// The robots.txt rules for `url`'s origin; a first fetch is stored.
     pub(crate) async fn robots_for(&self, url: &Url) -> Arc<RobotsRules> {
-        let (rules, fetched) = self.robots.rules(&self.client, url).await;
+        let (rules, fetched) = self.robots.rules(&self.client, &self.guard, url).await;
         if fetched {
             // A failed send means the writer stopped; the crawl loop reports that.
             let _ = self.writer.robots(rules.record.clone()).await;
@@ -81,7 +85,7 @@ impl Ctx {
     /// Keeps the `Sitemap:` lines of the robots.txt of an in-scope origin, to be read by
     /// the crawl loop (those already read are skipped then).
     fn note_robots_sitemaps(&self, record: &store::RobotsRecord, url: &Url) {
-        if record.sitemaps.is_empty() || !self.lock_frontier().scope().host_in_scope(url) {
+        if record.sitemaps.is_empty() || !self.guard.scope().origin_in_scope(url) {
             return;
         }
         self.robots_sitemaps
@@ -146,7 +150,7 @@ struct Tally {
 }
 
 /// The scheme and `www.` variants of a start URL (the URL itself excluded).
-fn variants(url: &Url) -> Vec<Url> {
+pub(crate) fn variants(url: &Url) -> Vec<Url> {
     let Some(host) = url.host_str() else {
         return Vec::new();
     };
@@ -192,7 +196,9 @@ pub(crate) async fn run(
     let started = Instant::now();
     let point = store.prepare_run(audit).await?;
     let audit_row = store.audit(audit).await?;
-    let client = crate::fetch::client(config)?;
+    let scope = Scope::new(config)?;
+    let policy = Arc::new(AddressPolicy::new(config, scope.clone()).await?);
+    let client = crate::fetch::client(config, &policy)?;
 
     let mut frontier = Frontier::new(config, point.next_url_id)?;
     let mut after = 0;
@@ -234,6 +240,7 @@ pub(crate) async fn run(
     let ctx = Arc::new(Ctx {
         config: config.clone(),
         client,
+        guard: Guard::new(scope, policy),
         rfc3986: Policy::rfc3986(),
         agent,
         gate: HostGate::new(config.requests_per_second),
@@ -244,7 +251,7 @@ pub(crate) async fn run(
         robots_sitemaps: Mutex::new(Vec::new()),
     });
     for (sitemaps, url) in stored_robots {
-        if ctx.lock_frontier().scope().host_in_scope(&url) {
+        if ctx.guard.scope().origin_in_scope(&url) {
             ctx.robots_sitemaps
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
@@ -344,6 +351,8 @@ pub(crate) async fn run(
         queued: summary.states.queued,
         elapsed,
         pages_per_sec: fetched as f64 / elapsed.as_secs_f64().max(1e-3),
+        address_refused: ctx.guard.address_refused(),
+        scope_refused: ctx.guard.scope_refused(),
         failure,
     })
 }

@@ -1,5 +1,5 @@
 //! Fetching a few URLs outside the frontier: the samples that test a learned DUST rule
-//! after a crawl. Each request obeys the audit's scope, robots.txt (the rules stored by
+//! after a crawl. Each request obeys the audit's scope and address policy, robots.txt (the rules stored by
 //! the crawl are reused), per-host rate, timeouts and body limit, and is not followed
 //! if it redirects.
 
@@ -10,8 +10,9 @@ use store::{AuditId, Store};
 use tokio::task::JoinSet;
 use url::Url;
 
-use crate::frontier::Scope;
+use crate::address::AddressPolicy;
 use crate::robots::{HostGate, RobotsCache};
+use crate::scope::{Guard, Route, Scope};
 use crate::{CrawlConfig, CrawlError, fetch};
 
 /// What one sample request got.
@@ -27,15 +28,15 @@ pub struct SampleFetch {
     pub text_hash: Option<u64>,
     /// Its SimHash.
     pub simhash: Option<u64>,
-    /// Why there is no usable answer: `invalid_url`, `out_of_scope`, `robots_txt`, or
-    /// the fetch error's kind (`timeout`, `connect`, ...).
+    /// Why there is no usable answer: `invalid_url`, `out_of_scope`, `address_refused`,
+    /// `robots_txt`, or the fetch error's kind (`timeout`, `connect`, ...).
     pub error_kind: Option<String>,
 }
 
 struct Shared {
     config: CrawlConfig,
     client: reqwest::Client,
-    scope: Scope,
+    guard: Guard,
     robots: RobotsCache,
     gate: HostGate,
 }
@@ -53,9 +54,11 @@ pub async fn fetch_samples(
     for record in store.robots(audit).await? {
         robots.preload(record);
     }
+    let scope = Scope::new(config)?;
+    let policy = Arc::new(AddressPolicy::new(config, scope.clone()).await?);
     let shared = Arc::new(Shared {
-        client: fetch::client(config)?,
-        scope: Scope::new(config)?,
+        client: fetch::client(config, &policy)?,
+        guard: Guard::new(scope, policy),
         robots,
         gate: HostGate::new(config.requests_per_second),
         config: config.clone(),
@@ -104,13 +107,16 @@ async fn one(shared: &Shared, raw: String) -> SampleFetch {
             return out;
         }
     };
-    if !shared.scope.contains(&url) {
-        out.error_kind = Some("out_of_scope".into());
+    if let Err(refusal) = shared.guard.admit(&url, Route::Crawl) {
+        out.error_kind = Some(refusal.reason().into());
         return out;
     }
     let mut crawl_delay = None;
     if shared.config.obey_robots {
-        let (rules, _) = shared.robots.rules(&shared.client, &url).await;
+        let (rules, _) = shared
+            .robots
+            .rules(&shared.client, &shared.guard, &url)
+            .await;
         if !rules.allows(&url) {
             out.error_kind = Some("robots_txt".into());
             return out;

@@ -2,8 +2,17 @@
 //! sitemap indexes recursively, breadth first, each sitemap fetched once and stored with
 //! its entries and the issues the parser found. Every entry's URL is admitted (depth 1).
 //!
-//! A sitemap URL that redirects is followed (up to [`MAX_REDIRECTS`] hops, each to a host
-//! in the audit's scope, as search engines do) and the final target is read as the
+//! Every sitemap request passes the admission check ([`crate::scope::Guard::admit`],
+//! route [`Route::Sitemap`]): a sitemap on an own origin is read; a sitemap declared on
+//! another host (by an audited origin's robots.txt or by the user: the protocol allows a
+//! CDN host) is read too, with its index children and redirects on that same origin, but
+//! only the in-scope URLs it lists are crawled; never one on another port of an audited
+//! host, nor at an address the address policy refuses. A refused sitemap is stored
+//! unread: no status, its error and an issue of kind `out_of_scope` or `address_refused`
+//! (the same whether anything listens there or not).
+//!
+//! A sitemap URL that redirects is followed (up to [`MAX_REDIRECTS`] hops, each admitted
+//! as above, as search engines do) and the final target is read as the
 //! sitemap, stored under the URL it was found by. Each hop is recorded among the
 //! sitemap's issues as `{"kind": "redirected", "detail": "302 to <url>"}`. A target that
 //! is read (or queued) as a sitemap of its own is not read again: the redirecting
@@ -13,11 +22,13 @@ use std::collections::{HashSet, VecDeque};
 
 use store::{FoundVia, SitemapEntryRecord, SitemapId, SitemapRecord, SitemapSource, now_ms};
 use tokio_util::sync::CancellationToken;
-use url::Url;
+use url::{Origin, Url};
 
 use crate::CrawlError;
+use crate::address::ADDRESS_REFUSED;
 use crate::fetch;
 use crate::run::Ctx;
+use crate::scope::{RefusalKind, Route};
 
 /// Index nesting followed (an index listing an index listing sitemaps is already unusual).
 const MAX_INDEX_LEVELS: u32 = 3;
@@ -34,6 +45,16 @@ struct Pending {
     source: SitemapSource,
     parent: Option<SitemapId>,
     level: u32,
+    /// The origin its chain was declared on (a seed's own; inherited by index children).
+    declared: Option<Origin>,
+}
+
+/// The origin of a seed, which may lie outside the scope (see the module docs).
+fn declared_origin(url: &str) -> Option<Origin> {
+    Url::parse(url)
+        .ok()
+        .filter(|u| matches!(u.scheme(), "http" | "https"))
+        .map(|u| u.origin())
 }
 
 /// What the parser made of one sitemap body.
@@ -92,6 +113,7 @@ pub(crate) async fn read_all(
     for (url, source) in seeds {
         if book.seen.insert(url.clone()) {
             queue.push_back(Pending {
+                declared: declared_origin(&url),
                 url,
                 source,
                 parent: None,
@@ -137,6 +159,7 @@ pub(crate) async fn read_all(
                         source: SitemapSource::Index,
                         parent: Some(id),
                         level: pending.level + 1,
+                        declared: pending.declared.clone(),
                     });
                 } else if let Some(queued) = queue.iter_mut().find(|q| q.url == child) {
                     // Queued as a seed (`/sitemap.xml`, robots.txt) before this index
@@ -190,8 +213,14 @@ async fn read_one(
             return (record, Vec::new());
         }
     };
+    let declared = pending.declared.as_ref();
+    if let Err(refusal) = ctx.guard.admit(&url, Route::Sitemap { declared }) {
+        record.error = Some(refusal.to_string());
+        record.issues_json = issues_json(&[(refusal.reason().to_owned(), refusal.message)]);
+        return (record, Vec::new());
+    }
     let mut hops: Vec<(String, String)> = Vec::new();
-    let (url, response) = match follow(ctx, url, &mut hops, seen).await {
+    let (url, response) = match follow(ctx, url, declared, &mut hops, seen).await {
         Ok(found) => found,
         Err(Stop { status, error }) => {
             record.status = status;
@@ -253,26 +282,38 @@ struct Stop {
     error: Option<String>,
 }
 
-/// Requests `url`, following redirects within the audit's scope (at most
-/// [`MAX_REDIRECTS`]); each hop is pushed to `hops` as a [`REDIRECTED`] issue. Returns
-/// the final URL and its response.
+/// Requests `url` (admitted already), following redirects that the admission check
+/// admits (at most [`MAX_REDIRECTS`]); each hop is pushed to `hops` as a [`REDIRECTED`]
+/// issue, a refusal as an issue of its reason. Returns the final URL and its response.
 async fn follow(
     ctx: &Ctx,
     mut url: Url,
+    declared: Option<&Origin>,
     hops: &mut Vec<(String, String)>,
     seen: &mut HashSet<String>,
 ) -> Result<(Url, fetch::Response), Stop> {
     let mut visited = vec![url.clone()];
     loop {
         ctx.gate.wait(url.host_str().unwrap_or(""), None).await;
-        let response = fetch::get(&ctx.client, &url, ctx.config.max_sitemap_bytes, |s, _| {
+        let fetched = fetch::get(&ctx.client, &url, ctx.config.max_sitemap_bytes, |s, _| {
             s.is_success()
         })
-        .await
-        .map_err(|failure| Stop {
-            status: failure.partial.as_ref().map(|p| p.status.as_u16()),
-            error: Some(format!("{}: {}", failure.kind, failure.message)),
-        })?;
+        .await;
+        let response = match fetched {
+            Ok(response) => response,
+            Err(failure) => {
+                if failure.kind == ADDRESS_REFUSED {
+                    hops.push((
+                        ADDRESS_REFUSED.to_owned(),
+                        format!("{url}: {}", failure.message),
+                    ));
+                }
+                return Err(Stop {
+                    status: failure.partial.as_ref().map(|p| p.status.as_u16()),
+                    error: Some(format!("{}: {}", failure.kind, failure.message)),
+                });
+            }
+        };
         let Some(target) = redirect_target(&url, &response) else {
             return Ok((url, response));
         };
@@ -285,11 +326,17 @@ async fn follow(
             REDIRECTED.to_owned(),
             format!("{} to {target}", response.status.as_u16()),
         ));
-        // The same test as for the sitemaps of a robots.txt: an audited host.
-        if !ctx.lock_frontier().scope().host_in_scope(&target) {
-            return Err(stop(format!(
-                "redirects to {target}, outside the audit's scope: not followed"
-            )));
+        // The same check as for the sitemap itself.
+        if let Err(refusal) = ctx.guard.admit(&target, Route::Sitemap { declared }) {
+            let error = match refusal.kind {
+                RefusalKind::OutOfScope => {
+                    format!("redirects to {target}, outside the audit's scope: not followed")
+                }
+                RefusalKind::AddressRefused => format!("redirects to {target}: not followed"),
+            };
+            let reason = refusal.reason();
+            hops.push((reason.to_owned(), refusal.message));
+            return Err(stop(format!("{error} ({reason})")));
         }
         if visited.contains(&target) {
             return Err(stop(format!("redirect loop: back to {target}")));
