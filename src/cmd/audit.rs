@@ -352,6 +352,12 @@ pub async fn print_summary(store: &Store, summary: &CrawlSummary) -> Result<()> 
     );
     println!("  Links         {}", s.links);
     println!("  Errors        {}", s.errors);
+    if summary.scope_refused + summary.address_refused > 0 {
+        println!(
+            "  Refused       {} requests outside the audit's origins, {} to an address only the audit's own origins may use (this run)",
+            summary.scope_refused, summary.address_refused
+        );
+    }
     if !s.skipped_by_reason.is_empty() {
         let reasons: Vec<String> = s
             .skipped_by_reason
