@@ -266,8 +266,10 @@ pub fn text_blocks(text: u64) -> Vec<u8> {
     let block = |seed: u64, words: u32| extract::TextBlock {
         hash: mix(seed),
         words,
+        // The extractor keeps one shingle in `SHINGLE_SAMPLE`, by value.
         shingles: (0..u64::from(words - 2))
             .map(|k| mix(seed ^ (k << 40)) as u32)
+            .filter(|s| s % extract::blocks::SHINGLE_SAMPLE == 0)
             .collect(),
     };
     let mut blocks: Vec<extract::TextBlock> = (1..=20u64).map(|t| block(t, 10)).collect();
