@@ -186,6 +186,26 @@ pub(crate) fn learn(site: &Site<'_>) -> MainContent {
     out.hash = vec![0; n];
     out.words = vec![0; n];
     out.start = vec![0; n + 1];
+    // The main shingles' count first, so that their one array is allocated once at its
+    // size (growing it by doubling would hold up to twice that at the peak).
+    let is_template = |host: u32, hash: u64| {
+        df.get(&(host, hash))
+            .is_some_and(|&c| c >= threshold[host as usize])
+    };
+    let total: usize = pages
+        .iter()
+        .zip(&host_of)
+        .map(|(&(_, blocks), &host)| {
+            BlockReader::new(blocks)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .filter(|b| !is_template(host, b.hash))
+                .map(|b| b.shingle_count())
+                .sum::<usize>()
+        })
+        .sum();
+    out.shingles.reserve_exact(total);
     // `pages` is in URL order, so the shingle sets are laid out in URL order: `start`
     // is filled as they are appended (a URL without blocks gets an empty range).
     let mut next = 0usize;
@@ -195,12 +215,11 @@ pub(crate) fn learn(site: &Site<'_>) -> MainContent {
             next += 1;
         }
         let host = host_of[k];
-        let t = threshold[host as usize];
         page_blocks.clear();
         let from = out.shingles.len();
         let mut words = 0u32;
         for b in BlockReader::new(blocks).into_iter().flatten().flatten() {
-            if df.get(&(host, b.hash)).is_some_and(|&c| c >= t) {
+            if is_template(host, b.hash) {
                 continue;
             }
             page_blocks.push(b.hash);
@@ -229,7 +248,6 @@ pub(crate) fn learn(site: &Site<'_>) -> MainContent {
         out.start[next] = out.shingles.len() as u32;
         next += 1;
     }
-    out.shingles.shrink_to_fit();
     out
 }
 

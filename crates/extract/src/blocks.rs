@@ -168,6 +168,11 @@ pub struct BlockRef<'a> {
 }
 
 impl<'a> BlockRef<'a> {
+    /// How many shingle hashes it holds.
+    pub fn shingle_count(&self) -> usize {
+        self.shingles.len() / 4
+    }
+
     /// Its shingle hashes.
     pub fn shingles(&self) -> impl Iterator<Item = u32> + 'a {
         self.shingles
