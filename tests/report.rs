@@ -150,7 +150,7 @@ fn report_and_export_of_the_fixture() {
     }
     let nginx = std::fs::read_to_string(out.join("redirects.nginx.conf")).unwrap();
     assert!(
-        nginx.contains("return 301 https://example.test/chain/end"),
+        nginx.contains(" https://example.test/chain/end\";"),
         "{nginx}"
     );
 }

@@ -531,13 +531,19 @@ pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> Tabl
     }
 }
 
-/// The fix files a developer applies: `(file name, contents)`.
+/// The fix files a developer applies: `(file name, contents)`. The redirect map comes as
+/// CSV and as configuration for nginx, Apache, Netlify (`_redirects`), Vercel
+/// (`vercel.json`), Cloudflare Bulk Redirects and the WordPress Redirection plugin.
 pub fn fix_files(analysis: &Analysis) -> Vec<(&'static str, String)> {
     let f: FixFiles = analysis.fix_files();
     vec![
         ("redirect_map.csv", f.redirects_csv()),
         ("redirects.nginx.conf", f.nginx()),
         ("redirects.apache.conf", f.apache()),
+        ("_redirects", f.netlify()),
+        ("vercel.json", f.vercel()),
+        ("redirects.cloudflare.csv", f.cloudflare_csv()),
+        ("redirects.wordpress.csv", f.wordpress_csv()),
         ("canonicals_to_set.csv", f.canonicals_csv()),
         ("sitemap_changes.csv", f.sitemap_csv()),
     ]

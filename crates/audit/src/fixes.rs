@@ -1,5 +1,12 @@
-//! Fix files: the redirect map (CSV, nginx, Apache), the canonical each page should
-//! carry, and the sitemap lines to add and remove.
+//! Fix files: the redirect map (CSV, and as configuration for nginx, Apache, Netlify,
+//! Vercel, Cloudflare Bulk Redirects and the WordPress Redirection plugin), the canonical
+//! each page should carry, and the sitemap lines to add and remove.
+//!
+//! Redirect sources and targets come from crawled sites and may hold any byte: every
+//! generator writes each URL percent-encoded where a request line cannot carry it
+//! (controls, whitespace, `"`, `<`, `>`, `` ` ``, non-ASCII), then quoted or escaped for
+//! its format, and leaves out (with a comment where the format has comments) a redirect
+//! it cannot express exactly.
 
 use crate::Analysis;
 use crate::cluster::{Action, Role};
@@ -7,8 +14,9 @@ use crate::finding::Fix;
 use crate::urlparts::split;
 use canon::DEFAULT_DIRECTORY_INDEXES;
 use percent_encoding::percent_decode_str;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 use std::fmt::Write;
 
 /// One redirect of the map.
@@ -224,126 +232,722 @@ impl FixFiles {
         out
     }
 
-    /// The redirect map for nginx.
+    /// The redirect map for nginx: a file for `http {}`.
     ///
-    /// Plain paths become `location = /path { return 301 https://...; }` lines, grouped by
-    /// the origin whose `server {}` they belong in. Sources that `location` cannot match
-    /// exactly (a query string; escapes, `//` or dot segments, which nginx normalizes
-    /// before matching; unusual characters; directory index files, which nginx reaches
-    /// by internal redirect and would loop) go through a `map` on the full requested URL.
+    /// Every redirect is one entry of a `map` on `$scheme://$host$request_uri` (the raw
+    /// request target, exact, so a query string must match too). A source with no query
+    /// string and a plain path (no escapes, `//`, dot segments, unusual characters or
+    /// directory index file) goes in a second map on `$scheme://$host$uri`, the path
+    /// nginx has normalized, and so matches with any query string, like
+    /// `location = /path`; unless its target has the same path, which would loop. `$host`
+    /// has no port, so the redirects answer on any port. nginx compares map strings
+    /// without regard to case, so each entry carries its exact source and a chained map
+    /// checks it (case-sensitively); sources that differ only in case, or hold a `$`
+    /// (which nginx would read as a variable in a value), are regular expressions with
+    /// every special character escaped. Values are quoted strings with `\` and `"`
+    /// escaped; a `$` in a target is written `%24`, as nginx has no escape for it.
     pub fn nginx(&self) -> String {
         let mut out = format!(
-            "# Dustpan redirect map: {} redirects.\n",
+            "# Dustpan redirect map for nginx: {} redirects.\n",
             self.redirects.len()
         );
-        let mut mapped = Vec::new();
-        let mut origin = "";
+        let mut notes = String::new();
+        let mut by_request: Vec<NginxEntry> = Vec::new();
+        let mut by_path: Vec<NginxEntry> = Vec::new();
+        let mut seen: FxHashSet<(bool, String)> = FxHashSet::default();
+        let mut statuses = BTreeSet::from([301]);
         for r in &self.redirects {
-            let p = split(&r.source);
-            let origin_of = &r.source[..p.origin_end];
-            if p.query.is_some() || !nginx_location_safe(p.path) {
-                mapped.push(r);
+            let l = match Line::new(r) {
+                Ok(l) => l,
+                Err(why) => {
+                    note(&mut notes, r, why);
+                    continue;
+                }
+            };
+            let key = l.src.key();
+            if key == l.tgt.key() {
+                note(&mut notes, r, "only the port differs from the target");
                 continue;
             }
-            if origin_of != origin {
-                origin = origin_of;
-                let _ = writeln!(out, "\n# server {{}} of {origin}");
+            if key.len() > MAX_SOURCE {
+                note(&mut notes, r, "longer than nginx matches");
+                continue;
             }
+            let plain = l.src.query.is_none()
+                && nginx_location_safe(&l.src.path)
+                && !l.src.same_path(&l.tgt);
+            if !seen.insert((plain, key.clone())) {
+                note(&mut notes, r, "the same source on another port comes first");
+                continue;
+            }
+            statuses.insert(l.status);
+            let e = NginxEntry {
+                key,
+                status: l.status,
+                target: l.target.replace('$', "%24"),
+            };
+            if plain {
+                by_path.push(e);
+            } else {
+                by_request.push(e);
+            }
+        }
+        out.push_str(
+            "#\n\
+             # Include this file in http {}, then add to each server {} that serves one of these\n\
+             # sites:\n",
+        );
+        for s in &statuses {
             let _ = writeln!(
                 out,
-                "location = {} {{ return {} {}; }}",
-                p.path,
-                r.status,
-                nginx_target(&r.target)
+                "#     if ($dustpan_redirect_{s}) {{ return {s} $dustpan_redirect_{s}; }}"
             );
         }
-        if !mapped.is_empty() {
-            out.push_str(
-                "\n# Sources matched on the full requested URL. Put the map in http {} and the if in\n\
-                 # each server {} that serves one of these hosts.\n\
-                 map $scheme://$host$request_uri $dustpan_redirect {\n    default \"\";\n",
+        out.push_str(
+            "#\n\
+             # Sources match exactly and case-sensitively on $scheme://$host$request_uri, on any\n\
+             # port; a source with a plain path and no query string matches on the normalized\n\
+             # path ($uri) with any query string. The target gets no query string but its own.\n\
+             # Values are quoted; a $ in a target is written %24 (nginx has no escape for it).\n",
+        );
+        // nginx refuses a map whose longest key does not fit in a hash bucket, and warns
+        // when no hash of at most map_hash_max_size buckets keeps every bucket within
+        // map_hash_bucket_size: room for a few of the longest keys in a bucket, and twice
+        // as many buckets as keys, let it find one.
+        let longest = by_request
+            .iter()
+            .chain(&by_path)
+            .map(|e| 8 + (e.key.len() + 2).div_ceil(8) * 8)
+            .max()
+            .unwrap_or(0);
+        if 8 + longest > 64 {
+            let _ = writeln!(
+                out,
+                "map_hash_bucket_size {};",
+                (8 + 4 * longest).div_ceil(64) * 64
             );
-            for r in &mapped {
-                let _ = writeln!(
-                    out,
-                    "    \"{}\" \"{}\";",
-                    nginx_quote(&r.source),
-                    nginx_quote(&nginx_target(&r.target))
-                );
-            }
-            out.push_str("}\nif ($dustpan_redirect) { return 301 $dustpan_redirect; }\n");
+        }
+        let keys = by_request.len().max(by_path.len());
+        if keys > 1024 {
+            let _ = writeln!(out, "map_hash_max_size {};", (keys * 2).next_power_of_two());
+        }
+        nginx_map(
+            &mut out,
+            "$scheme://$host$request_uri",
+            "dustpan_request",
+            &by_request,
+        );
+        nginx_map(&mut out, "$scheme://$host$uri", "dustpan_path", &by_path);
+        out.push_str(
+            "map \"$dustpan_request $scheme://$host$request_uri\" $dustpan_match {\n    \
+             default $dustpan_path_match;\n    \"~^(\\d+) (\\S+) (\\S+) \\2\\z\" \"$1 $3\";\n}\n\
+             map \"$dustpan_path $scheme://$host$uri\" $dustpan_path_match {\n    \
+             default \"\";\n    \"~^(\\d+) (\\S+) (\\S+) \\2\\z\" \"$1 $3\";\n}\n",
+        );
+        for s in &statuses {
+            let _ = writeln!(
+                out,
+                "map $dustpan_match $dustpan_redirect_{s} {{\n    default \"\";\n    \"~^{s} (\\S+)\\z\" $1;\n}}"
+            );
+        }
+        if !notes.is_empty() {
+            out.push_str("\n# Not written:\n");
+            out.push_str(&notes);
         }
         out
     }
 
-    /// The redirect map for Apache (server config or `.htaccess`).
+    /// The redirect map for Apache httpd 2.4 (mod_rewrite): a file to include in each
+    /// `<VirtualHost>` that serves one of these sites, or an `.htaccess` at the document
+    /// root.
     ///
-    /// Plain paths become `RedirectMatch 301 "^/path$" "https://..."`: anchored, because
-    /// `Redirect` matches prefixes and would also redirect everything below the path.
-    /// Sources with a query string, or that Apache reaches by internal redirect
-    /// (directory index files), become mod_rewrite rules matched on the host and the
-    /// raw request line.
+    /// One rule per redirect: `HTTPS` on or off for the source's scheme, `HTTP_HOST`
+    /// against the host with any port (any letter case, an optional final dot), and the
+    /// raw request target of the request line (`THE_REQUEST`), exactly; a source with a
+    /// plain path and no query string matches with any query string (as in
+    /// [`FixFiles::nginx`]). Patterns are unquoted regular expressions with every special
+    /// character escaped (`"`, `'` and `\` as `\xHH`); the substitution is quoted with `\`,
+    /// `$` and `%` escaped, `NE` keeps its percent-encoding and `QSD` drops the request's
+    /// query string.
     pub fn apache(&self) -> String {
         let mut out = format!(
-            "# Dustpan redirect map: {} redirects (mod_alias, mod_rewrite).\n",
+            "# Dustpan redirect map for Apache httpd (mod_rewrite): {} redirects.\n\
+             #\n\
+             # Include this file in each <VirtualHost> that serves one of these sites (or put it\n\
+             # in the .htaccess of the document root). Sources match on the scheme, the host\n\
+             # with any port, and exactly, case-sensitively, on the request target of the\n\
+             # request line; a source with a plain path and no query string matches with any\n\
+             # query string. The target gets no query string but its own.\n",
             self.redirects.len()
         );
-        let mut origin = "";
-        let mut rewrite_on = false;
+        let mut notes = String::new();
+        let mut rules = String::new();
+        let mut seen: FxHashSet<(bool, String)> = FxHashSet::default();
         for r in &self.redirects {
-            let p = split(&r.source);
-            let origin_of = &r.source[..p.origin_end];
-            if origin_of != origin {
-                origin = origin_of;
-                rewrite_on = false;
-                let _ = writeln!(out, "\n# <VirtualHost> of {origin}");
+            let l = match Line::new(r) {
+                Ok(l) => l,
+                Err(why) => {
+                    note(&mut notes, r, why);
+                    continue;
+                }
+            };
+            let key = l.src.key();
+            if key == l.tgt.key() {
+                note(&mut notes, r, "only the port differs from the target");
+                continue;
             }
-            let decoded = percent_decode_str(p.path).decode_utf8();
-            let plain = p.query.is_none()
-                && !is_index_path(p.path)
-                && decoded
-                    .as_ref()
-                    .is_ok_and(|d| !d.contains(['\0', '\n', '\r']));
-            if let (true, Ok(path)) = (plain, &decoded) {
-                let _ = writeln!(
-                    out,
-                    "RedirectMatch {} \"^{}$\" \"{}\"",
-                    r.status,
-                    apache_quote(&regex_escape(path)),
-                    apache_quote(&apache_subst(&r.target, false))
+            if key.len() > MAX_SOURCE {
+                note(&mut notes, r, "longer than a request line");
+                continue;
+            }
+            let any_query = l.src.query.is_none()
+                && nginx_location_safe(&l.src.path)
+                && !l.src.same_path(&l.tgt);
+            if !seen.insert((any_query, key)) {
+                note(&mut notes, r, "the same source on another port comes first");
+                continue;
+            }
+            let query = match &l.src.query {
+                Some(q) => format!("\\?{}", pcre_escape(q)),
+                None if any_query => "(?:\\?\\S*)?".to_owned(),
+                None => String::new(),
+            };
+            let _ = writeln!(
+                rules,
+                "RewriteCond %{{HTTPS}} {}\n\
+                 RewriteCond %{{HTTP_HOST}} ^{}\\.?(?::[0-9]+)?$ [NC]\n\
+                 RewriteCond %{{THE_REQUEST}} ^\\S+\\s{}{query}(?:\\s|$)\n\
+                 RewriteRule ^ \"{}\" [R={},L,NE,QSD]",
+                if l.src.scheme == "https" {
+                    "=on"
+                } else {
+                    "!=on"
+                },
+                pcre_escape(&l.src.host),
+                pcre_escape(&l.src.path),
+                apache_subst(&l.target),
+                l.status
+            );
+        }
+        if !rules.is_empty() {
+            out.push_str("RewriteEngine On\n");
+            out.push_str(&rules);
+        }
+        if !notes.is_empty() {
+            out.push_str("\n# Not written:\n");
+            out.push_str(&notes);
+        }
+        out
+    }
+
+    /// The redirect map for Netlify: a `_redirects` file.
+    ///
+    /// One `FROM TO STATUS!` line per redirect, forced (`!`) because the duplicate URLs
+    /// still serve content. Netlify matches the decoded path, so `FROM` is the source's
+    /// path decoded; it is a path when the source is on its target's host, and the
+    /// source URL (scheme, host, path) when it is on another host. `TO` is a path when the
+    /// target stays on the source's origin, else the target URL. Netlify matches query
+    /// strings only loosely, and treats `*` and `/:name` as patterns, so such sources are
+    /// left out (as are paths with whitespace or that are not UTF-8), listed as comments.
+    pub fn netlify(&self) -> String {
+        let mut out = format!(
+            "# Dustpan redirect map for Netlify (_redirects): {} redirects.\n\
+             # Put this file in the publish directory (or add its lines to your _redirects).\n\
+             # FROM is the decoded path (with the scheme and host when the source is on another\n\
+             # host than its target), TO a path or URL, and the status is forced (!).\n",
+            self.redirects.len()
+        );
+        let mut notes = String::new();
+        let mut rules = String::new();
+        let mut seen: FxHashSet<String> = FxHashSet::default();
+        for r in &self.redirects {
+            let l = match Line::new(r) {
+                Ok(l) => l,
+                Err(why) => {
+                    note(&mut notes, r, why);
+                    continue;
+                }
+            };
+            if l.src.query.is_some() {
+                note(&mut notes, r, "Netlify matches query strings only loosely");
+                continue;
+            }
+            let Some(path) = netlify_path(&l.src.path) else {
+                note(&mut notes, r, "its path cannot be written in _redirects");
+                continue;
+            };
+            let same_host = l.src.host == l.tgt.host;
+            if same_host && netlify_path(&l.tgt.path).as_deref() == Some(path.as_str()) {
+                note(&mut notes, r, "only the scheme, port or query differs");
+                continue;
+            }
+            let from = if same_host {
+                path
+            } else {
+                format!("{}://{}{}", l.src.scheme, l.src.host, path)
+            };
+            if !seen.insert(from.clone()) {
+                note(
+                    &mut notes,
+                    r,
+                    "the same path on another scheme or port comes first",
                 );
                 continue;
             }
-            if !rewrite_on {
-                out.push_str("RewriteEngine On\n");
-                rewrite_on = true;
-            }
-            let request_target = &r.source[p.origin_end..];
-            let request_target = request_target.split('#').next().unwrap_or(request_target);
-            let _ = writeln!(
-                out,
-                "RewriteCond %{{HTTP_HOST}} \"={}\" [NC]",
-                apache_quote(p.host)
-            );
-            let _ = writeln!(
-                out,
-                "RewriteCond %{{THE_REQUEST}} \"^[A-Z]+\\s{}\\s\"",
-                apache_quote(&regex_escape(request_target))
-            );
-            let qsd = if split(&r.target).query.is_some() {
-                ""
+            let to = if l.src.same_origin(&l.tgt) && !l.target.contains('#') {
+                l.tgt.path_and_query()
             } else {
-                ",QSD"
+                l.target.clone()
             };
+            let _ = writeln!(rules, "{from} {to} {}!", l.status);
+        }
+        out.push_str(&rules);
+        if !notes.is_empty() {
+            out.push_str("\n# Not written:\n");
+            out.push_str(&notes);
+        }
+        out
+    }
+
+    /// The redirect map for Vercel: a `vercel.json` holding only `redirects` (merge it
+    /// into yours).
+    ///
+    /// Each redirect has its path as `source`, with the characters that Vercel's path
+    /// patterns give a meaning (`:`, `(`, `)`, `{`, `}`, `*`, `+`, `?`, `\`) escaped with a
+    /// backslash, the host as a `has` condition (an exact `eq`, so no pattern either), the
+    /// target as `destination` (with `$`, `:`, `(` and `)` after the host, which Vercel
+    /// reads as references to the source's patterns, percent-encoded), and `permanent`
+    /// (Vercel's permanent redirect is a 308).
+    /// Vercel matches paths only, serves HTTPS only and takes at most 2,048 redirects, so
+    /// sources with a query string, redirects that only change the scheme or port, and
+    /// redirects past the 2,048th are left out.
+    pub fn vercel(&self) -> String {
+        let mut entries = Vec::new();
+        let mut seen: FxHashSet<(String, String)> = FxHashSet::default();
+        for r in &self.redirects {
+            let Ok(l) = Line::new(r) else { continue };
+            if l.src.query.is_some()
+                || (l.src.host == l.tgt.host && l.src.path == l.tgt.path)
+                || l.src.path.len() > VERCEL_MAX
+                || l.target.len() > VERCEL_MAX
+                || entries.len() == VERCEL_MAX_REDIRECTS
+                || !seen.insert((l.src.host.clone(), l.src.path.clone()))
+            {
+                continue;
+            }
+            entries.push(format!(
+                "    {{\n      \"source\": {},\n      \"has\": [{{ \"type\": \"host\", \"value\": {{ \"eq\": {} }} }}],\n      \"destination\": {},\n      \"permanent\": {}\n    }}",
+                json_string(&path_pattern_escape(&l.src.path)),
+                json_string(&l.src.host),
+                json_string(&vercel_destination(&l.target)),
+                matches!(l.status, 301 | 308)
+            ));
+        }
+        if entries.is_empty() {
+            return "{\n  \"redirects\": []\n}\n".to_owned();
+        }
+        format!("{{\n  \"redirects\": [\n{}\n  ]\n}}\n", entries.join(",\n"))
+    }
+
+    /// The redirect map as a Cloudflare Bulk Redirect List CSV: no header row, and the
+    /// columns source URL, target URL, status, preserve query string, include
+    /// subdomains, subpath matching, preserve path suffix (all four `false`).
+    ///
+    /// The source URL is the scheme, host and path, with `{` and `}` percent-encoded as
+    /// a browser sends them (Cloudflare matches neither a port nor a query string, so
+    /// sources with a query string, and redirects that only change the port or query, are
+    /// left out; so are URLs with a `\`, which URL parsers turn into `/`).
+    pub fn cloudflare_csv(&self) -> String {
+        let mut out = String::new();
+        let mut seen: FxHashSet<String> = FxHashSet::default();
+        for r in &self.redirects {
+            let Ok(l) = Line::new(r) else { continue };
+            let path = l.src.path.replace('{', "%7B").replace('}', "%7D");
+            let source = format!("{}://{}{path}", l.src.scheme, l.src.host);
+            if l.src.query.is_some()
+                || source.contains('\\')
+                || l.target.contains('\\')
+                || (l.src.scheme == l.tgt.scheme && l.src.same_path(&l.tgt))
+                || source.len() > CLOUDFLARE_MAX
+                || l.target.len() > CLOUDFLARE_MAX
+                || !seen.insert(source.clone())
+            {
+                continue;
+            }
+            let status = if l.status == 303 { 302 } else { l.status };
             let _ = writeln!(
                 out,
-                "RewriteRule ^ \"{}\" [R={},L,NE{qsd}]",
-                apache_quote(&apache_subst(&r.target, true)),
-                r.status
+                "{},{},{status},false,false,false,false",
+                csv_quote(&source),
+                csv_quote(&l.target)
             );
         }
         out
     }
+
+    /// The redirect map for the WordPress Redirection plugin's CSV import: the plugin's
+    /// own export columns (`source,target,regex,code,type,hits,title,status`), of which
+    /// it imports the first four.
+    ///
+    /// The source is the path and query string when the source is on its target's host;
+    /// else the source URL without its query string (the plugin makes it a match on the
+    /// host), so such sources with a query string are left out. The plugin decodes and
+    /// cleans sources, and by default ignores letter case and a trailing slash, so
+    /// sources it would change, and redirects that differ from their target only that
+    /// way (they would loop), are left out.
+    pub fn wordpress_csv(&self) -> String {
+        let mut out = String::from("source,target,regex,code,type,hits,title,status\n");
+        let mut seen: FxHashSet<String> = FxHashSet::default();
+        for r in &self.redirects {
+            let Ok(l) = Line::new(r) else { continue };
+            let same_host = l.src.host == l.tgt.host;
+            let source = if same_host {
+                l.src.path_and_query()
+            } else if l.src.query.is_none() {
+                format!("{}://{}{}", l.src.scheme, l.src.host, l.src.path)
+            } else {
+                continue;
+            };
+            let (Some(src), Some(tgt)) = (wordpress_field(&source), wordpress_field(&l.target))
+            else {
+                continue;
+            };
+            if (same_host && wordpress_loops(&l.src, &l.tgt))
+                || src.len() + tgt.len() > WORDPRESS_MAX_LINE
+                || !seen.insert(source)
+            {
+                continue;
+            }
+            let _ = writeln!(out, "{src},{tgt},0,{},url,0,,active", l.status);
+        }
+        out
+    }
+}
+
+/// The longest source the nginx and Apache files write (a request line is at most 8 KiB).
+const MAX_SOURCE: usize = 8000;
+/// Vercel's limits: characters of a `source` or `destination`, and redirects.
+const VERCEL_MAX: usize = 4096;
+const VERCEL_MAX_REDIRECTS: usize = 2048;
+/// Cloudflare's limit on a source or target URL (32 KB).
+const CLOUDFLARE_MAX: usize = 32 * 1024;
+/// The Redirection plugin reads lines of at most 5,000 characters.
+const WORDPRESS_MAX_LINE: usize = 4900;
+
+/// A redirect line, checked and percent-encoded for the server files.
+struct Line {
+    /// The status: 301, 302, 303, 307 or 308 (anything else is written as 301).
+    status: u16,
+    src: WebUrl,
+    tgt: WebUrl,
+    /// The target with its scheme in lower case and percent-encoded where a request line
+    /// or header cannot carry it: what the redirect's `Location` says.
+    target: String,
+}
+
+impl Line {
+    fn new(r: &RedirectLine) -> Result<Line, &'static str> {
+        let src = WebUrl::parse(&r.source).ok_or("the source is not an http(s) URL")?;
+        let tgt = WebUrl::parse(&r.target).ok_or("the target is not an http(s) URL")?;
+        let scheme_len = r.target.find("://").unwrap_or(0);
+        let target = format!("{}{}", tgt.scheme, web_encode(&r.target[scheme_len..]));
+        let status = if matches!(r.status, 301 | 302 | 303 | 307 | 308) {
+            r.status
+        } else {
+            301
+        };
+        Ok(Line {
+            status,
+            src,
+            tgt,
+            target,
+        })
+    }
+}
+
+/// An absolute http(s) URL in the parts the fix files match on, percent-encoded as a
+/// request line carries it.
+struct WebUrl {
+    /// `http` or `https`.
+    scheme: String,
+    /// Lower case.
+    host: String,
+    /// `:8080`, or empty.
+    port: String,
+    /// Starts with `/`.
+    path: String,
+    query: Option<String>,
+}
+
+impl WebUrl {
+    fn parse(url: &str) -> Option<WebUrl> {
+        let p = split(url);
+        let scheme = p.scheme.to_ascii_lowercase();
+        let port = p.port.strip_prefix(':').unwrap_or(p.port);
+        let port_ok = port.len() <= 5 && port.bytes().all(|b| b.is_ascii_digit());
+        if !(scheme == "http" || scheme == "https") || !host_ok(p.host) || !port_ok {
+            return None;
+        }
+        let path = if p.path.is_empty() {
+            "/".to_owned()
+        } else {
+            web_encode(p.path)
+        };
+        if !path.starts_with('/') {
+            return None;
+        }
+        Some(WebUrl {
+            scheme,
+            host: p.host.to_ascii_lowercase(),
+            port: if port.is_empty() {
+                String::new()
+            } else {
+                format!(":{port}")
+            },
+            path,
+            query: p.query.map(web_encode),
+        })
+    }
+
+    /// `scheme://host/path?query`, without the port: what the nginx map matches.
+    fn key(&self) -> String {
+        let mut k = format!("{}://{}{}", self.scheme, self.host, self.path);
+        if let Some(q) = &self.query {
+            k.push('?');
+            k.push_str(q);
+        }
+        k
+    }
+
+    fn path_and_query(&self) -> String {
+        match &self.query {
+            Some(q) => format!("{}?{q}", self.path),
+            None => self.path.clone(),
+        }
+    }
+
+    /// The same scheme, host and path (any port or query string).
+    fn same_path(&self, other: &WebUrl) -> bool {
+        self.scheme == other.scheme && self.host == other.host && self.path == other.path
+    }
+
+    fn same_origin(&self, other: &WebUrl) -> bool {
+        self.scheme == other.scheme && self.host == other.host && self.port == other.port
+    }
+}
+
+/// A host name or IP literal, ASCII only.
+fn host_ok(host: &str) -> bool {
+    if let Some(ip) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        return !ip.is_empty()
+            && ip
+                .bytes()
+                .all(|b| b.is_ascii_hexdigit() || b == b':' || b == b'.');
+    }
+    !host.is_empty()
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b'_')
+}
+
+/// Percent-encodes what a browser would (controls, space, `"`, `<`, `>`, `` ` ``, and
+/// non-ASCII bytes); everything else is kept, `%` included.
+fn web_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for &b in s.as_bytes() {
+        if b <= b' ' || b >= 0x7F || matches!(b, b'"' | b'<' | b'>' | b'`') {
+            let _ = write!(out, "%{b:02X}");
+        } else {
+            out.push(char::from(b));
+        }
+    }
+    out
+}
+
+/// Adds `# URL (why)` to the list of redirects a file leaves out. The URL is
+/// percent-encoded (no line break) and has no `\` (which would continue an Apache line)
+/// nor `$` (Apache reads `${NAME}`).
+fn note(notes: &mut String, r: &RedirectLine, why: &str) {
+    let url = web_encode(&r.source)
+        .replace('\\', "%5C")
+        .replace('$', "%24");
+    let _ = writeln!(notes, "#   {url} ({why})");
+}
+
+/// One nginx map entry.
+struct NginxEntry {
+    /// `scheme://host/path?query`.
+    key: String,
+    status: u16,
+    /// The target, with `$` as `%24`.
+    target: String,
+}
+
+/// A map from `subject` to `"STATUS SOURCE TARGET"`: exact strings (found whatever
+/// their case, checked by the chained map), or regular expressions for the sources that
+/// differ only in case or hold a `$`, whose SOURCE is the subject itself.
+fn nginx_map(out: &mut String, subject: &str, var: &str, entries: &[NginxEntry]) {
+    let mut cases: FxHashMap<String, usize> = FxHashMap::default();
+    for e in entries {
+        *cases.entry(e.key.to_ascii_lowercase()).or_default() += 1;
+    }
+    let _ = writeln!(out, "map {subject} ${var} {{\n    default \"\";");
+    for e in entries {
+        if e.key.contains('$') || cases[&e.key.to_ascii_lowercase()] > 1 {
+            let _ = writeln!(
+                out,
+                "    \"~^{}\\z\" \"{} {subject} {}\";",
+                nginx_quote(&pcre_escape(&e.key)),
+                e.status,
+                nginx_quote(&e.target)
+            );
+        } else {
+            let key = nginx_quote(&e.key);
+            let _ = writeln!(
+                out,
+                "    \"{key}\" \"{} {key} {}\";",
+                e.status,
+                nginx_quote(&e.target)
+            );
+        }
+    }
+    out.push_str("}\n");
+}
+
+/// Whether `location = {path}` matches exactly the requests for this raw path.
+fn nginx_location_safe(path: &str) -> bool {
+    path.starts_with('/')
+        && !path.contains("//")
+        && !path.split('/').any(|s| s == "." || s == "..")
+        && !is_index_path(path)
+        && path
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~/!*'(),:@&=+".contains(&b))
+}
+
+/// The inside of an nginx quoted string.
+fn nginx_quote(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Escapes a literal for PCRE: metacharacters get a backslash; `"`, `'` and `\` (which
+/// the configuration languages would read) are written `\xHH`.
+fn pcre_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '"' | '\'' | '\\' => {
+                let _ = write!(out, "\\x{:02X}", u32::from(c));
+            }
+            '.' | '^' | '$' | '|' | '?' | '*' | '+' | '(' | ')' | '[' | ']' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A quoted mod_rewrite substitution's inside: `\`, `$`, `%` and `{` escaped (`{` so that
+/// no `${` remains, which Apache would read as a variable of its configuration).
+fn apache_subst(url: &str) -> String {
+    let mut out = String::with_capacity(url.len());
+    for c in url.chars() {
+        if matches!(c, '\\' | '$' | '%' | '{') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A source path as a Netlify `from`: decoded, if that is UTF-8 and holds nothing that
+/// `_redirects` would read otherwise (whitespace, `#`, `?`, `*`, a `:` placeholder).
+fn netlify_path(path: &str) -> Option<String> {
+    let decoded = percent_decode_str(path).decode_utf8().ok()?;
+    let bad = decoded
+        .chars()
+        .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '#' | '?' | '*' | '\u{feff}'))
+        || decoded.split('/').any(|s| s.starts_with(':'));
+    (!bad && decoded.starts_with('/')).then(|| decoded.into_owned())
+}
+
+/// Escapes a path for Vercel's path patterns (path-to-regexp).
+fn path_pattern_escape(path: &str) -> String {
+    let mut out = String::with_capacity(path.len() + 8);
+    for c in path.chars() {
+        if matches!(c, ':' | '(' | ')' | '{' | '}' | '*' | '+' | '?' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A Vercel `destination`: after the scheme and host, `$`, `:`, `(` and `)` (which Vercel
+/// reads as references to the source's patterns) are percent-encoded.
+fn vercel_destination(target: &str) -> String {
+    let start = target.find("://").map_or(0, |i| i + 3);
+    let path = target[start..]
+        .find(['/', '?', '#'])
+        .map_or(target.len(), |i| start + i);
+    let mut out = target[..path].to_owned();
+    for c in target[path..].chars() {
+        match c {
+            '$' => out.push_str("%24"),
+            ':' => out.push_str("%3A"),
+            '(' => out.push_str("%28"),
+            ')' => out.push_str("%29"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A JSON string literal.
+fn json_string(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_owned())
+}
+
+/// A CSV field, quoted when it must be (RFC 4180).
+fn csv_quote(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) || s.starts_with(' ') || s.ends_with(' ') {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_owned()
+    }
+}
+
+/// A field of the Redirection plugin's CSV, if the plugin keeps it as it is: it decodes
+/// the source and removes tags, control characters, leftover `%XX` escapes and the
+/// whitespace around it; PHP's CSV reader also takes `\"` inside quotes as a quote.
+fn wordpress_field(s: &str) -> Option<String> {
+    let decoded = percent_decode_str(s).decode_utf8().ok()?;
+    let leftover_escape = decoded
+        .as_bytes()
+        .windows(3)
+        .any(|w| w[0] == b'%' && w[1].is_ascii_hexdigit() && w[2].is_ascii_hexdigit());
+    if leftover_escape
+        || s.contains("&amp;")
+        || decoded.contains('<')
+        || decoded.chars().any(char::is_control)
+        || decoded.trim() != decoded
+    {
+        return None;
+    }
+    let field = csv_quote(s);
+    (!(field.starts_with('"') && field.ends_with("\\\""))).then_some(field)
+}
+
+/// Whether the plugin, ignoring letter case and a trailing slash, would match the target
+/// with this source.
+fn wordpress_loops(src: &WebUrl, tgt: &WebUrl) -> bool {
+    let norm = |u: &WebUrl| {
+        let p = u.path.trim_end_matches('/').to_lowercase();
+        (p, u.query.clone())
+    };
+    norm(src) == norm(tgt)
 }
 
 fn csv_field(s: &str) -> String {
@@ -367,53 +971,4 @@ fn is_index_path(path: &str) -> bool {
     DEFAULT_DIRECTORY_INDEXES
         .iter()
         .any(|d| d.eq_ignore_ascii_case(last))
-}
-
-/// Whether `location = {path}` matches exactly the requests for this raw path.
-fn nginx_location_safe(path: &str) -> bool {
-    path.starts_with('/')
-        && !path.contains("//")
-        && !path.split('/').any(|s| s == "." || s == "..")
-        && !is_index_path(path)
-        && path
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-._~/!*'(),:@&=+".contains(&b))
-}
-
-/// A redirect target for nginx: `$` would start a variable, so it is percent-encoded.
-fn nginx_target(url: &str) -> String {
-    url.replace('$', "%24")
-}
-
-fn nginx_quote(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
-fn apache_quote(s: &str) -> String {
-    s.replace('"', "\\\"")
-}
-
-/// A substitution for RedirectMatch (`$` is a back-reference) or RewriteRule (`$` and
-/// `%` are), escaped with backslashes.
-fn apache_subst(url: &str, rewrite: bool) -> String {
-    let mut out = String::with_capacity(url.len());
-    for c in url.chars() {
-        if c == '$' || (rewrite && c == '%') || c == '\\' {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// Escapes regex metacharacters (PCRE).
-fn regex_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        if "\\.^$|?*+()[]{} ".contains(c) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
 }

@@ -19,7 +19,7 @@ pub const PREDICTED_DUPLICATE: &str = "dust_duplicate";
 pub enum RuleStatus {
     /// Enough support and precision: used as cluster evidence and to skip fetches.
     Confirmed,
-    /// Too little evidence either way: fetch [`validation_candidates`] to decide.
+    /// Too little evidence either way: fetch validation samples (the analysis's `validation_candidates`) to decide.
     NeedsValidation,
     /// Measured, and wrong too often.
     Rejected,

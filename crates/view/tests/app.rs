@@ -342,7 +342,7 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
     let files = open.export_report(&out.path().join("report")).unwrap();
     assert!(files.iter().any(|f| f.ends_with("pages.csv")));
     assert!(files.iter().any(|f| f.ends_with("redirects.nginx.conf")));
-    assert_eq!(files.len(), TableName::ALL.len() + 5);
+    assert_eq!(files.len(), TableName::ALL.len() + 9);
     for f in &files {
         assert!(std::path::Path::new(f).exists(), "{f}");
     }

@@ -50,24 +50,40 @@ fn nginx_config() {
     let ff = site().analyse().fix_files();
     assert_eq!(
         ff.nginx(),
-        r#"# Dustpan redirect map: 6 redirects.
-
-# server {} of https://example.com
-location = /x1 { return 301 https://example.com/x3; }
-location = /x2 { return 301 https://example.com/x3; }
-
-# server {} of https://www.example.com
-location = /a { return 301 https://example.com/a; }
-
-# Sources matched on the full requested URL. Put the map in http {} and the if in
-# each server {} that serves one of these hosts.
-map $scheme://$host$request_uri $dustpan_redirect {
+        r#"# Dustpan redirect map for nginx: 6 redirects.
+#
+# Include this file in http {}, then add to each server {} that serves one of these
+# sites:
+#     if ($dustpan_redirect_301) { return 301 $dustpan_redirect_301; }
+#
+# Sources match exactly and case-sensitively on $scheme://$host$request_uri, on any
+# port; a source with a plain path and no query string matches on the normalized
+# path ($uri) with any query string. The target gets no query string but its own.
+# Values are quoted; a $ in a target is written %24 (nginx has no escape for it).
+map $scheme://$host$request_uri $dustpan_request {
     default "";
-    "https://example.com/Price$" "https://example.com/price%24";
-    "https://example.com/docs/index.html" "https://example.com/docs/";
-    "https://example.com/q?utm_source=a" "https://example.com/q";
+    "~^https://example\\.com/Price\\$\z" "301 $scheme://$host$request_uri https://example.com/price%24";
+    "https://example.com/docs/index.html" "301 https://example.com/docs/index.html https://example.com/docs/";
+    "https://example.com/q?utm_source=a" "301 https://example.com/q?utm_source=a https://example.com/q";
 }
-if ($dustpan_redirect) { return 301 $dustpan_redirect; }
+map $scheme://$host$uri $dustpan_path {
+    default "";
+    "https://example.com/x1" "301 https://example.com/x1 https://example.com/x3";
+    "https://example.com/x2" "301 https://example.com/x2 https://example.com/x3";
+    "https://www.example.com/a" "301 https://www.example.com/a https://example.com/a";
+}
+map "$dustpan_request $scheme://$host$request_uri" $dustpan_match {
+    default $dustpan_path_match;
+    "~^(\d+) (\S+) (\S+) \2\z" "$1 $3";
+}
+map "$dustpan_path $scheme://$host$uri" $dustpan_path_match {
+    default "";
+    "~^(\d+) (\S+) (\S+) \2\z" "$1 $3";
+}
+map $dustpan_match $dustpan_redirect_301 {
+    default "";
+    "~^301 (\S+)\z" $1;
+}
 "#
     );
 }
@@ -77,22 +93,38 @@ fn apache_config() {
     let ff = site().analyse().fix_files();
     assert_eq!(
         ff.apache(),
-        r#"# Dustpan redirect map: 6 redirects (mod_alias, mod_rewrite).
-
-# <VirtualHost> of https://example.com
-RedirectMatch 301 "^/Price\$$" "https://example.com/price\$"
+        r#"# Dustpan redirect map for Apache httpd (mod_rewrite): 6 redirects.
+#
+# Include this file in each <VirtualHost> that serves one of these sites (or put it
+# in the .htaccess of the document root). Sources match on the scheme, the host
+# with any port, and exactly, case-sensitively, on the request target of the
+# request line; a source with a plain path and no query string matches with any
+# query string. The target gets no query string but its own.
 RewriteEngine On
-RewriteCond %{HTTP_HOST} "=example.com" [NC]
-RewriteCond %{THE_REQUEST} "^[A-Z]+\s/docs/index\.html\s"
+RewriteCond %{HTTPS} =on
+RewriteCond %{HTTP_HOST} ^example\.com\.?(?::[0-9]+)?$ [NC]
+RewriteCond %{THE_REQUEST} ^\S+\s/Price\$(?:\s|$)
+RewriteRule ^ "https://example.com/price\$" [R=301,L,NE,QSD]
+RewriteCond %{HTTPS} =on
+RewriteCond %{HTTP_HOST} ^example\.com\.?(?::[0-9]+)?$ [NC]
+RewriteCond %{THE_REQUEST} ^\S+\s/docs/index\.html(?:\s|$)
 RewriteRule ^ "https://example.com/docs/" [R=301,L,NE,QSD]
-RewriteCond %{HTTP_HOST} "=example.com" [NC]
-RewriteCond %{THE_REQUEST} "^[A-Z]+\s/q\?utm_source=a\s"
+RewriteCond %{HTTPS} =on
+RewriteCond %{HTTP_HOST} ^example\.com\.?(?::[0-9]+)?$ [NC]
+RewriteCond %{THE_REQUEST} ^\S+\s/q\?utm_source=a(?:\s|$)
 RewriteRule ^ "https://example.com/q" [R=301,L,NE,QSD]
-RedirectMatch 301 "^/x1$" "https://example.com/x3"
-RedirectMatch 301 "^/x2$" "https://example.com/x3"
-
-# <VirtualHost> of https://www.example.com
-RedirectMatch 301 "^/a$" "https://example.com/a"
+RewriteCond %{HTTPS} =on
+RewriteCond %{HTTP_HOST} ^example\.com\.?(?::[0-9]+)?$ [NC]
+RewriteCond %{THE_REQUEST} ^\S+\s/x1(?:\?\S*)?(?:\s|$)
+RewriteRule ^ "https://example.com/x3" [R=301,L,NE,QSD]
+RewriteCond %{HTTPS} =on
+RewriteCond %{HTTP_HOST} ^example\.com\.?(?::[0-9]+)?$ [NC]
+RewriteCond %{THE_REQUEST} ^\S+\s/x2(?:\?\S*)?(?:\s|$)
+RewriteRule ^ "https://example.com/x3" [R=301,L,NE,QSD]
+RewriteCond %{HTTPS} =on
+RewriteCond %{HTTP_HOST} ^www\.example\.com\.?(?::[0-9]+)?$ [NC]
+RewriteCond %{THE_REQUEST} ^\S+\s/a(?:\?\S*)?(?:\s|$)
+RewriteRule ^ "https://example.com/a" [R=301,L,NE,QSD]
 "#
     );
 }
