@@ -45,9 +45,9 @@ fn themed(title: &str, recent: &[&str], main_html: &str) -> String {
          <h3>Categories</h3><ul><li>Boots and shoes</li><li>Jackets and coats</li><li>Tents and shelters</li><li>Packs and bags</li></ul>\
          <div class=\"about\"><p>{}</p><p>{}</p></div></div>\
          <div id=\"bottom\"><p>{}</p></div></body></html>",
-        prose(9001, 90),
-        prose(9002, 60),
-        prose(9003, 40)
+        prose(9001, 600),
+        prose(9002, 400),
+        prose(9003, 200)
     )
 }
 
@@ -82,15 +82,16 @@ fn services_site(recent: &[&str]) -> B {
 #[test]
 fn the_template_does_not_make_different_short_pages_duplicates() {
     let b = services_site(RECENT);
-    // The whole pages are near-identical by SimHash (the template is ~200 words; the
-    // main content 34-41): what the old whole-page fingerprint merged.
+    // The whole pages are near-identical by SimHash (the template is ~1,250 words, the
+    // main content 34-41, as on a real CMS): within the 3 bits that a whole-page
+    // fingerprint treats as near-identical.
     let f = |p: &str| {
         let id = b.input.urls.iter().find(|r| r.url == u(p)).unwrap().id;
         b.input.fetches.iter().find(|f| f.url_id == id).unwrap()
     };
     let (x, y) = (f("/services/"), f("/services/workshops/pricing/"));
     let whole = (x.simhash.unwrap() ^ y.simhash.unwrap()).count_ones();
-    assert!(whole <= 12, "whole pages {whole} bits apart");
+    assert!(whole <= 3, "whole pages {whole} bits apart");
     let a = b.analyse();
     assert!(a.clusters.is_empty(), "{:#?}", a.clusters);
     assert!(a.findings_with(FindingId::DupNear).next().is_none());
