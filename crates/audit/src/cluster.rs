@@ -145,11 +145,16 @@ pub(crate) fn build_graph(site: &Site<'_>, keys: &Keys, mined: &Mined) -> Graph 
     };
     // 1. Redirects, to the final target of the chain, unless that target is an error:
     //    a redirect to a 404 is not a duplicate of anything (REDIRECT-TO-ERROR says so).
+    //    A temporary redirect (302, 303, 307) says the page is elsewhere for now (a
+    //    login, a random or geographic choice): it joins only a URL variant of itself
+    //    (slash, case, host, scheme, index file, same key), which REDIRECT-TEMPORARY
+    //    asks to make permanent.
     for i in 0..n as u32 {
         if let Chain::Final { to, .. } = site.chains[i as usize]
             && !site.external[i as usize]
             && !site.external[to as usize]
             && !site.error(to)
+            && (!temporary(site, i) || same_page_url(site, keys, i, to))
         {
             g.join(i, to, EdgeKind::Redirect);
         }
@@ -260,6 +265,19 @@ fn unrelated(site: &Site<'_>, i: u32, t: u32) -> Option<f64> {
     }
     let (x, y) = (a.simhash?, b.simhash?);
     (distance(x, y) > site.cfg.unrelated_distance).then(|| 1.0 - f64::from(distance(x, y)) / 64.0)
+}
+
+/// The URL's first hop is a temporary HTTP redirect.
+fn temporary(site: &Site<'_>, i: u32) -> bool {
+    site.hops[i as usize]
+        .is_some_and(|h| h.kind == HopKind::Http && matches!(h.status, 302 | 303 | 307))
+}
+
+/// The two URLs are variants of one URL: same key under the policy, or a slash, case,
+/// host, scheme or index-file variant.
+fn same_page_url(site: &Site<'_>, keys: &Keys, a: u32, b: u32) -> bool {
+    (keys.get(site, a).is_some() && keys.get(site, a) == keys.get(site, b))
+        || variant(site.url(a), site.url(b), &site.cfg.policy.directory_indexes).is_some()
 }
 
 /// Groups URLs by key (hash sort, verified), merging within groups.
