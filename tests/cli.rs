@@ -67,3 +67,62 @@ fn audits_on_an_empty_database() {
     assert_eq!(out.code, 0);
     assert!(out.stderr.contains("no audits"), "{}", out.stderr);
 }
+
+#[test]
+fn a_site_that_cannot_be_reached_is_a_failed_audit_not_a_finished_one() {
+    // Nothing listens on 127.0.0.1:1 (a port below 1024 that no test binds).
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("a.sqlite");
+    let db = db.to_str().unwrap();
+    let out = dustpan(
+        &[
+            "audit",
+            "http://127.0.0.1:1/",
+            "--db",
+            db,
+            "-q",
+            "--timeout",
+            "5",
+        ],
+        "",
+    );
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("Audit 1 failed"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("could not be audited") && out.stdout.contains("http://127.0.0.1:1/"),
+        "{}",
+        out.stdout
+    );
+    // No finding pretends the site has a sitemap problem.
+    let report = dustpan(&["report", "--db", db], "");
+    assert!(
+        !report.stdout.contains("SITEMAP-INVALID"),
+        "{}",
+        report.stdout
+    );
+    let list = dustpan(&["audits", "--db", db], "");
+    assert!(list.stdout.contains("failed"), "{}", list.stdout);
+}
+
+#[test]
+fn a_bare_host_name_is_audited_over_https() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("a.sqlite");
+    let db = db.to_str().unwrap();
+    // Nothing answers there either: the point is that it is taken as a URL.
+    let out = dustpan(
+        &["audit", "127.0.0.1:1", "--db", db, "-q", "--timeout", "5"],
+        "",
+    );
+    assert!(
+        out.stderr.contains("auditing https://127.0.0.1:1"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        !out.stderr.contains("relative URL without a base"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+}

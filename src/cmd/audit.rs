@@ -16,7 +16,8 @@ use store::{AuditId, Store};
 /// with `--resume ID`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The start URL (http or https). More start URLs with --start.
+    /// The start URL (http or https; a bare host name such as example.com is audited as
+    /// https://example.com). More start URLs with --start.
     #[arg(required_unless_present_any = ["resume", "config", "like"], conflicts_with_all = ["resume", "like"])]
     url: Option<String>,
     /// Resume audit ID where it stopped, with the configuration it started with (so
@@ -161,6 +162,15 @@ impl Args {
         }
         if let Some(path) = &self.rules {
             config.learned_rules = Some(load_rules(path)?);
+        }
+        // A bare host name (`example.com`) is audited as https://example.com (its http
+        // variant is requested too).
+        let typed = config.start_urls.clone();
+        config.normalize_start_urls();
+        for (typed, url) in typed.iter().zip(&config.start_urls) {
+            if typed.trim() != url {
+                eprintln!("auditing {url} (no scheme given; http is tried too)");
+            }
         }
         config.validate()?;
         Ok(config)

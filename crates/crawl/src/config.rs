@@ -183,8 +183,17 @@ impl CrawlConfig {
     /// A default configuration starting at `url`.
     pub fn for_url(url: &str) -> Self {
         Self {
-            start_urls: vec![url.to_owned()],
+            start_urls: vec![start_url(url)],
             ..Self::default()
+        }
+    }
+
+    /// Reads the start URLs as a user types them: a bare host name (`example.com`,
+    /// `example.com/shop`) becomes `https://` plus it (the crawler also requests the
+    /// http variant of every start URL, so a site served only over http is still found).
+    pub fn normalize_start_urls(&mut self) {
+        for url in &mut self.start_urls {
+            *url = start_url(url);
         }
     }
 
@@ -216,12 +225,18 @@ impl CrawlConfig {
 
     /// Checks what can be checked before crawling: start URLs, patterns, overrides.
     pub fn validate(&self) -> Result<(), CrawlError> {
+        // A start URL given without a scheme is rejected here with a hint; front ends
+        // call `normalize_start_urls` first.
         if self.start_urls.is_empty() {
             return Err(CrawlError::Config("no start URL".into()));
         }
         for url in &self.start_urls {
-            let parsed = url::Url::parse(url)
-                .map_err(|e| CrawlError::Config(format!("start URL {url:?}: {e}")))?;
+            let parsed = url::Url::parse(url).map_err(|e| {
+                CrawlError::Config(format!(
+                    "start URL {url:?}: {e} (give a URL such as https://{})",
+                    url.trim_start_matches('/')
+                ))
+            })?;
             if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
                 return Err(CrawlError::Config(format!(
                     "start URL {url:?} is not an http(s) URL"
@@ -308,5 +323,45 @@ mod tests {
         let mut config = CrawlConfig::for_url("https://example.test/");
         config.exclude_patterns.push("(".into());
         assert!(config.validate().is_err());
+    }
+}
+
+/// A start URL as a user types it: trimmed, and `https://` added to a bare host name
+/// (`example.com`, `www.example.com/shop`). Anything with a scheme is left as it is.
+pub fn start_url(input: &str) -> String {
+    let t = input.trim();
+    // `host` or `host:port`: letters, digits, `-` and `.`, then digits after a colon.
+    let authority = t.split(['/', '?', '#']).next().unwrap_or("");
+    let (host, port) = authority.split_once(':').unwrap_or((authority, ""));
+    let bare = !t.contains("://")
+        && !host.is_empty()
+        && host
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '-' || c == '.')
+        && port.chars().all(|c| c.is_ascii_digit())
+        && (port.is_empty() == !authority.contains(':'));
+    if bare {
+        format!("https://{t}")
+    } else {
+        t.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod start_url_tests {
+    use super::start_url;
+
+    #[test]
+    fn a_bare_host_gets_https() {
+        assert_eq!(start_url(" example.com "), "https://example.com");
+        assert_eq!(
+            start_url("www.example.com/shop?a=1"),
+            "https://www.example.com/shop?a=1"
+        );
+        assert_eq!(start_url("localhost:8080/"), "https://localhost:8080/");
+        assert_eq!(start_url("http://example.com/"), "http://example.com/");
+        assert_eq!(start_url("ftp://example.com/"), "ftp://example.com/");
+        assert_eq!(start_url("mailto:me@example.com"), "mailto:me@example.com");
+        assert_eq!(start_url("/relative"), "/relative");
     }
 }

@@ -49,7 +49,7 @@ use serde::Serialize;
 use store::{AuditId, AuditStatus, Store, StoreError};
 use tokio::sync::watch;
 
-pub use config::{CrawlConfig, default_user_agent, parse_resolve};
+pub use config::{CrawlConfig, default_user_agent, parse_resolve, start_url};
 pub use sample::{SampleFetch, fetch_samples};
 pub use tokio_util::sync::CancellationToken;
 

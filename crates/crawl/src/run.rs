@@ -320,7 +320,12 @@ pub(crate) async fn run(
     let (status, failure) = match &outcome {
         Err(e) => (AuditStatus::Failed, Some(e.to_string())),
         Ok(()) if cancelled => (AuditStatus::Cancelled, None),
-        Ok(()) => (AuditStatus::Finished, None),
+        Ok(()) => match unreachable(store, audit, config).await? {
+            // Nothing answered 2xx: an audit of nothing is a failure, not a finished
+            // audit with no findings.
+            Some(why) => (AuditStatus::Failed, Some(why)),
+            None => (AuditStatus::Finished, None),
+        },
     };
     if status != AuditStatus::Finished {
         // Claimed URLs whose results were not stored go back to the queue now, so the
@@ -355,6 +360,42 @@ pub(crate) async fn run(
         scope_refused: ctx.guard.scope_refused(),
         failure,
     })
+}
+
+/// Why the site could not be audited, when no URL answered 2xx: what each start URL
+/// got (an error or a status).
+async fn unreachable(
+    store: &Store,
+    audit: AuditId,
+    config: &CrawlConfig,
+) -> Result<Option<String>, CrawlError> {
+    if store.audit_summary(audit).await?.status_classes.success > 0 {
+        return Ok(None);
+    }
+    let mut answers = Vec::new();
+    for start in &config.start_urls {
+        let Ok(key) = canon::equivalence_key(start, &Policy::rfc3986()) else {
+            answers.push(format!("{start}: not a valid http(s) URL"));
+            continue;
+        };
+        let fetch = match store.url_by_rfc3986(audit, &key).await? {
+            Some(row) => store.fetch(audit, row.id).await?,
+            None => None,
+        };
+        answers.push(match fetch {
+            Some(f) => match (f.status, f.error_message, f.error_kind) {
+                (Some(s), _, _) => format!("{start} answered {s}"),
+                (None, Some(m), _) => format!("{start}: {m}"),
+                (None, None, Some(k)) => format!("{start}: {k}"),
+                (None, None, None) => format!("{start}: no response"),
+            },
+            None => format!("{start} was not requested"),
+        });
+    }
+    Ok(Some(format!(
+        "the site could not be audited: no page answered 2xx ({})",
+        answers.join("; ")
+    )))
 }
 
 /// Start URLs and their variants, robots.txt of the start origins, sitemaps.

@@ -98,13 +98,18 @@ impl Crawled {
 }
 
 async fn crawl(config: &CrawlConfig, origin: String) -> Crawled {
+    crawl_ending(config, origin, AuditStatus::Finished).await
+}
+
+/// A crawl that ends with `status`.
+async fn crawl_ending(config: &CrawlConfig, origin: String, status: AuditStatus) -> Crawled {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("audit.sqlite")).await.unwrap();
     let (progress, _rx) = watch::channel(Progress::default());
     let summary = crawl::start_audit(&store, config, &progress, &CancellationToken::new())
         .await
         .unwrap();
-    assert_eq!(summary.status, AuditStatus::Finished);
+    assert_eq!(summary.status, status, "{:?}", summary.failure);
     Crawled {
         _dir: dir,
         store,
@@ -393,7 +398,18 @@ async fn a_site_that_does_not_answer_has_no_sitemap_finding() {
         total_timeout_ms: 5_000,
         ..CrawlConfig::default()
     };
-    let crawled = crawl(&config, origin).await;
+    // Nothing answered: the audit failed (and says why), and no finding blames a
+    // sitemap the crawler only guessed.
+    let crawled = crawl_ending(&config, origin, AuditStatus::Failed).await;
+    assert!(
+        crawled
+            .summary
+            .failure
+            .as_deref()
+            .is_some_and(|f| f.contains("could not be audited")),
+        "{:?}",
+        crawled.summary.failure
+    );
     let guessed = crawled.sitemap("/sitemap.xml").await;
     assert_eq!(guessed.status, None);
     let findings = crawled.findings().await;
