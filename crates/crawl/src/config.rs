@@ -339,7 +339,7 @@ pub fn start_url(input: &str) -> String {
             .chars()
             .all(|c| c.is_alphanumeric() || c == '-' || c == '.')
         && port.chars().all(|c| c.is_ascii_digit())
-        && (port.is_empty() == !authority.contains(':'));
+        && (port.is_empty() != authority.contains(':'));
     if bare {
         format!("https://{t}")
     } else {
