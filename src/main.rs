@@ -26,7 +26,27 @@ enum Command {
     Report(cmd::report::Args),
 }
 
+/// A reader that closes the pipe early (`dustpan report | head`) ends the output, not
+/// the program with a panic: printing to a closed stdout exits quietly with 0, as Unix
+/// tools do. Every other panic is reported as usual.
+fn quiet_on_closed_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.contains("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    quiet_on_closed_pipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Audit(args) => cmd::audit::run(*args),

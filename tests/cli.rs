@@ -126,3 +126,43 @@ fn a_bare_host_name_is_audited_over_https() {
     );
     assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
 }
+
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("a.sqlite");
+    let db = db.to_str().unwrap();
+    let demo = dustpan(&["demo", "--db", db, "-q", "--slow-ms", "200"], "");
+    assert_eq!(demo.code, 0, "{}", demo.stderr);
+    let out_dir = dir.path().join("diff");
+    for args in [
+        vec!["report", "--db", db],
+        vec!["audits", "--db", db],
+        vec![
+            "diff",
+            "1",
+            "1",
+            "--db",
+            db,
+            "--out",
+            out_dir.to_str().unwrap(),
+        ],
+    ] {
+        // The reader goes away before the first line (as `| head -0` would).
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_dustpan"))
+            .args(&args)
+            .env("RUST_BACKTRACE", "1")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut child = child;
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    // The diff's files were written although nobody read its output.
+    assert!(out_dir.join("findings.csv").exists());
+}

@@ -99,6 +99,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .map_err(|_| anyhow::anyhow!("the analysis of audit {} panicked", old.0))
     })?;
     let d = diff::diff((&a, &x), (&b, &y));
+    let sections = d.sections();
+    // The files first: a reader that stops reading the terminal output early (`| head`)
+    // must not keep them from being written.
+    let mut written = Vec::new();
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        for t in &sections {
+            let path = dir.join(t.file_name());
+            let file =
+                File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
+            t.write_csv(BufWriter::new(file))
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            written.push((t.rows.len(), path));
+        }
+    }
 
     runtime.block_on(async {
         if policy.is_none() {
@@ -120,7 +135,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if d.is_empty() {
         println!("\nNo changes.");
     }
-    let sections = d.sections();
     for t in sections.iter().filter(|t| !t.rows.is_empty()) {
         println!("\n{} ({}):", t.title, t.rows.len());
         println!("  {}", t.headers.join(" | "));
@@ -132,17 +146,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
             println!("  ... and {} more", t.rows.len() - args.top);
         }
     }
-    if let Some(dir) = &args.out {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    if !written.is_empty() {
         println!();
-        for t in &sections {
-            let path = dir.join(t.file_name());
-            let file =
-                File::create(&path).with_context(|| format!("cannot create {}", path.display()))?;
-            t.write_csv(BufWriter::new(file))
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            println!("{:>8} rows  {}", t.rows.len(), path.display());
-        }
+    }
+    for (rows, path) in written {
+        println!("{rows:>8} rows  {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
 }
