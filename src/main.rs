@@ -45,6 +45,23 @@ fn quiet_on_closed_pipe() {
     }));
 }
 
+/// An error and its causes on one line, each said once: a cause whose text the line
+/// already holds (a library's message that repeats its own source) is left out.
+fn one_line(err: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
+}
+
 fn main() -> ExitCode {
     quiet_on_closed_pipe();
     let cli = Cli::parse();
@@ -62,7 +79,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("dustpan: {err:#}");
+            eprintln!("dustpan: {}", one_line(&err));
             ExitCode::from(2)
         }
     }

@@ -166,3 +166,35 @@ fn a_closed_pipe_ends_the_output_quietly() {
     // The diff's files were written although nobody read its output.
     assert!(out_dir.join("findings.csv").exists());
 }
+
+#[test]
+fn an_error_is_one_line_that_says_each_cause_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("notdb.sqlite");
+    std::fs::write(&bad, "not a database").unwrap();
+    let out = dustpan(&["report", "--db", bad.to_str().unwrap()], "");
+    assert_eq!(out.code, 2);
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert_eq!(
+        out.stderr.matches("file is not a database").count(),
+        1,
+        "{}",
+        out.stderr
+    );
+    let db = dir.path().join("a.sqlite");
+    let db = db.to_str().unwrap();
+    let _ = dustpan(&["audits", "--db", db], "");
+    for args in [
+        vec!["report", "999", "--db", db],
+        vec!["diff", "998", "999", "--db", db],
+    ] {
+        let out = dustpan(&args, "");
+        assert_eq!(out.code, 2, "{args:?}");
+        assert_eq!(
+            out.stderr.matches(" not found").count(),
+            1,
+            "{}",
+            out.stderr
+        );
+    }
+}

@@ -29,8 +29,7 @@ impl DbArgs {
     /// Opens (creating and migrating if needed) the database.
     pub async fn open(&self) -> Result<store::Store> {
         let path = self.path()?;
-        store::Store::open(&path)
-            .await
-            .with_context(|| format!("cannot open the audit database {}", path.display()))
+        // The store's error names the file and what SQLite said.
+        Ok(store::Store::open(&path).await?)
     }
 }

@@ -55,9 +55,8 @@ async fn load(
     policy: &Option<Policy>,
 ) -> Result<(AuditInput, AnalysisConfig)> {
     let policy = policy.clone().unwrap_or_else(Policy::seo);
-    let loaded = view::workflow::load(store, id, policy)
-        .await
-        .with_context(|| format!("cannot read audit {}", id.0))?;
+    // The store's errors name the audit.
+    let loaded = view::workflow::load(store, id, policy).await?;
     Ok((loaded.input, loaded.config))
 }
 

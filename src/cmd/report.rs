@@ -48,9 +48,8 @@ impl Target {
                 ),
             },
         };
-        let loaded = view::workflow::load(&store, id, self.policy()?)
-            .await
-            .with_context(|| format!("cannot read audit {}", id.0))?;
+        // The store's errors name the audit.
+        let loaded = view::workflow::load(&store, id, self.policy()?).await?;
         let (input, analysis) = view::workflow::analyse(loaded.input, loaded.config).await?;
         // Under the default policy the audits list's counts are this analysis.
         if self.preset.is_none() && self.policy.is_none() {
