@@ -240,9 +240,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
 /// After a finished crawl: the workflow's finishing step (DUST rule validation, the
 /// analysis and its stored summary), printed.
-pub async fn after_crawl(store: &Store, summary: &CrawlSummary) -> Result<()> {
+pub async fn after_crawl(
+    store: &Store,
+    summary: &CrawlSummary,
+) -> Result<Option<view::workflow::Finished>> {
     if summary.status != store::AuditStatus::Finished {
-        return Ok(());
+        return Ok(None);
     }
     let finished = view::workflow::finish_audit(store, summary.audit)
         .await
@@ -266,7 +269,7 @@ pub async fn after_crawl(store: &Store, summary: &CrawlSummary) -> Result<()> {
             v.status.as_str()
         );
     }
-    Ok(())
+    Ok(Some(finished))
 }
 
 /// The exit code for a finished (0), cancelled (130) or failed (1) audit.

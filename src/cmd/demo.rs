@@ -64,8 +64,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
         })
         .await?;
         print_summary(&store, &summary).await?;
-        after_crawl(&store, &summary).await?;
+        let finished = after_crawl(&store, &summary).await?;
         site.shutdown().await;
+        // A first run ends with what the audit found, and where to read all of it.
+        if let Some(f) = finished {
+            println!();
+            super::report::print(summary.audit, &f.input, &f.analysis, 5);
+            let db = args.db.path()?;
+            println!(
+                "\nThe whole report: dustpan report {id} --db {db}; CSV files: dustpan export {id} --db {db} --out DIR;\nin the desktop app: DUSTPAN_DB={db} bash scripts/run.sh",
+                id = summary.audit.0,
+                db = db.display()
+            );
+        }
         Ok(exit_code(&summary))
     })
 }

@@ -78,6 +78,35 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let (id, input, analysis) = runtime.block_on(args.target.analyse())?;
+    print(id, &input, &analysis, args.top);
+    if let Some(path) = &args.save_rules {
+        let json = serde_json::to_string_pretty(&analysis.learned)
+            .context("cannot serialize the learned rules")?;
+        std::fs::write(path, json + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        println!(
+            "\nLearned rules written to {} ({} confirmed); crawl with: dustpan audit URL --rules {}",
+            path.display(),
+            analysis.learned.confirmed().count(),
+            path.display()
+        );
+    }
+    if !analysis.params.is_empty() {
+        println!("\nQuery parameters:");
+        for p in &analysis.params {
+            println!(
+                "  {:<20} {:?} ({} URLs: {} identical, {} near, {} different)",
+                p.name, p.class, p.urls, p.identical, p.near, p.different
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Prints the report of an analysis: pages, clusters by cause, findings by severity,
+/// the `top` largest clusters with their fixes and the first `top` findings, learned
+/// DUST rules.
+pub fn print(id: AuditId, input: &AuditInput, analysis: &Analysis, top: usize) {
     let fetched = input.fetches.len();
     let ok = input
         .fetches
@@ -139,7 +168,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .then(a.preferred_url.cmp(&b.preferred_url))
     });
     println!("\nLargest clusters:");
-    for c in clusters.iter().take(args.top) {
+    for c in clusters.iter().take(top) {
         println!("  {} ({} URLs)", c.preferred_url, c.members.len());
         for m in c
             .members
@@ -163,7 +192,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut findings: Vec<_> = analysis.findings.iter().collect();
     findings.sort_by_key(|f| (f.severity, f.id.code()));
     println!("\nFirst findings by severity:");
-    for f in findings.iter().take(args.top) {
+    for f in findings.iter().take(top) {
         println!("  [{}] {}: {}", f.severity.as_str(), f.id.code(), f.summary);
         for fix in f.fixes.iter().take(3) {
             println!("      fix: {fix}");
@@ -193,26 +222,4 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
         }
     }
-    if let Some(path) = &args.save_rules {
-        let json = serde_json::to_string_pretty(&analysis.learned)
-            .context("cannot serialize the learned rules")?;
-        std::fs::write(path, json + "\n")
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        println!(
-            "\nLearned rules written to {} ({} confirmed); crawl with: dustpan audit URL --rules {}",
-            path.display(),
-            analysis.learned.confirmed().count(),
-            path.display()
-        );
-    }
-    if !analysis.params.is_empty() {
-        println!("\nQuery parameters:");
-        for p in &analysis.params {
-            println!(
-                "  {:<20} {:?} ({} URLs: {} identical, {} near, {} different)",
-                p.name, p.class, p.urls, p.identical, p.near, p.different
-            );
-        }
-    }
-    Ok(ExitCode::SUCCESS)
 }
