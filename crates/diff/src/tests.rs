@@ -115,7 +115,7 @@ fn before() -> Vec<Page> {
         page("https://example.com/hats", 3),
         page("https://example.com/socks", 4),
         Page {
-            status: 302,
+            status: 301,
             redirect: Some("https://example.com/socks"),
             ..page("https://example.com/old-socks", 0)
         },
