@@ -16,8 +16,8 @@ use store::{AuditId, Store};
 /// with `--resume ID`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The start URL (http or https; a bare host name such as example.com is audited as
-    /// https://example.com). More start URLs with --start.
+    /// The start URL (http or https; a bare host name such as example.com is audited
+    /// over https). More start URLs with --start.
     #[arg(required_unless_present_any = ["resume", "config", "like"], conflicts_with_all = ["resume", "like"])]
     url: Option<String>,
     /// Resume audit ID where it stopped, with the configuration it started with (so
