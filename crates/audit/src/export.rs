@@ -11,12 +11,27 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::Write;
 
-/// `cell`, defused for spreadsheets: a leading `'` before `= + - @ \t \r`.
+/// `cell`, defused for spreadsheets: a `'` before `= + - @ \t \r` at its start, and
+/// after each `;` or tab (where spreadsheets of many locales start a new cell).
 pub fn spreadsheet_safe(cell: &str) -> Cow<'_, str> {
-    match cell.as_bytes().first() {
-        Some(b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r') => Cow::Owned(format!("'{cell}")),
-        _ => Cow::Borrowed(cell),
+    let formula = |b: u8| matches!(b, b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r');
+    let bytes = cell.as_bytes();
+    // A spreadsheet in a locale that splits on `;` or a tab starts a new cell after
+    // each: a formula character there is defused too.
+    let after_separator =
+        |i: usize| i > 0 && matches!(bytes[i - 1], b';' | b'\t') && formula(bytes[i]);
+    let risky = |i: usize| (i == 0 && formula(bytes[0])) || after_separator(i);
+    if !(0..bytes.len()).any(risky) {
+        return Cow::Borrowed(cell);
     }
+    let mut out = String::with_capacity(cell.len() + 2);
+    for (i, c) in cell.char_indices() {
+        if risky(i) {
+            out.push('\'');
+        }
+        out.push(c);
+    }
+    Cow::Owned(out)
 }
 
 /// One exportable table.
@@ -584,5 +599,35 @@ mod tests {
             lines.next().unwrap(),
             "https://example.com/,200,,Indexable,,\"'=cmd|' /C calc'!A0, \"\"quoted\"\"\",,,0,30,,,"
         );
+    }
+
+    #[test]
+    fn cells_stay_whole_where_a_spreadsheet_splits_on_semicolons() {
+        let input: AuditInput = serde_json::from_value(serde_json::json!({
+            "urls": [{"id": 1, "url": "https://example.com/a;=1+1;b"}],
+            "fetches": [{"url_id": 1, "status": 200, "title": "x;=HYPERLINK(\"y\");@SUM(A1)\t-2", "word_count": 30}]
+        }))
+        .unwrap();
+        let analysis = crate::analyse(&input, &crate::AnalysisConfig::default());
+        let mut out = Vec::new();
+        write_table(Table::Pages, &input, &analysis, &mut out).unwrap();
+        // Read back as a spreadsheet in a `;` (or tab) locale would: quoted fields stay
+        // whole, so no field starts a formula.
+        for delimiter in [b';', b'\t', b','] {
+            let mut r = csv::ReaderBuilder::new()
+                .delimiter(delimiter)
+                .has_headers(false)
+                .flexible(true)
+                .from_reader(out.as_slice());
+            for record in r.records() {
+                for field in record.unwrap().iter() {
+                    assert!(
+                        !field.starts_with(['=', '+', '-', '@']),
+                        "{:?}: {field:?}",
+                        delimiter as char
+                    );
+                }
+            }
+        }
     }
 }
