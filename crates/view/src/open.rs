@@ -32,6 +32,11 @@ impl Default for AnalysisPolicy {
 }
 
 impl AnalysisPolicy {
+    /// The default policy, the one the workflow's own analyses use.
+    pub fn is_default(&self) -> bool {
+        self.name == crate::workflow::DEFAULT_POLICY && self.policy == canon::Policy::seo()
+    }
+
     /// A preset.
     pub fn preset(p: PresetName) -> AnalysisPolicy {
         let preset = match p {

@@ -232,6 +232,20 @@ impl Runs {
                             let finished =
                                 crate::workflow::finish_audit(&store, store::AuditId(id)).await;
                             let opened_now = match finished {
+                                // Under the default policy the finishing step's analysis
+                                // is the one to show: no second load and analysis.
+                                Ok(f) if policy.is_default() => store
+                                    .audit(store::AuditId(id))
+                                    .await
+                                    .map_err(ViewError::from)
+                                    .map(|row| {
+                                        OpenAudit::from_parts(
+                                            row,
+                                            f.input,
+                                            f.analysis,
+                                            policy.name.clone(),
+                                        )
+                                    }),
                                 Ok(_) => OpenAudit::open(&store, id, &policy).await,
                                 Err(e) => Err(e),
                             };

@@ -142,10 +142,11 @@ pub async fn finish_audit(store: &Store, id: AuditId) -> Result<Finished, ViewEr
         })
         .collect();
     store.add_validations(id, &records).await?;
-    let config = AnalysisConfig {
-        validations: records.iter().map(load::validation_fetch).collect(),
-        ..config
-    };
+    // The samples stored before (a resumed audit) and the ones just fetched.
+    let mut config = config;
+    config
+        .validations
+        .extend(records.iter().map(load::validation_fetch));
     let (input, analysis) = analyse(input, config).await?;
     crate::record_analysis(store, id, &input, &analysis, DEFAULT_POLICY).await?;
     let validations = analysis
