@@ -842,15 +842,25 @@ fn action_of(site: &Site<'_>, m: u32, p: u32, role: Role, kind: Option<DupKind>)
                 Action::Redirect301
             }
         }
+        // A page the same only by its content, or by a rule learned from content, may
+        // diverge (comments paginated, a listing sorted): it keeps its URL and names the
+        // preferred one canonical. URL variants (host, scheme, slash, index, case) are one
+        // resource by construction and are redirected.
         Role::Duplicate => match kind {
-            Some(DupKind::Url(Variant::Param) | DupKind::Content | DupKind::Near(_)) | None => {
+            Some(
+                DupKind::Url(Variant::Param)
+                | DupKind::Dust(_)
+                | DupKind::Content
+                | DupKind::Near(_),
+            )
+            | None => {
                 if site.indexable(m) {
                     Action::Canonical
                 } else {
                     Action::None
                 }
             }
-            Some(DupKind::Url(_) | DupKind::Dust(_)) => Action::Redirect301,
+            Some(DupKind::Url(_)) => Action::Redirect301,
         },
         Role::Error => {
             if site.inlinks(m) > 0 || site.sitemap_count[m as usize] > 0 {

@@ -90,7 +90,7 @@ findings! {
         "Parameters that do not change the page (tracking, session, order) create copies search engines must crawl and consolidate. The copies should declare the clean URL canonical.";
     /// Two URL patterns a learned rule maps onto each other.
     DupDust => "DUP-DUST", Warning, "Same page under two URL patterns",
-        "The site serves each page of this kind under two URL patterns (a rule learned from the crawl), doubling what must be crawled and indexed. One pattern should redirect to the other.";
+        "The site serves each page of this kind under two URL patterns (a rule learned from the crawl), doubling what must be crawled and indexed. The copies should declare the page under the other pattern canonical; a redirect would hide them if their content ever diverges (paginated comments, sorted lists).";
     /// Identical text under unrelated URLs.
     DupContent => "DUP-CONTENT", Warning, "Identical content under different URLs",
         "Search engines pick one copy to show and may not pick yours; links to the others are wasted. Keep one page, or make the copies point to it with a canonical.";
@@ -371,10 +371,20 @@ pub enum Fix {
         /// Their similarity in whole percent.
         similarity: u32,
     },
-    /// Remove the noindex directive from `page`.
-    RemoveNoindex {
-        /// The page.
-        page: String,
+    /// One fix for every URL of a pattern of duplicates: a 301, or a canonical, from
+    /// each to its preferred URL (the fix files list every pair).
+    ForPattern {
+        /// What the URLs have in common, in words ("on the host name www.example.com
+        /// instead of example.com").
+        pattern: String,
+        /// How many URLs.
+        urls: u32,
+        /// A canonical rather than a 301.
+        canonical: bool,
+        /// One URL of the pattern and its preferred URL.
+        example: [String; 2],
+        /// How many of the URLs have internal links to change.
+        linked: u32,
     },
     /// Let robots.txt allow crawling `url`.
     AllowInRobots {
@@ -485,7 +495,35 @@ impl fmt::Display for Fix {
                 write!(f, "In sitemap {sitemap}, replace {loc} with {with}.")
             }
             Fix::SitemapAdd { loc } => write!(f, "Add {loc} to a sitemap."),
-            Fix::RemoveNoindex { page } => write!(f, "Remove noindex from {page}."),
+            Fix::ForPattern {
+                pattern,
+                urls,
+                canonical,
+                example,
+                linked,
+            } => {
+                let [from, to] = example;
+                if *canonical {
+                    write!(
+                        f,
+                        "On each of the {urls} URLs {pattern}, set <link rel=\"canonical\"> to \
+                         its preferred URL (for example, on {from}, to {to}); \
+                         canonicals_to_set.csv lists every page."
+                    )?;
+                } else {
+                    write!(
+                        f,
+                        "Redirect each of the {urls} URLs {pattern} to its preferred URL with a \
+                         301 (for example {from} to {to}), with one rule for the pattern where \
+                         the server allows; redirect_map.csv lists every redirect."
+                    )?;
+                }
+                match linked {
+                    0 => Ok(()),
+                    1 => f.write_str(" Change the internal links to the one that has them."),
+                    n => write!(f, " Change the internal links to the {n} that have them."),
+                }
+            }
             Fix::ReviewNearDuplicate { pages, similarity } => write!(
                 f,
                 "Compare {} and {} ({similarity}% similar main content): if they are one page, \

@@ -29,8 +29,22 @@ fn canonical_state(cx: &Ctx<'_, '_>, m: u32) -> String {
     }
 }
 
+/// One duplicate of a cluster: the member, its preferred URL, and how they are one page.
+#[derive(Clone, Copy)]
+struct Dup {
+    m: u32,
+    p: u32,
+    kind: DupKind,
+}
+
+/// Duplicates, one finding per cause and URL pattern: every URL on the `www.` host is
+/// one finding, every URL differing by the same parameters another. A pattern of one
+/// URL reads as that URL's finding; a larger one names the pattern, the count, a few
+/// examples and one fix for all (each URL with its preferred URL is in the clusters
+/// table and the fix files).
 fn duplicates(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     let site = cx.site;
+    let mut groups: BTreeMap<(FindingId, String), (String, Vec<Dup>)> = BTreeMap::new();
     for (c, members) in cx.clusters.members.iter().enumerate() {
         let p = cx.clusters.preferred[c];
         if !site.serves(p) {
@@ -43,86 +57,320 @@ fn duplicates(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             if !site.indexable(m) {
                 continue;
             }
-            let (mu, pu) = (cx.url(m), cx.url(p));
-            let (id, how) = match kind {
-                DupKind::Url(Variant::Host) if is_ip(split(&mu).host) => {
-                    (FindingId::DupHost, "at the server's IP address".to_owned())
-                }
-                DupKind::Url(Variant::Host) => {
-                    (FindingId::DupHost, "on another host name".to_owned())
-                }
-                DupKind::Url(Variant::Scheme) => {
-                    (FindingId::DupScheme, "over the other scheme".to_owned())
-                }
-                DupKind::Url(Variant::Slash) => {
-                    (FindingId::DupSlash, "with another slash form".to_owned())
-                }
-                DupKind::Url(Variant::Index) => {
-                    (FindingId::DupIndex, "at its index file".to_owned())
-                }
-                DupKind::Url(Variant::Case) => {
-                    (FindingId::DupCase, "in another letter case".to_owned())
-                }
-                DupKind::Url(Variant::Param) => (
-                    FindingId::DupParam,
-                    "with other query parameters".to_owned(),
-                ),
-                DupKind::Dust(r) => (
-                    FindingId::DupDust,
-                    format!(
-                        "under another URL pattern (learned rule {})",
-                        rule_id(cx, r)
-                    ),
-                ),
-                DupKind::Content => (FindingId::DupContent, "with identical text".to_owned()),
-                DupKind::Near(p) => (
-                    FindingId::DupNear,
-                    format!("with near-identical main content ({p}% similar)"),
-                ),
-            };
-            let mut f = Finding::new(
-                id,
-                &[&mu],
-                format!("{mu} serves the same page as {pu}, {how}."),
-            )
-            .urls([mu.clone(), pu.clone()])
-            .evidence(format!(
-                "{mu} {}; {pu} {}",
-                site.describe(m),
-                site.describe(p)
-            ))
-            .evidence(canonical_state(cx, m))
-            .evidence(content_line(cx, m, p, kind));
-            let rules = unsafe_rules(site, m);
-            if !rules.is_empty() {
-                let ids: Vec<&str> = rules.iter().map(|r| r.id()).collect();
-                f = f.evidence(format!(
-                    "the audit policy normalizes {mu} with: {}",
-                    ids.join(", ")
-                ));
-            }
-            if site.inlinks(m) > 0 {
-                f = f.evidence(format!("{} internal pages link to {mu}", site.inlinks(m)));
-            }
-            f = match kind {
-                DupKind::Url(Variant::Param) | DupKind::Content | DupKind::Near(_) => {
-                    f.fix(Fix::SetCanonical {
-                        page: mu.clone(),
-                        href: pu.clone(),
-                    })
-                }
-                _ => f.fix(Fix::Redirect {
-                    from: mu.clone(),
-                    to: pu.clone(),
-                    status: 301,
-                }),
-            };
-            if let Some(fix) = cx.update_links(m, p) {
-                f = f.fix(fix);
-            }
-            out.push(f);
+            let (id, key, words) = pattern(cx, m, p, kind);
+            groups
+                .entry((id, key))
+                .or_insert_with(|| (words, Vec::new()))
+                .1
+                .push(Dup { m, p, kind });
         }
     }
+    for ((id, key), (words, mut dups)) in groups {
+        dups.sort_by(|a, b| site.url(a.m).cmp(site.url(b.m)));
+        out.push(if dups.len() == 1 {
+            one_duplicate(cx, id, &key, &words, dups[0])
+        } else {
+            pattern_of_duplicates(cx, id, &key, &words, &dups)
+        });
+    }
+}
+
+/// A duplicate's finding id, the key of its pattern and the pattern in words ("on the
+/// host www.example.com instead of example.com").
+fn pattern(cx: &Ctx<'_, '_>, m: u32, p: u32, kind: DupKind) -> (FindingId, String, String) {
+    let site = cx.site;
+    let (mu, pu) = (site.url(m), site.url(p));
+    let (a, b) = (split(mu), split(pu));
+    let host = a.host.to_ascii_lowercase();
+    match kind {
+        DupKind::Url(Variant::Host) => {
+            let (ha, hb) = (
+                format!("{}{}", host, a.port),
+                format!("{}{}", b.host.to_ascii_lowercase(), b.port),
+            );
+            let words = if is_ip(a.host) {
+                format!("at the IP address {ha} instead of the host name {hb}")
+            } else {
+                format!("on the host name {ha} instead of {hb}")
+            };
+            (FindingId::DupHost, format!("host {ha} -> {hb}"), words)
+        }
+        DupKind::Url(Variant::Scheme) => (
+            FindingId::DupScheme,
+            format!("scheme {}://{host} -> {}", a.scheme, b.scheme),
+            format!("over {} instead of {} on {host}", a.scheme, b.scheme),
+        ),
+        DupKind::Url(Variant::Slash) => {
+            let form = if a.path.contains("//") {
+                "with doubled slashes"
+            } else if a.path.ends_with('/') {
+                "with a trailing slash where the page has none"
+            } else {
+                "without the trailing slash the page has"
+            };
+            (
+                FindingId::DupSlash,
+                format!("slash {host} {form}"),
+                format!("{form}, on {host}"),
+            )
+        }
+        DupKind::Url(Variant::Index) => {
+            let file = a.path.rsplit('/').next().unwrap_or("");
+            (
+                FindingId::DupIndex,
+                format!("index {host} {file}"),
+                format!("at the directory's {file} instead of the directory, on {host}"),
+            )
+        }
+        DupKind::Url(Variant::Case) => (
+            FindingId::DupCase,
+            format!("case {host}"),
+            format!("in another letter case, on {host}"),
+        ),
+        DupKind::Url(Variant::Param) => {
+            let names = differing_params(a.query, b.query);
+            let words = if names.is_empty() {
+                format!("with the same query parameters in another order, on {host}")
+            } else {
+                format!(
+                    "with the parameter{} {} (which do not change the page), on {host}",
+                    if names.len() == 1 { "" } else { "s" },
+                    names.join(", ")
+                )
+            };
+            (
+                FindingId::DupParam,
+                format!("param {host} {}", names.join(",")),
+                words,
+            )
+        }
+        DupKind::Dust(r) => {
+            let id = rule_id(cx, r);
+            (
+                FindingId::DupDust,
+                format!("rule {id}"),
+                format!("under the URL pattern of learned rule {id}"),
+            )
+        }
+        DupKind::Content => {
+            let (x, y) = differing_parts(&mu[a.origin_end..], &pu[b.origin_end..]);
+            let words = if y.is_empty() {
+                format!("ending in `{x}` after their page's URL, with identical text")
+            } else {
+                format!("with `{x}` where their page's URL has `{y}`, with identical text")
+            };
+            (
+                FindingId::DupContent,
+                format!("content {host} {x} -> {y}"),
+                words,
+            )
+        }
+        DupKind::Near(s) => (
+            FindingId::DupNear,
+            format!("near {mu}"),
+            format!("with near-identical main content ({s}% similar)"),
+        ),
+    }
+}
+
+/// Names of the parameters whose presence or value differs between two query strings,
+/// sorted; empty when only their order differs.
+fn differing_params(a: Option<&str>, b: Option<&str>) -> Vec<String> {
+    fn pairs(q: Option<&str>) -> Vec<(&str, &str)> {
+        let mut v: Vec<(&str, &str)> = q
+            .unwrap_or("")
+            .split('&')
+            .filter(|s| !s.is_empty())
+            .map(|kv| kv.split_once('=').unwrap_or((kv, "")))
+            .collect();
+        v.sort_unstable();
+        v
+    }
+    let (pa, pb) = (pairs(a), pairs(b));
+    let mut names: Vec<String> = pa
+        .iter()
+        .filter(|kv| !pb.contains(kv))
+        .chain(pb.iter().filter(|kv| !pa.contains(kv)))
+        .map(|(k, _)| (*k).to_owned())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// The parts where two URL paths differ, widened to whole words and with every run of
+/// digits written `#`: `/post/comment-page-2/` against `/post/` is
+/// `("comment-page-#/", "")`.
+fn differing_parts(a: &str, b: &str) -> (String, String) {
+    let word = |c: u8| c.is_ascii_alphanumeric();
+    let (x, y) = (a.as_bytes(), b.as_bytes());
+    let mut pre = x.iter().zip(y).take_while(|(p, q)| p == q).count();
+    while pre > 0
+        && word(x[pre - 1])
+        && (x.get(pre).is_some_and(|&c| word(c)) || y.get(pre).is_some_and(|&c| word(c)))
+    {
+        pre -= 1;
+    }
+    let room = x.len().min(y.len()) - pre;
+    let mut suf = x
+        .iter()
+        .rev()
+        .zip(y.iter().rev())
+        .take(room)
+        .take_while(|(p, q)| p == q)
+        .count();
+    while suf > 0 && word(x[x.len() - suf]) && {
+        let (i, j) = (x.len() - suf, y.len() - suf);
+        (i > pre && word(x[i - 1])) || (j > pre && word(y[j - 1]))
+    } {
+        suf -= 1;
+    }
+    let digits = |s: &str| {
+        let mut out = String::with_capacity(s.len());
+        let mut in_number = false;
+        for c in s.chars() {
+            if c.is_ascii_digit() {
+                if !in_number {
+                    out.push('#');
+                }
+                in_number = true;
+            } else {
+                in_number = false;
+                out.push(c);
+            }
+        }
+        out
+    };
+    (
+        digits(&a[pre..a.len() - suf]),
+        digits(&b[pre..b.len() - suf]),
+    )
+}
+
+/// Whether the fix for a duplicate is a canonical (it may diverge from its page, or it
+/// differs only by what a canonical is for) rather than a 301.
+fn canonical_fix(kind: DupKind) -> bool {
+    matches!(
+        kind,
+        DupKind::Url(Variant::Param) | DupKind::Dust(_) | DupKind::Content | DupKind::Near(_)
+    )
+}
+
+/// The finding of a pattern with one URL: that URL, its page, the evidence and the fix.
+fn one_duplicate(cx: &Ctx<'_, '_>, id: FindingId, key: &str, words: &str, d: Dup) -> Finding {
+    let site = cx.site;
+    let Dup { m, p, kind } = d;
+    let (mu, pu) = (cx.url(m), cx.url(p));
+    let how = match kind {
+        DupKind::Content => "with identical text".to_owned(),
+        _ => words.to_owned(),
+    };
+    let mut f = Finding::new(
+        id,
+        &[key],
+        format!("{mu} serves the same page as {pu}, {how}."),
+    )
+    .urls([mu.clone(), pu.clone()])
+    .evidence(format!(
+        "{mu} {}; {pu} {}",
+        site.describe(m),
+        site.describe(p)
+    ))
+    .evidence(canonical_state(cx, m))
+    .evidence(content_line(cx, m, p, kind));
+    let rules = unsafe_rules(site, m);
+    if !rules.is_empty() {
+        let ids: Vec<&str> = rules.iter().map(|r| r.id()).collect();
+        f = f.evidence(format!(
+            "the audit policy normalizes {mu} with: {}",
+            ids.join(", ")
+        ));
+    }
+    if site.inlinks(m) > 0 {
+        f = f.evidence(pages_link(site.inlinks(m), &mu));
+    }
+    f = if canonical_fix(kind) {
+        f.fix(Fix::SetCanonical {
+            page: mu.clone(),
+            href: pu.clone(),
+        })
+    } else {
+        f.fix(Fix::Redirect {
+            from: mu.clone(),
+            to: pu.clone(),
+            status: 301,
+        })
+    };
+    if let Some(fix) = cx.update_links(m, p) {
+        f = f.fix(fix);
+    }
+    f
+}
+
+/// "1 internal page links to X" / "3 internal pages link to X".
+pub(super) fn pages_link(n: u32, url: &str) -> String {
+    if n == 1 {
+        format!("1 internal page links to {url}")
+    } else {
+        format!("{n} internal pages link to {url}")
+    }
+}
+
+/// Examples shown as evidence of a pattern.
+const PATTERN_EXAMPLES: usize = 3;
+
+/// The finding of a pattern of several URLs: the pattern, how many, examples, and one
+/// fix for all of them.
+fn pattern_of_duplicates(
+    cx: &Ctx<'_, '_>,
+    id: FindingId,
+    key: &str,
+    words: &str,
+    dups: &[Dup],
+) -> Finding {
+    let site = cx.site;
+    let n = dups.len();
+    let max = site.cfg.max_listed.max(1);
+    let mut f = Finding::new(
+        id,
+        &[key],
+        format!("{n} URLs serve the same page as another URL, {words}."),
+    )
+    .urls(dups.iter().take(max).map(|d| cx.url(d.m)));
+    if n > max {
+        f = f.evidence(format!(
+            "{} URLs are listed here, {} more in the clusters table (clusters.csv), each with its preferred URL",
+            max,
+            n - max
+        ));
+    }
+    for d in dups.iter().take(PATTERN_EXAMPLES) {
+        f = f.evidence(format!(
+            "for example {} serves the same page as {}: {}",
+            site.url(d.m),
+            site.url(d.p),
+            content_line(cx, d.m, d.p, d.kind)
+        ));
+    }
+    let linked: Vec<&Dup> = dups
+        .iter()
+        .filter(|d| !cx.linkers(d.m).is_empty())
+        .collect();
+    if !linked.is_empty() {
+        f = f.evidence(format!(
+            "{} of these URLs {} internal links (links_to_non_preferred.csv lists each link)",
+            linked.len(),
+            if linked.len() == 1 { "has" } else { "have" }
+        ));
+    }
+    let first = dups[0];
+    f.fix(Fix::ForPattern {
+        pattern: words.to_owned(),
+        urls: n as u32,
+        canonical: canonical_fix(first.kind),
+        example: [cx.url(first.m), cx.url(first.p)],
+        linked: linked.len() as u32,
+    })
 }
 
 /// Pairs of pages with near-identical main content that no strong evidence joined: one
@@ -392,5 +640,39 @@ fn conflicts(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             }
         }
         out.push(f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{differing_params, differing_parts};
+
+    #[test]
+    fn parts_that_differ_are_whole_words_with_numbers_as_hash() {
+        let d = |a: &str, b: &str| differing_parts(a, b);
+        assert_eq!(
+            d("/post/comment-page-2/", "/post/"),
+            ("comment-page-#/".into(), "".into())
+        );
+        assert_eq!(
+            d("/post-b/comment-page-13/", "/post-b/"),
+            ("comment-page-#/".into(), "".into())
+        );
+        assert_eq!(d("/item?id=1", "/item_1"), ("?id=".into(), "_".into()));
+        assert_eq!(
+            d("/page-12", "/page-13"),
+            ("#".into(), "#".into())
+        );
+        assert_eq!(d("/a/print/", "/a/"), ("print/".into(), "".into()));
+        assert_eq!(d("/x", "/x"), ("".into(), "".into()));
+    }
+
+    #[test]
+    fn parameters_that_differ_by_presence_or_value() {
+        let d = |a: &str, b: Option<&str>| differing_params(Some(a), b);
+        assert_eq!(d("utm_source=a&id=1", Some("id=1")), ["utm_source"]);
+        assert_eq!(d("b=2&a=1", Some("a=1&b=2")), Vec::<String>::new());
+        assert_eq!(d("sort=asc&x", Some("sort=desc")), ["sort", "x"]);
+        assert_eq!(d("sid=9", None), ["sid"]);
     }
 }

@@ -261,5 +261,21 @@ fn a_large_key_group_merges_without_comparing_all_pairs() {
     assert_eq!(a.clusters.len(), 1);
     assert_eq!(a.clusters[0].members.len(), 301);
     assert_eq!(a.clusters[0].preferred_url, u("/p"));
-    assert_eq!(a.findings.len(), 300);
+    // One parameter, one finding: the pattern with its 300 URLs and one fix.
+    assert_eq!(a.findings.len(), 1);
+    let f = &a.findings[0];
+    assert_eq!(f.key, "DUP-PARAM param example.com utm_source");
+    assert!(
+        f.summary.starts_with("300 URLs serve the same page"),
+        "{}",
+        f.summary
+    );
+    assert!(matches!(
+        f.fixes[..],
+        [Fix::ForPattern {
+            urls: 300,
+            canonical: true,
+            ..
+        }]
+    ));
 }

@@ -687,7 +687,7 @@ fn finding_keys_use_urls_not_ids() {
     };
     let (a, z) = (build(0), build(7));
     let keys = |a: &Analysis| a.findings.iter().map(|f| f.key.clone()).collect::<Vec<_>>();
-    assert_eq!(keys(&a), ["DUP-HOST https://www.example.com/a"]);
+    assert_eq!(keys(&a), ["DUP-HOST host www.example.com -> example.com"]);
     assert_eq!(keys(&a), keys(&z));
     let cmp = compare(&a.findings, &build(0).findings);
     assert_eq!(cmp.persisting.len(), 1);
