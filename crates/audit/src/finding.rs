@@ -358,10 +358,12 @@ pub enum Fix {
         /// Its replacement.
         with: String,
     },
-    /// Add `loc` to a sitemap.
+    /// Add `loc` to `sitemap`, the sitemap that lists pages like it.
     SitemapAdd {
         /// The URL to add.
         loc: String,
+        /// The sitemap's URL.
+        sitemap: String,
     },
     /// Review two pages with near-identical main content: merge them if they are one
     /// page, make them distinct if not (no canonical without strong evidence).
@@ -494,7 +496,12 @@ impl fmt::Display for Fix {
             Fix::SitemapReplace { sitemap, loc, with } => {
                 write!(f, "In sitemap {sitemap}, replace {loc} with {with}.")
             }
-            Fix::SitemapAdd { loc } => write!(f, "Add {loc} to a sitemap."),
+            Fix::SitemapAdd { loc, sitemap } => {
+                write!(
+                    f,
+                    "Add {loc} to sitemap {sitemap}, which lists pages like it."
+                )
+            }
             Fix::ForPattern {
                 pattern,
                 urls,

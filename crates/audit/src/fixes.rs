@@ -51,12 +51,12 @@ impl CanonicalTag {
     }
 }
 
-/// One sitemap line to remove or replace.
+/// One sitemap line to add, remove or replace.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SitemapChange {
     /// The sitemap's URL.
     pub sitemap: String,
-    /// The entry to remove.
+    /// The entry to add or remove.
     pub loc: String,
     /// What to list instead, if anything.
     pub with: Option<String>,
@@ -71,8 +71,9 @@ pub struct FixFiles {
     /// The canonical every 2xx member of a cluster (and every page a finding fixes)
     /// should carry; sorted by page.
     pub canonicals: Vec<CanonicalTag>,
-    /// URLs to add to a sitemap.
-    pub sitemap_add: Vec<String>,
+    /// URLs to add to a sitemap: `with` is `None` and `sitemap` the sitemap that lists
+    /// pages like it.
+    pub sitemap_add: Vec<SitemapChange>,
     /// Sitemap entries to remove or replace.
     pub sitemap_remove: Vec<SitemapChange>,
 }
@@ -130,7 +131,11 @@ impl FixFiles {
                                 present: false,
                             });
                     }
-                    Fix::SitemapAdd { loc } => add.push(loc.clone()),
+                    Fix::SitemapAdd { loc, sitemap } => add.push(SitemapChange {
+                        sitemap: sitemap.clone(),
+                        loc: loc.clone(),
+                        with: None,
+                    }),
                     Fix::SitemapRemove { sitemap, loc } => remove.push(SitemapChange {
                         sitemap: sitemap.clone(),
                         loc: loc.clone(),
@@ -169,8 +174,8 @@ impl FixFiles {
         lines.sort_by(|a, b| a.source.cmp(&b.source));
         let mut canonicals: Vec<CanonicalTag> = canonicals.into_values().collect();
         canonicals.sort_by(|a, b| a.page.cmp(&b.page));
-        add.sort();
-        add.dedup();
+        add.sort_by(|a, b| (&a.sitemap, &a.loc).cmp(&(&b.sitemap, &b.loc)));
+        add.dedup_by(|a, b| a.loc == b.loc);
         remove.sort_by(|a, b| (&a.sitemap, &a.loc).cmp(&(&b.sitemap, &b.loc)));
         remove.dedup_by(|a, b| a.sitemap == b.sitemap && a.loc == b.loc);
         FixFiles {
@@ -215,7 +220,7 @@ impl FixFiles {
     pub fn sitemap_csv(&self) -> String {
         let mut out = String::from("action,sitemap,loc,replacement\n");
         for a in &self.sitemap_add {
-            let _ = writeln!(out, "add,,{},", csv_field(a));
+            let _ = writeln!(out, "add,{},{},", csv_field(&a.sitemap), csv_field(&a.loc));
         }
         for r in &self.sitemap_remove {
             let (action, with) = match &r.with {

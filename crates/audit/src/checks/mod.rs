@@ -72,6 +72,12 @@ impl<'s, 'a> Ctx<'s, 'a> {
         self.site.url_string(i)
     }
 
+    /// Every `(url index, sitemap row index)` of a sitemap entry, sorted (the row is
+    /// `NONE` when the sitemap's row is missing).
+    pub(crate) fn listed(&self) -> &[(u32, u32)] {
+        &self.listed
+    }
+
     /// Sitemap URLs listing `i` (a sitemap whose row is missing shows as its id).
     pub(crate) fn sitemaps_of(&self, i: u32) -> Vec<String> {
         let from = self.listed.partition_point(|&(u, _)| u < i);

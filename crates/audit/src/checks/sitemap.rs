@@ -3,9 +3,9 @@
 use super::Ctx;
 use crate::finding::{Finding, FindingId, Fix};
 use crate::input::{FoundVia, SitemapRow, SitemapSource, UrlState};
-use crate::site::NONE;
+use crate::site::{Chain, NONE};
 use crate::urlparts::split;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Issue codes (the sitemap crate's) that make a sitemap unreadable.
 const FATAL: &[&str] = &[
@@ -45,6 +45,15 @@ fn entries(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
                 ))
     });
     let any_links = complete && !site.input.links.is_empty();
+    // A page that links reach through a redirect (a menu link to an old URL) is linked,
+    // not an orphan: its finding is the link to the redirect.
+    let reached_by_redirect: FxHashSet<u32> = (0..site.n as u32)
+        .filter(|&r| site.inlinks(r) > 0)
+        .filter_map(|r| match site.chains[r as usize] {
+            Chain::Final { to, .. } => Some(to),
+            _ => None,
+        })
+        .collect();
     for u in 0..site.n as u32 {
         if site.sitemap_count[u as usize] == 0 || site.external[u as usize] {
             continue;
@@ -144,6 +153,7 @@ fn entries(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         } else if any_links
             && site.indexable(u)
             && site.inlinks(u) == 0
+            && !reached_by_redirect.contains(&u)
             && !matches!(
                 site.input.urls[u as usize].found_via,
                 FoundVia::Start | FoundVia::Variant
@@ -215,6 +225,19 @@ fn missing(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             format!("{}{}", p.host.to_ascii_lowercase(), p.path)
         })
         .collect();
+    // Which sitemap lists pages of each URL shape: a page is missing from the sitemaps
+    // only where the site lists its siblings (posts beside posts), not where it leaves a
+    // whole kind of page out on purpose (paginated lists, date archives, comment pages).
+    let mut listed_by_shape: FxHashMap<String, FxHashMap<u32, u32>> = FxHashMap::default();
+    for &(u, r) in cx.listed() {
+        if r != NONE {
+            *listed_by_shape
+                .entry(shape(site.url(u)))
+                .or_default()
+                .entry(r)
+                .or_default() += 1;
+        }
+    }
     let confirmed: Vec<&crate::dust::DustRule> = cx
         .mined
         .rules
@@ -258,22 +281,72 @@ fn missing(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         {
             continue;
         }
+        let Some((row, siblings)) = listed_by_shape
+            .get(&shape(site.url(u)))
+            .and_then(|rows| {
+                rows.iter()
+                    .max_by_key(|&(r, n)| (*n, std::cmp::Reverse(*r)))
+            })
+            .map(|(&r, &n)| (r, n))
+        else {
+            continue;
+        };
+        let sitemap = site.input.sitemaps[row as usize].url.clone();
         let url = cx.url(u);
         out.push(
             Finding::new(
                 FindingId::SitemapMissing,
                 &[&url],
-                format!("{url} is indexable and preferred but in no sitemap."),
+                format!(
+                    "{url} is indexable and preferred but in no sitemap, while sitemap {sitemap} lists {siblings} {} like it.",
+                    if siblings == 1 { "page" } else { "pages" }
+                ),
             )
             .urls([url.clone()])
             .evidence(format!(
-                "{url} {}, {} internal links in",
+                "{url} {}, {}",
                 site.describe(u),
-                site.inlinks(u)
+                match site.inlinks(u) {
+                    1 => "1 internal page links to it".to_owned(),
+                    n => format!("{n} internal pages link to it"),
+                }
             ))
-            .fix(Fix::SitemapAdd { loc: url }),
+            .evidence(format!(
+                "sitemap {sitemap} lists {siblings} URL{} of the shape {}",
+                if siblings == 1 { "" } else { "s" },
+                shape(site.url(u))
+            ))
+            .fix(Fix::SitemapAdd { loc: url, sitemap }),
         );
     }
+}
+
+/// A URL's shape: its host, its parent path with numbers written `#`, its depth and
+/// its query's parameter names. `https://x.com/2022/06/hello/` is `x.com /#/#/ 3`, a
+/// sibling of every post of every month; `/2022/06/` (an archive) and `/page/2/` (a
+/// paginated list) have shapes of their own.
+fn shape(url: &str) -> String {
+    let p = split(url);
+    let path = p.path.strip_suffix('/').unwrap_or(p.path);
+    let (parent, _) = path.rsplit_once('/').unwrap_or(("", path));
+    let depth = path.split('/').filter(|s| !s.is_empty()).count();
+    let mut names: Vec<&str> = p
+        .query
+        .unwrap_or("")
+        .split('&')
+        .filter(|s| !s.is_empty())
+        .map(|kv| kv.split_once('=').map_or(kv, |(k, _)| k))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    format!(
+        "{}{} {}/ {depth}{}{}",
+        p.host.to_ascii_lowercase(),
+        p.port,
+        number_pattern(parent),
+        if names.is_empty() { "" } else { " ?" },
+        names.join("&")
+    )
 }
 
 /// The redirects the crawler followed from a sitemap's URL, as `(status, to)`.

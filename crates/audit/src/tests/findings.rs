@@ -582,9 +582,24 @@ fn sitemap_missing_only_on_sitemap_hosts() {
     b.page("https://blog.example.com/x", 72)
         .link(&u("/"), "https://blog.example.com/x");
     b.page(&u("/gone-away"), 73).noindex(&u("/gone-away"));
+    // A page like /a (same parent, same depth) is listed: /a belongs in that sitemap.
+    b.page(&u("/b"), 74)
+        .link(&u("/"), &u("/b"))
+        .listed(&u("/sitemap.xml"), &u("/b"));
+    // Listing pages the sitemaps leave out as a kind are information, not a fix:
+    // paginated lists and date archives have no listed sibling.
+    for (path, id) in [("/page/2/", 75), ("/page/3/", 76), ("/2022/06/", 77)] {
+        b.page(&u(path), id).link(&u("/"), &u(path));
+    }
     let a = b.analyse();
     check(&a, "SITEMAP-MISSING https://example.com/a");
-    assert_eq!(a.findings[0].fixes, [Fix::SitemapAdd { loc: u("/a") }]);
+    assert_eq!(
+        a.findings[0].fixes,
+        [Fix::SitemapAdd {
+            loc: u("/a"),
+            sitemap: u("/sitemap.xml")
+        }]
+    );
 }
 
 #[test]
@@ -815,6 +830,11 @@ fn pages_on_the_way_into_a_trap_are_not_missing_from_the_sitemap() {
         .page("https://example.com/trap/", 2)
         .page("https://example.com/trap/a/", 3)
         .page("https://example.com/other", 4)
+        .page("https://example.com/listed", 5)
+        .listed(
+            "https://example.com/sitemap.xml",
+            "https://example.com/listed",
+        )
         .skipped(
             "https://example.com/trap/a/a/a/",
             "trap: path repeats segment \"a\"",
@@ -825,4 +845,24 @@ fn pages_on_the_way_into_a_trap_are_not_missing_from_the_sitemap() {
         .map(|f| f.urls[0].as_str())
         .collect();
     assert_eq!(missing, ["https://example.com/other"]);
+}
+
+#[test]
+fn a_page_linked_through_a_redirect_is_no_orphan() {
+    let mut b = B::new();
+    b.page(&u("/"), 1)
+        .start(&u("/"))
+        .listed(&u("/sitemap.xml"), &u("/"))
+        .listed(&u("/sitemap.xml"), &u("/about/"))
+        .page(&u("/about/"), 2)
+        .link(&u("/"), &u("/?page_id=2"))
+        .redirect(&u("/?page_id=2"), &u("/about/"), 301);
+    let a = b.analyse();
+    assert_eq!(
+        a.findings_with(FindingId::SitemapOrphan).count(),
+        0,
+        "{:#?}",
+        a.findings
+    );
+    assert_eq!(a.findings_with(FindingId::LinkToRedirect).count(), 1);
 }

@@ -164,11 +164,10 @@ fn canonicals_and_sitemap_lines() {
     assert_eq!(
         ff.sitemap_csv(),
         "action,sitemap,loc,replacement
-add,,https://example.com/a,
-add,,https://example.com/docs/,
-add,,https://example.com/price$,
-add,,https://example.com/q,
-add,,https://example.com/shoes?color=red,
+add,https://example.com/sitemap.xml,https://example.com/a,
+add,https://example.com/sitemap.xml,https://example.com/docs/,
+add,https://example.com/sitemap.xml,https://example.com/price$,
+add,https://example.com/sitemap.xml,https://example.com/q,
 replace,https://example.com/sitemap.xml,https://example.com/x1,https://example.com/x3
 "
     );
