@@ -10,7 +10,10 @@ use std::time::Duration;
 
 use fixture::answers::{self, Noindex, SiteFacts, SitemapFormat, UrlFact};
 use fixture::{FixtureConfig, RequestRecord, SiteVariant};
-use store::{AuditStatus, ChainProblem, DeclarationSource, FoundVia, HopKind, UrlState};
+use store::{
+    AuditStatus, ChainProblem, DeclarationSource, FoundVia, HopKind, ReasonKind, UrlReason,
+    UrlState,
+};
 
 use crate::util::{Site, Snapshot, audit_id, dustpan, path, run};
 
@@ -36,6 +39,8 @@ const SLOW: Duration = Duration::from_millis(300);
 struct Crawled {
     stdout: String,
     audits_stdout: String,
+    /// The overview the desktop app shows at once, as `dustpan audit` stored it.
+    overview: serde_json::Value,
     snap: Snapshot,
     requests: Vec<RequestRecord>,
     facts: SiteFacts,
@@ -77,10 +82,16 @@ fn crawled() -> &'static Crawled {
         assert_eq!(audits.code, 0, "{}", audits.stderr);
         let store = site.store();
         let snap = site.rt.block_on(Snapshot::load_full(&store, audit));
+        let (_, overview) = site
+            .rt
+            .block_on(store.stored_overview(audit))
+            .unwrap()
+            .expect("dustpan audit stores the overview");
         site.rt.block_on(store.close());
         Crawled {
             stdout: out.stdout,
             audits_stdout: audits.stdout,
+            overview: serde_json::from_str(&overview).unwrap(),
             snap,
             requests: site.server.requests(),
             facts: answers::site(SiteVariant::Before),
@@ -169,7 +180,7 @@ fn the_summary_matches_the_database_and_audits_lists_it() {
     );
     let st = &s.states;
     let expected = format!(
-        "  URLs          {} recorded: {} fetched, {} blocked by robots.txt, {} skipped, {} failed, 0 queued",
+        "  URLs          {} recorded: {} done, {} blocked by robots.txt, {} skipped, {} failed, 0 queued",
         s.audit.urls_found, st.done, st.blocked, st.skipped, st.failed
     );
     assert_eq!(lines[1], expected);
@@ -204,6 +215,37 @@ fn the_summary_matches_the_database_and_audits_lists_it() {
     assert_eq!(fields[4], s.audit.urls_found.to_string());
     assert_eq!(fields[5], s.audit.pages_fetched.to_string());
     assert_eq!(fields.last(), Some(&START));
+}
+
+/// Pages fetched is one number: the store's count, the end-of-crawl summary, `dustpan
+/// audits` and the overview the desktop app shows all say the same.
+#[test]
+fn pages_fetched_is_one_count_everywhere() {
+    let c = crawled();
+    let pages = c.snap.audit.pages_fetched;
+    // What it counts: the URLs whose request got an HTTP response.
+    let answered = c.snap.fetches.values().filter(|f| f.answered()).count() as u64;
+    assert_eq!(pages, answered);
+    assert!(pages > 100, "{pages}");
+    let line = format!("  Pages         {pages} fetched (answered with an HTTP status)");
+    assert!(
+        c.stdout.lines().any(|l| l == line),
+        "no {line:?} in\n{}",
+        c.stdout
+    );
+    let row: Vec<&str> = c
+        .audits_stdout
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    assert_eq!(row[5], pages.to_string(), "dustpan audits");
+    assert_eq!(
+        c.overview["pages"],
+        serde_json::json!(pages),
+        "the overview"
+    );
 }
 
 #[test]
@@ -450,7 +492,7 @@ fn robots_blocked_urls_are_recorded_and_never_requested() {
     for f in blocked {
         let row = c.snap.url(f.url);
         assert_eq!(row.state, UrlState::Blocked, "{}", f.url);
-        assert_eq!(row.reason.as_deref(), Some("robots_txt"), "{}", f.url);
+        assert_eq!(row.reason, Some(ReasonKind::RobotsTxt.into()), "{}", f.url);
         assert!(!c.snap.fetches.contains_key(&row.id), "{}", f.url);
         assert_eq!(c.requests_for(f.url), 0, "{} was requested", f.url);
     }
@@ -674,15 +716,16 @@ fn crawler_traps_are_bounded_and_recorded() {
         .collect();
     assert_eq!(admitted.len(), TRAP_BUDGET, "calendar URLs fetched");
     assert!(admitted.iter().all(|u| u.state == UrlState::Done));
-    let trap_reasons: BTreeSet<&str> = calendar
+    let trap_reasons: std::collections::HashSet<Option<&UrlReason>> = calendar
         .iter()
         .filter(|u| u.state == UrlState::Skipped)
-        .map(|u| u.reason.as_deref().unwrap_or(""))
+        .map(|u| u.reason.as_ref())
         .collect();
-    assert_eq!(
-        trap_reasons,
-        BTreeSet::from([format!("trap: over {TRAP_BUDGET} URLs like /calendar?month=#").as_str()])
+    let trap = UrlReason::with_detail(
+        ReasonKind::TrapPattern,
+        format!("over {TRAP_BUDGET} URLs like /calendar?month=#"),
     );
+    assert_eq!(trap_reasons, std::collections::HashSet::from([Some(&trap)]));
     let calendar_requests = c
         .requests
         .iter()
@@ -701,8 +744,11 @@ fn crawler_traps_are_bounded_and_recorded() {
     let deep = c.snap.url("https://example.test/trap/a/a/a/");
     assert_eq!(deep.state, UrlState::Skipped);
     assert_eq!(
-        deep.reason.as_deref(),
-        Some("trap: path repeats segment \"a\"")
+        deep.reason,
+        Some(UrlReason::with_detail(
+            ReasonKind::TrapRepeatedSegment,
+            "path repeats segment \"a\""
+        ))
     );
     assert_eq!(
         c.requests
@@ -716,7 +762,7 @@ fn crawler_traps_are_bounded_and_recorded() {
     assert!(
         skipped
             .iter()
-            .any(|(r, n)| r.starts_with("trap: over") && *n == 2),
+            .any(|&(kind, n)| kind == ReasonKind::TrapPattern && n == 2),
         "{skipped:?}"
     );
 }
@@ -823,6 +869,7 @@ fn demo_audits_the_built_in_site_end_to_end() {
     );
     for (i, label) in [
         "URLs",
+        "Pages",
         "Status codes",
         "Redirects",
         "Canonicals",
@@ -853,7 +900,7 @@ fn demo_audits_the_built_in_site_end_to_end() {
     assert_eq!(
         lines[1],
         format!(
-            "  URLs          {} recorded: {} fetched, {} blocked by robots.txt, {} skipped, {} failed, 0 queued",
+            "  URLs          {} recorded: {} done, {} blocked by robots.txt, {} skipped, {} failed, 0 queued",
             s.audit.urls_found, s.states.done, s.states.blocked, s.states.skipped, s.states.failed
         )
     );
@@ -870,7 +917,9 @@ fn demo_audits_the_built_in_site_end_to_end() {
         .count();
     assert!((150..=205).contains(&calendar), "{calendar} calendar URLs");
     assert!(
-        s.skipped_by_reason.iter().any(|(r, _)| r == "max_depth"),
+        s.skipped_by_reason
+            .iter()
+            .any(|(r, _)| *r == ReasonKind::MaxDepth),
         "{:?}",
         s.skipped_by_reason
     );

@@ -206,7 +206,11 @@ fn a_killed_audit_resumes_without_refetching_stored_pages() {
     for row in &after.urls {
         let Some(fetch) = after.fetches.get(&row.id) else {
             assert_eq!(row.state, UrlState::Skipped, "{row:?}");
-            assert_eq!(row.reason.as_deref(), Some("out_of_scope"), "{row:?}");
+            assert_eq!(
+                row.reason.as_ref().map(|r| r.kind),
+                Some(store::ReasonKind::OutOfScope),
+                "{row:?}"
+            );
             continue;
         };
         assert_eq!(row.state, UrlState::Done, "{}", row.url);

@@ -343,8 +343,12 @@ pub async fn print_summary(store: &Store, summary: &CrawlSummary) -> Result<()> 
     );
     let st = &s.states;
     println!(
-        "  URLs          {} recorded: {} fetched, {} blocked by robots.txt, {} skipped, {} failed, {} queued",
+        "  URLs          {} recorded: {} done, {} blocked by robots.txt, {} skipped, {} failed, {} queued",
         s.audit.urls_found, st.done, st.blocked, st.skipped, st.failed, st.queued
+    );
+    println!(
+        "  Pages         {} fetched (answered with an HTTP status)",
+        s.audit.pages_fetched
     );
     let c = &s.status_classes;
     println!(
@@ -375,7 +379,7 @@ pub async fn print_summary(store: &Store, summary: &CrawlSummary) -> Result<()> 
         let reasons: Vec<String> = s
             .skipped_by_reason
             .iter()
-            .map(|(r, n)| format!("{r} {n}"))
+            .map(|(kind, n)| format!("{kind} {n}"))
             .collect();
         println!("  Skipped       {}", reasons.join(", "));
     }

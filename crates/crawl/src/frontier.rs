@@ -9,16 +9,12 @@
 use std::collections::{HashMap, HashSet};
 
 use canon::Policy;
-use store::{FoundVia, KnownUrl, NewUrl, UrlId, UrlState};
+use store::{FoundVia, KnownUrl, NewUrl, ReasonKind, UrlId, UrlReason, UrlState};
 use url::{Host, Url};
 use xxhash_rust::xxh3::{xxh3_64, xxh3_128};
 
 use crate::scope::{Route, Scope};
 use crate::{CrawlConfig, CrawlError};
-
-/// Reasons a URL is skipped that depend on how it was found, not on the URL: finding it
-/// again in a better context puts it in the queue.
-const CONTEXT_REASONS: [&str; 4] = ["max_depth", "nofollow", "not_followed", "redirect_limit"];
 
 /// A URL as discovered, before admission.
 #[derive(Debug, Clone, Copy)]
@@ -35,8 +31,8 @@ pub(crate) struct Found<'a> {
     pub from: Option<UrlId>,
     /// How.
     pub via: FoundVia,
-    /// Why it must not be followed from here (`nofollow`, `not_followed`), if so.
-    pub unfollowed: Option<&'static str>,
+    /// Why it must not be followed from here (`Nofollow`, `NotFollowed`), if so.
+    pub unfollowed: Option<ReasonKind>,
 }
 
 /// What admission decided.
@@ -63,7 +59,8 @@ impl Admission {
 #[derive(Debug, Clone, Copy)]
 struct Slot {
     id: UrlId,
-    /// Skipped for a reason in [`CONTEXT_REASONS`].
+    /// Skipped for a reason that depends on how it was found
+    /// ([`ReasonKind::depends_on_context`]).
     requeueable: bool,
 }
 
@@ -138,6 +135,15 @@ pub(crate) struct Frontier {
     max_redirects: u32,
     trap_pattern_budget: u64,
     max_segment_repeats: usize,
+}
+
+/// The reason of a refusal or failure named by its word (`out_of_scope`, `timeout`,
+/// ...); a word the store does not list is kept as the detail of an `other` reason.
+pub(crate) fn reason_of_word(word: &str) -> UrlReason {
+    match ReasonKind::parse(word) {
+        Some(kind) => kind.into(),
+        None => UrlReason::with_detail(ReasonKind::Other, word),
+    }
 }
 
 /// The `rfc3986` key of an absolute URL (the frontier's identity).
@@ -255,8 +261,8 @@ impl Frontier {
         let requeueable = known.state == UrlState::Skipped
             && known
                 .reason
-                .as_deref()
-                .is_some_and(|r| CONTEXT_REASONS.contains(&r));
+                .as_ref()
+                .is_some_and(|r| r.kind.depends_on_context());
         if self.known.len() < self.cache_cap {
             self.known.insert(
                 xxh3_128(known.url_rfc3986.as_bytes()),
@@ -290,50 +296,56 @@ impl Frontier {
     }
 
     /// Why `found` must not be queued, judged on how it was found (context reasons).
-    fn context_reason(&self, found: &Found<'_>) -> Option<String> {
-        if let Some(reason) = found.unfollowed {
-            return Some(reason.to_owned());
+    fn context_reason(&self, found: &Found<'_>) -> Option<UrlReason> {
+        if let Some(kind) = found.unfollowed {
+            return Some(kind.into());
         }
         if found.depth > self.max_depth {
-            return Some("max_depth".to_owned());
+            return Some(ReasonKind::MaxDepth.into());
         }
         if found.redirect_depth > self.max_redirects {
-            return Some("redirect_limit".to_owned());
+            return Some(ReasonKind::RedirectLimit.into());
         }
         None
     }
 
     /// Why the URL itself must not be queued (scope, limits, traps).
-    fn url_reason(&self, found: &Found<'_>) -> Option<String> {
+    fn url_reason(&self, found: &Found<'_>) -> Option<UrlReason> {
         let url = found.url;
         let start = matches!(found.via, FoundVia::Start | FoundVia::Variant);
         if !start && let Err(refusal) = self.scope.admit(url, Route::Crawl) {
-            return Some(refusal.reason().to_owned());
+            return Some(reason_of_word(refusal.reason()));
         }
         if url.as_str().len() > self.max_url_length {
-            return Some("url_too_long".to_owned());
+            return Some(ReasonKind::UrlTooLong.into());
         }
         if query_params(url) > self.max_query_params {
-            return Some("too_many_params".to_owned());
+            return Some(ReasonKind::TooManyParams.into());
         }
         if self.max_segment_repeats > 0
             && let Some(segment) = repeated_segment(url, self.max_segment_repeats)
         {
-            return Some(format!("trap: path repeats segment {segment:?}"));
+            return Some(UrlReason::with_detail(
+                ReasonKind::TrapRepeatedSegment,
+                format!("path repeats segment {segment:?}"),
+            ));
         }
         if self.trap_pattern_budget > 0
             && !budget_exempt(found.via)
             && let Some(p) = numeric_pattern(found.key)
             && self.patterns.get(&p).copied().unwrap_or(0) >= self.trap_pattern_budget
         {
-            return Some(format!(
-                "trap: over {} URLs like {}",
-                self.trap_pattern_budget,
-                pattern_text(url)
+            return Some(UrlReason::with_detail(
+                ReasonKind::TrapPattern,
+                format!(
+                    "over {} URLs like {}",
+                    self.trap_pattern_budget,
+                    pattern_text(url)
+                ),
             ));
         }
         if self.counts.admitted >= self.max_urls {
-            return Some("max_urls".to_owned());
+            return Some(ReasonKind::MaxUrls.into());
         }
         None
     }
@@ -366,7 +378,7 @@ impl Frontier {
             && let Some(key) = p.key(found.url.as_str())
         {
             if p.skips(&key) {
-                reason = Some(rules::PREDICTED_DUPLICATE.to_owned());
+                reason = Some(ReasonKind::DustDuplicate.into());
             } else {
                 p.queued.insert(xxh3_64(key.as_bytes()));
             }
@@ -443,9 +455,16 @@ mod tests {
         })
     }
 
-    fn reason(a: &Admission) -> Option<&str> {
+    fn reason(a: &Admission) -> Option<ReasonKind> {
         match a {
-            Admission::New(u) => u.reason.as_deref(),
+            Admission::New(u) => u.reason.as_ref().map(|r| r.kind),
+            _ => None,
+        }
+    }
+
+    fn detail(a: &Admission) -> Option<&str> {
+        match a {
+            Admission::New(u) => u.reason.as_ref().and_then(|r| r.detail.as_deref()),
             _ => None,
         }
     }
@@ -470,11 +489,11 @@ mod tests {
         let mut f = Frontier::new(&config(), 1).unwrap();
         assert_eq!(
             reason(&admit(&mut f, "https://other.test/", 1)),
-            Some("out_of_scope")
+            Some(ReasonKind::OutOfScope)
         );
         assert_eq!(
             reason(&admit(&mut f, "https://example.test/deep", 4)),
-            Some("max_depth")
+            Some(ReasonKind::MaxDepth)
         );
         assert_eq!(
             reason(&admit(&mut f, "https://example.test/cal/1", 1)),
@@ -484,17 +503,17 @@ mod tests {
             reason(&admit(&mut f, "https://example.test/cal/2", 1)),
             None
         );
-        assert!(
-            reason(&admit(&mut f, "https://example.test/cal/3", 1))
-                .unwrap()
-                .starts_with("trap: over 2 URLs like /cal/#")
-        );
-        assert_eq!(
-            reason(&admit(&mut f, "https://example.test/a/b/a/b/a/", 1)),
-            Some("trap: path repeats segment \"a\"")
-        );
+        let trap = admit(&mut f, "https://example.test/cal/3", 1);
+        assert_eq!(reason(&trap), Some(ReasonKind::TrapPattern));
+        assert_eq!(detail(&trap), Some("over 2 URLs like /cal/#"));
+        let trap = admit(&mut f, "https://example.test/a/b/a/b/a/", 1);
+        assert_eq!(reason(&trap), Some(ReasonKind::TrapRepeatedSegment));
+        assert_eq!(detail(&trap), Some("path repeats segment \"a\""));
         let long = format!("https://example.test/{}", "x".repeat(3000));
-        assert_eq!(reason(&admit(&mut f, &long, 1)), Some("url_too_long"));
+        assert_eq!(
+            reason(&admit(&mut f, &long, 1)),
+            Some(ReasonKind::UrlTooLong)
+        );
         let params: String = (0..30).map(|i| format!("p{i}=1&")).collect();
         assert_eq!(
             reason(&admit(
@@ -502,14 +521,14 @@ mod tests {
                 &format!("https://example.test/q?{params}"),
                 1
             )),
-            Some("too_many_params")
+            Some(ReasonKind::TooManyParams)
         );
         assert_eq!(reason(&admit(&mut f, "https://example.test/x", 1)), None);
         assert_eq!(reason(&admit(&mut f, "https://example.test/y", 1)), None);
         assert_eq!(reason(&admit(&mut f, "https://example.test/z", 1)), None);
         assert_eq!(
             reason(&admit(&mut f, "https://example.test/w", 1)),
-            Some("max_urls")
+            Some(ReasonKind::MaxUrls)
         );
         assert_eq!(f.counts().admitted, 5);
     }
@@ -535,7 +554,7 @@ mod tests {
                 0,
                 FoundVia::Variant
             )),
-            Some("max_urls"),
+            Some(ReasonKind::MaxUrls),
             "max_urls still applies"
         );
         let mut f = Frontier::new(&config(), 1).unwrap();
@@ -552,7 +571,7 @@ mod tests {
                 1,
                 FoundVia::Sitemap
             ))
-            .is_some_and(|r| r == "max_urls")
+            .is_some_and(|r| r == ReasonKind::MaxUrls)
         );
 
         // On resume, stored sitemap URLs do not count toward the budget either.
@@ -599,15 +618,12 @@ mod tests {
         let mut f = Frontier::new(&config(), 1).unwrap();
         for m in ["1", "0", "-1"] {
             let url = format!("https://example.test/calendar?month={m}");
-            let r = reason(&admit(&mut f, &url, 1)).map(str::to_owned);
+            let a = admit(&mut f, &url, 1);
             if m == "-1" {
-                assert_eq!(
-                    r.as_deref(),
-                    Some("trap: over 2 URLs like /calendar?month=#"),
-                    "{url}"
-                );
+                assert_eq!(reason(&a), Some(ReasonKind::TrapPattern), "{url}");
+                assert_eq!(detail(&a), Some("over 2 URLs like /calendar?month=#"));
             } else {
-                assert_eq!(r, None, "{url}");
+                assert_eq!(reason(&a), None, "{url}");
             }
         }
     }
@@ -617,7 +633,7 @@ mod tests {
         let mut f = Frontier::new(&config(), 1).unwrap();
         assert_eq!(
             reason(&admit(&mut f, "https://example.test/d", 9)),
-            Some("max_depth")
+            Some(ReasonKind::MaxDepth)
         );
         assert!(matches!(
             admit(&mut f, "https://example.test/d", 2),

@@ -8,12 +8,12 @@ use std::time::Instant;
 use extract::{Page, PageDirection};
 use store::{
     CanonicalRecord, Claimed, DeclarationSource, ErrorRecord, FetchRecord, FoundVia, HopKind,
-    HreflangRecord, LinkRecord, PageRecord, RedirectRecord, UrlId, UrlState, now_ms,
+    HreflangRecord, LinkRecord, PageRecord, ReasonKind, RedirectRecord, UrlId, UrlState, now_ms,
 };
 use url::Url;
 
 use crate::fetch::{self, Response};
-use crate::frontier::{Admission, Found, rfc3986_key};
+use crate::frontier::{Admission, Found, reason_of_word, rfc3986_key};
 use crate::robots::origin;
 use crate::run::Ctx;
 use crate::scope::Route;
@@ -39,7 +39,7 @@ struct Candidate {
     depth: u32,
     redirect_depth: u32,
     via: FoundVia,
-    unfollowed: Option<&'static str>,
+    unfollowed: Option<ReasonKind>,
     target: Target,
 }
 
@@ -67,7 +67,7 @@ impl<'a> Discoveries<'a> {
         href: &str,
         (depth, redirect_depth): (u32, u32),
         via: FoundVia,
-        unfollowed: Option<&'static str>,
+        unfollowed: Option<ReasonKind>,
         target: Target,
     ) -> Option<String> {
         let mut url = match canon::resolve(base, href) {
@@ -170,7 +170,7 @@ pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
         Ok(url) => url,
         Err(e) => {
             record.state = UrlState::Failed;
-            record.reason = Some("invalid_url".into());
+            record.reason = Some(ReasonKind::InvalidUrl.into());
             record.errors.push(ErrorRecord {
                 url_id: Some(claimed.id),
                 phase: "fetch".into(),
@@ -185,7 +185,7 @@ pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
     // earlier run may be out of the scope of today's rules).
     if let Err(refusal) = ctx.guard.admit(&url, Route::Fetch) {
         record.state = UrlState::Skipped;
-        record.reason = Some(refusal.reason().to_owned());
+        record.reason = Some(reason_of_word(refusal.reason()));
         return record;
     }
 
@@ -194,7 +194,7 @@ pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
         let rules = ctx.robots_for(&url).await;
         if !rules.allows(&url) {
             record.state = UrlState::Blocked;
-            record.reason = Some("robots_txt".into());
+            record.reason = Some(ReasonKind::RobotsTxt.into());
             record.blocked_by = Some(origin(&url));
             return record;
         }
@@ -253,7 +253,7 @@ pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
             fetch.error_kind = Some(failure.kind.to_owned());
             fetch.error_message = Some(failure.message);
             record.state = UrlState::Failed;
-            record.reason = Some(failure.kind.to_owned());
+            record.reason = Some(reason_of_word(failure.kind));
             record.fetch = Some(fetch);
             return record;
         }
@@ -309,7 +309,7 @@ pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
         for entry in extract::parse_link_header(&header) {
             if entry.has_rel("canonical") {
                 let i = record.canonicals.len();
-                let unfollowed = (!ctx.config.follow_canonicals).then_some("not_followed");
+                let unfollowed = (!ctx.config.follow_canonicals).then_some(ReasonKind::NotFollowed);
                 let error = found.add(
                     &url,
                     &entry.url,
@@ -329,7 +329,7 @@ pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
                 && let Some(lang) = &entry.hreflang
             {
                 let i = record.hreflang.len();
-                let unfollowed = (!ctx.config.follow_hreflang).then_some("not_followed");
+                let unfollowed = (!ctx.config.follow_hreflang).then_some(ReasonKind::NotFollowed);
                 found.add(
                     &url,
                     &entry.url,
@@ -367,17 +367,19 @@ pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
         && !response.body.is_empty()
         && fetch::is_html(response.header("content-type"), &response.body)
     {
-        let page = parse(&response).await;
-        html(
-            ctx,
-            &mut record,
-            &mut found,
-            &url,
-            &response,
-            &page,
-            &mut directives,
-            claimed,
-        );
+        match parse(&response).await {
+            Ok(page) => html(
+                ctx,
+                &mut record,
+                &mut found,
+                &url,
+                &response,
+                &page,
+                &mut directives,
+                claimed,
+            ),
+            Err(message) => extraction_failed(&mut record, message),
+        }
     }
 
     if let Some(f) = record.fetch.as_mut() {
@@ -388,19 +390,53 @@ pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
     record
 }
 
-/// Runs the HTML extractor, off the runtime's workers for large bodies.
-async fn parse(response: &Response) -> Page {
+/// The fetch error kind of a page whose HTML the extractor could not process.
+pub(crate) const EXTRACT_FAILED: &str = "extract";
+
+/// Runs the HTML extractor, off the runtime's workers for large bodies. A panic in the
+/// extractor is the error's message.
+async fn parse(response: &Response) -> Result<Page, String> {
     let content_type = response.header("content-type").map(str::to_owned);
     if response.body.len() <= INLINE_PARSE_BYTES {
-        return extract::extract(&response.body, content_type.as_deref());
+        let body = &response.body;
+        return std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            extract::extract(body, content_type.as_deref())
+        }))
+        .map_err(|payload| panic_message(payload.as_ref()));
     }
     let body = response.body.clone();
-    match tokio::task::spawn_blocking(move || extract::extract(&body, content_type.as_deref()))
+    tokio::task::spawn_blocking(move || extract::extract(&body, content_type.as_deref()))
         .await
-    {
-        Ok(page) => page,
-        Err(_) => extract::extract(b"", None),
+        .map_err(|e| match e.try_into_panic() {
+            Ok(payload) => panic_message(payload.as_ref()),
+            Err(e) => e.to_string(),
+        })
+}
+
+/// What a panic said.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    let text = payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("no message");
+    format!("the HTML extractor panicked: {text}")
+}
+
+/// Records a page whose response arrived but whose HTML could not be extracted: the
+/// fetch carries the error, and an error row says what happened. The page keeps its
+/// status; nothing is known of its content or links.
+fn extraction_failed(record: &mut PageRecord, message: String) {
+    if let Some(f) = record.fetch.as_mut() {
+        f.error_kind = Some(EXTRACT_FAILED.to_owned());
+        f.error_message = Some(message.clone());
     }
+    record.errors.push(ErrorRecord {
+        url_id: Some(record.url_id),
+        phase: "extract".into(),
+        kind: "panic".into(),
+        message,
+    });
 }
 
 fn meta_refresh_hop(
@@ -491,7 +527,7 @@ fn html(
             href,
             link_depths,
             FoundVia::Link,
-            unfollowed.then_some("nofollow"),
+            unfollowed.then_some(ReasonKind::Nofollow),
             Target::Link(i),
         );
         record.links.push(LinkRecord {
@@ -505,7 +541,7 @@ fn html(
     }
     for c in &page.canonicals {
         let i = record.canonicals.len();
-        let unfollowed = (!ctx.config.follow_canonicals).then_some("not_followed");
+        let unfollowed = (!ctx.config.follow_canonicals).then_some(ReasonKind::NotFollowed);
         let error = found.add(
             &base,
             &c.href,
@@ -524,7 +560,7 @@ fn html(
     }
     for h in &page.hreflangs {
         let i = record.hreflang.len();
-        let unfollowed = (!ctx.config.follow_hreflang).then_some("not_followed");
+        let unfollowed = (!ctx.config.follow_hreflang).then_some(ReasonKind::NotFollowed);
         found.add(
             &base,
             &h.href,
@@ -554,6 +590,39 @@ fn html(
             &target,
             (claimed.depth, claimed.redirect_depth + 1),
             claimed.redirect_depth,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_whose_extraction_panics_keeps_its_response_and_gets_an_error_row() {
+        let payload = std::panic::catch_unwind(|| panic!("nesting too deep")).unwrap_err();
+        let message = panic_message(payload.as_ref());
+        assert_eq!(message, "the HTML extractor panicked: nesting too deep");
+
+        let mut record = PageRecord::new(7, UrlState::Done);
+        record.fetch = Some(FetchRecord {
+            status: Some(200),
+            ..FetchRecord::default()
+        });
+        extraction_failed(&mut record, message.clone());
+        let fetch = record.fetch.as_ref().unwrap();
+        assert_eq!(fetch.status, Some(200));
+        assert!(fetch.answered(), "the response arrived: a page fetched");
+        assert_eq!(fetch.error_kind.as_deref(), Some(EXTRACT_FAILED));
+        assert_eq!(fetch.error_message.as_deref(), Some(message.as_str()));
+        assert_eq!(
+            record.errors,
+            [ErrorRecord {
+                url_id: Some(7),
+                phase: "extract".into(),
+                kind: "panic".into(),
+                message,
+            }]
         );
     }
 }

@@ -9,7 +9,7 @@ use canon::Policy;
 use reqwest::Client;
 use store::{
     AuditId, AuditStatus, Claimed, ErrorRecord, FetchRecord, FoundVia, NewUrl, PageRecord,
-    SitemapSource, Store, UrlId, UrlState, Writer, WriterOptions,
+    ReasonKind, SitemapSource, Store, UrlId, UrlState, Writer, WriterOptions,
 };
 use tokio::sync::watch;
 use tokio::task::JoinSet;
@@ -143,10 +143,24 @@ impl Ctx {
 /// Running counts for progress reports.
 #[derive(Debug, Default)]
 struct Tally {
+    /// Pages fetched, all runs: records whose fetch got a response, the count the store
+    /// keeps as `audits.pages_fetched` ([`FetchRecord::answered`]).
     fetched: u64,
+    /// URLs processed in this run (fetched, failed, blocked or skipped on the way out).
+    processed: u64,
     errors: u64,
     blocked: u64,
     sitemaps: u64,
+}
+
+impl Tally {
+    /// Counts one processed URL.
+    fn count(&mut self, record: &PageRecord) {
+        self.processed += 1;
+        if record.fetch.as_ref().is_some_and(FetchRecord::answered) {
+            self.fetched += 1;
+        }
+    }
 }
 
 /// The scheme and `www.` variants of a start URL (the URL itself excluded).
@@ -263,19 +277,21 @@ pub(crate) async fn run(
         errors: audit_row.fetch_errors,
         ..Tally::default()
     };
-    let fetched_before = tally.fetched;
+    // URLs processed by earlier runs, as far as the counters say (the queue estimate
+    // below is approximate anyway while pages are in flight).
+    let processed_before = audit_row.pages_fetched + audit_row.fetch_errors;
     let errors_before = tally.errors;
     let report = |phase: Phase, tally: &Tally, in_flight: usize| {
         let counts = ctx.lock_frontier().counts();
         let elapsed = started.elapsed();
-        let done_now = tally.fetched - fetched_before;
+        let done_now = tally.processed;
         progress.send_replace(Progress {
             audit: Some(audit),
             phase,
             fetched: tally.fetched,
             queued: counts
                 .admitted
-                .saturating_sub(tally.fetched + in_flight as u64),
+                .saturating_sub(processed_before + tally.processed + in_flight as u64),
             in_flight: in_flight as u64,
             errors: tally.errors,
             blocked: tally.blocked,
@@ -344,7 +360,7 @@ pub(crate) async fn run(
 
     let summary = store.audit_summary(audit).await?;
     let elapsed = started.elapsed();
-    let fetched = tally.fetched - fetched_before;
+    let fetched = tally.processed;
     report(Phase::Done, &tally, 0);
     Ok(CrawlSummary {
         audit,
@@ -530,7 +546,7 @@ async fn crawl(
                 panicked(url_id, &error)
             }
         };
-        tally.fetched += 1;
+        tally.count(&record);
         match record.state {
             UrlState::Blocked => tally.blocked += 1,
             UrlState::Failed => tally.errors += 1,
@@ -554,7 +570,7 @@ async fn crawl(
             tokio::time::timeout_at(grace, tasks.join_next_with_id()).await
         {
             running.remove(&task);
-            tally.fetched += 1;
+            tally.count(&record);
             if ctx.writer.page(record).await.is_err() {
                 break;
             }
@@ -569,7 +585,7 @@ async fn crawl(
 /// The record of a URL whose processing panicked: the audit goes on without it.
 fn panicked(url_id: UrlId, error: &tokio::task::JoinError) -> PageRecord {
     let mut record = PageRecord::new(url_id, UrlState::Failed);
-    record.reason = Some("panic".into());
+    record.reason = Some(ReasonKind::Panic.into());
     record.fetch = Some(FetchRecord {
         fetched_at: store::now_ms(),
         error_kind: Some("panic".into()),

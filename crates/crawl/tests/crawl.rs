@@ -9,7 +9,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crawl::{CancellationToken, CrawlConfig, CrawlSummary, Progress};
-use store::{AuditStatus, ChainProblem, DeclarationSource, HopKind, Store, UrlRow, UrlState};
+use store::{
+    AuditStatus, ChainProblem, DeclarationSource, HopKind, ReasonKind, Store, UrlRow, UrlState,
+};
 use support::{Reply, Request, Server};
 use tokio::sync::watch;
 
@@ -155,10 +157,13 @@ async fn a_site_is_crawled_once_with_redirects_canonicals_and_robots() {
         .get("http://other.test/ext")
         .expect("external URL recorded");
     assert_eq!(
-        (ext.state, ext.reason.as_deref()),
-        (UrlState::Skipped, Some("out_of_scope"))
+        (ext.state, ext.reason.as_ref().map(|r| r.kind)),
+        (UrlState::Skipped, Some(ReasonKind::OutOfScope))
     );
-    assert_eq!(at("/nofollowed").reason.as_deref(), Some("nofollow"));
+    assert_eq!(
+        at("/nofollowed").reason.as_ref().map(|r| r.kind),
+        Some(ReasonKind::Nofollow)
+    );
 
     // Redirects hop by hop.
     let hop1 = store
@@ -396,9 +401,10 @@ async fn hostile_responses_end_in_recorded_results() {
     let trapped: Vec<&UrlRow> = urls
         .values()
         .filter(|u| {
-            u.reason
-                .as_deref()
-                .is_some_and(|r| r.starts_with("trap: over 5 URLs like /cal/#"))
+            u.reason.as_ref().is_some_and(|r| {
+                r.kind == ReasonKind::TrapPattern
+                    && r.detail.as_deref() == Some("over 5 URLs like /cal/#")
+            })
         })
         .collect();
     assert_eq!(trapped.len(), 1);
@@ -411,8 +417,11 @@ async fn hostile_responses_end_in_recorded_results() {
         5
     );
     assert_eq!(
-        at("/x/y/x/y/x/y").reason.as_deref(),
-        Some("trap: path repeats segment \"x\"")
+        at("/x/y/x/y/x/y").reason,
+        Some(store::UrlReason::with_detail(
+            ReasonKind::TrapRepeatedSegment,
+            "path repeats segment \"x\""
+        ))
     );
 }
 
@@ -680,8 +689,8 @@ async fn sitemaps_gzip_and_index_are_read_and_their_urls_crawled() {
         UrlState::Blocked
     );
     assert_eq!(
-        urls["http://other.test/z"].reason.as_deref(),
-        Some("out_of_scope")
+        urls["http://other.test/z"].reason.as_ref().map(|r| r.kind),
+        Some(ReasonKind::OutOfScope)
     );
     let summary_row = store.audit_summary(summary.audit).await.unwrap();
     assert_eq!(summary_row.sitemaps, 4);

@@ -6,7 +6,7 @@
 
 use crawl::{CancellationToken, CrawlConfig, Progress};
 use fixture::{FixtureConfig, FixtureServer};
-use store::{Store, UrlState};
+use store::{ReasonKind, Store, UrlState};
 use tokio::sync::watch;
 
 fn config(server: &FixtureServer) -> CrawlConfig {
@@ -77,7 +77,7 @@ async fn learned_rules_skip_predicted_duplicates_but_fetch_a_sample() {
             UrlState::Done
         );
         match state(&format!("https://example.test/story?id={k}")).unwrap() {
-            (UrlState::Skipped, Some(r)) if r == rules::PREDICTED_DUPLICATE => skipped += 1,
+            (UrlState::Skipped, Some(r)) if r.kind == ReasonKind::DustDuplicate => skipped += 1,
             (UrlState::Done, _) => fetched += 1,
             other => panic!("story?id={k}: {other:?}"),
         }

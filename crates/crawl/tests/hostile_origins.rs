@@ -16,7 +16,7 @@ mod support;
 use std::path::Path;
 
 use crawl::{CancellationToken, CrawlConfig, CrawlSummary, Progress};
-use store::{AuditStatus, SitemapRow, Store, UrlRow, UrlState};
+use store::{AuditStatus, ReasonKind, SitemapRow, Store, UrlRow, UrlState};
 use support::{Reply, Request, Server};
 use tokio::sync::watch;
 
@@ -460,8 +460,8 @@ async fn links_redirects_declarations_and_entries_to_another_port_are_out_of_sco
     ] {
         let row = crawled.url(&format!("{other}{path}")).await;
         assert_eq!(
-            (row.state, row.reason.as_deref()),
-            (UrlState::Skipped, Some("out_of_scope")),
+            (row.state, row.reason.as_ref().map(|r| r.kind)),
+            (UrlState::Skipped, Some(ReasonKind::OutOfScope)),
             "{path}"
         );
     }
@@ -508,8 +508,8 @@ async fn a_host_name_mapped_to_the_internal_port_is_not_requested() {
     ] {
         let row = crawled.url(&url).await;
         assert_eq!(
-            (row.state, row.reason.as_deref()),
-            (UrlState::Skipped, Some("out_of_scope")),
+            (row.state, row.reason.as_ref().map(|r| r.kind)),
+            (UrlState::Skipped, Some(ReasonKind::OutOfScope)),
             "{url}"
         );
     }
@@ -618,8 +618,8 @@ async fn a_cross_host_sitemap_on_an_allowed_host_is_read_for_its_in_scope_urls()
     assert_eq!(listed.state, UrlState::Done);
     let asset = crawled.url(&format!("http://cdn.test:{port}/asset")).await;
     assert_eq!(
-        (asset.state, asset.reason.as_deref()),
-        (UrlState::Skipped, Some("out_of_scope"))
+        (asset.state, asset.reason.as_ref().map(|r| r.kind)),
+        (UrlState::Skipped, Some(ReasonKind::OutOfScope))
     );
     let cdn: Vec<_> = server
         .log()

@@ -2,7 +2,7 @@
 //! URLs a crawl reaches before its budget runs out depends on the crawl order, so they
 //! would differ between two audits of an unchanged site.
 
-use audit::AuditInput;
+use audit::{AuditInput, ReasonKind, UrlReason};
 use rustc_hash::FxHashSet;
 
 /// The URL patterns either audit stopped following as a trap.
@@ -11,10 +11,15 @@ pub(crate) struct Traps {
     patterns: FxHashSet<String>,
 }
 
-/// The pattern of a `trap: over N URLs like PATTERN` skip reason.
-fn pattern(reason: &str) -> Option<&str> {
+/// The pattern of a numeric-pattern trap (its detail reads `over N URLs like
+/// PATTERN`).
+fn pattern(reason: &UrlReason) -> Option<&str> {
+    if reason.kind != ReasonKind::TrapPattern {
+        return None;
+    }
     reason
-        .strip_prefix("trap: over ")?
+        .detail
+        .as_deref()?
         .split_once(" URLs like ")
         .map(|(_, p)| p)
 }
@@ -55,15 +60,15 @@ impl Traps {
         let patterns = inputs
             .iter()
             .flat_map(|i| i.urls.iter())
-            .filter_map(|u| u.reason.as_deref().and_then(pattern))
+            .filter_map(|u| u.reason.as_ref().and_then(pattern))
             .map(str::to_owned)
             .collect();
         Traps { patterns }
     }
 
     /// The URL (skipped with `reason`, if any) belongs to a trap space.
-    pub(crate) fn contains(&self, url: &str, reason: Option<&str>) -> bool {
-        reason.is_some_and(|r| r.starts_with("trap:"))
+    pub(crate) fn contains(&self, url: &str, reason: Option<&UrlReason>) -> bool {
+        reason.is_some_and(|r| r.kind.is_trap())
             || (!self.patterns.is_empty() && self.patterns.contains(&shape(url)))
     }
 }
@@ -80,10 +85,23 @@ mod tests {
         );
         assert_eq!(shape("https://example.test/cal/2024/a-3"), "/cal/#/a-#");
         assert_eq!(shape("https://example.test"), "/");
+        let reason = |kind, detail: &str| UrlReason {
+            kind,
+            detail: Some(detail.to_owned()),
+        };
         assert_eq!(
-            pattern("trap: over 40 URLs like /calendar?month=#"),
+            pattern(&reason(
+                ReasonKind::TrapPattern,
+                "over 40 URLs like /calendar?month=#"
+            )),
             Some("/calendar?month=#")
         );
-        assert_eq!(pattern("trap: path repeats segment \"a\""), None);
+        assert_eq!(
+            pattern(&reason(
+                ReasonKind::TrapRepeatedSegment,
+                "path repeats segment \"a\""
+            )),
+            None
+        );
     }
 }

@@ -83,7 +83,7 @@ impl<'a> Urls<'a> {
             FxHashMap::with_capacity_and_hasher(input.urls.len(), Default::default());
         for (i, u) in input.urls.iter().enumerate() {
             by_id[u.id as usize] = i as u32;
-            if !traps.contains(identity(u), u.reason.as_deref()) {
+            if !traps.contains(identity(u), u.reason.as_ref()) {
                 by_identity.entry(identity(u)).or_insert(i as u32);
             }
         }

@@ -20,6 +20,15 @@ pub enum LoadError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] store::StoreError),
+    /// A stored id does not fit the analysis's 32-bit ids (the analysis would otherwise
+    /// join rows on a wrong id).
+    #[error("audit {audit} holds the id {id}, which does not fit 32 bits")]
+    IdOutOfRange {
+        /// The audit.
+        audit: i64,
+        /// The id.
+        id: i64,
+    },
     /// A stored row holds what this version cannot read.
     #[error("audit {audit} holds unreadable {what}: {detail}")]
     Corrupt {
@@ -43,7 +52,9 @@ struct Check {
 }
 
 impl Check {
-    /// A store id as the analysis's `u32` (ids are numbered per audit from 1).
+    /// A store id as the analysis's `u32` (ids are numbered per audit from 1). An id
+    /// that does not fit is remembered and fails the load ([`Check::result`]); the
+    /// placeholder returned meanwhile is never seen.
     fn id(&self, v: i64) -> u32 {
         u32::try_from(v).unwrap_or_else(|_| {
             let _ = self
@@ -56,10 +67,9 @@ impl Check {
     fn result(self, audit: store::AuditId) -> Result<(), LoadError> {
         let bad = self.bad_id.into_inner();
         if bad != 0 {
-            return Err(LoadError::Corrupt {
+            return Err(LoadError::IdOutOfRange {
                 audit: audit.0,
-                what: "a row id",
-                detail: format!("{bad} does not fit 32 bits"),
+                id: bad,
             });
         }
         if let Some((sitemap, detail)) = self
@@ -220,7 +230,40 @@ fn url_row(u: store::UrlFacts, ck: &Check) -> UrlRow {
             store::UrlState::Failed => UrlState::Failed,
             store::UrlState::Skipped => UrlState::Skipped,
         },
-        reason: u.reason,
+        reason: u.reason.map(|kind| audit::UrlReason {
+            kind: reason_kind(kind),
+            detail: u.reason_detail,
+        }),
+    }
+}
+
+/// The store's reason kind as the analysis's (the same list, word for word).
+fn reason_kind(k: store::ReasonKind) -> audit::ReasonKind {
+    use audit::ReasonKind as A;
+    use store::ReasonKind as S;
+    match k {
+        S::OutOfScope => A::OutOfScope,
+        S::AddressRefused => A::AddressRefused,
+        S::MaxDepth => A::MaxDepth,
+        S::Nofollow => A::Nofollow,
+        S::NotFollowed => A::NotFollowed,
+        S::RedirectLimit => A::RedirectLimit,
+        S::UrlTooLong => A::UrlTooLong,
+        S::TooManyParams => A::TooManyParams,
+        S::TrapRepeatedSegment => A::TrapRepeatedSegment,
+        S::TrapPattern => A::TrapPattern,
+        S::MaxUrls => A::MaxUrls,
+        S::DustDuplicate => A::DustDuplicate,
+        S::RobotsTxt => A::RobotsTxt,
+        S::InvalidUrl => A::InvalidUrl,
+        S::Timeout => A::Timeout,
+        S::Connect => A::Connect,
+        S::Dropped => A::Dropped,
+        S::Decode => A::Decode,
+        S::Body => A::Body,
+        S::Request => A::Request,
+        S::Panic => A::Panic,
+        S::Other => A::Other,
     }
 }
 

@@ -5,7 +5,7 @@ use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
 use crate::error::SqlContext;
-use crate::{AuditId, AuditStatus, SitemapId, Store, StoreError, UrlId, now_ms};
+use crate::{AuditId, AuditStatus, ReasonKind, SitemapId, Store, StoreError, UrlId, now_ms};
 
 /// An audit's row.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -20,15 +20,23 @@ pub struct Audit {
     pub status: AuditStatus,
     /// The start URLs as given.
     pub start_urls: Vec<String>,
-    /// The crawl configuration, as JSON (the crawl crate owns its shape).
+    /// The crawl configuration, as JSON (the crawl crate owns its shape), in format
+    /// version `config_version`.
     pub config_json: String,
+    /// The format version of `config_json`: [`AUDIT_CONFIG_VERSION`](crate::AUDIT_CONFIG_VERSION)
+    /// or older (1 for configurations stored before versions).
+    pub config_version: u32,
     /// Discovery (robots.txt, sitemaps, start URL variants) has completed.
     pub discovery_done: bool,
     /// Why it failed.
     pub failure: Option<String>,
     /// URLs recorded (fetched or not).
     pub urls_found: u64,
-    /// URLs fetched.
+    /// Pages fetched: the URLs whose request got an HTTP response, whatever its status
+    /// (a fetch row with a status; see [`FetchRecord::answered`](crate::FetchRecord::answered)).
+    /// Requests that got none (timeouts, refused connections) are not counted; nor are
+    /// URLs blocked by robots.txt or skipped. Kept up to date by the writer at every
+    /// commit: every screen and summary shows this number.
     pub pages_fetched: u64,
     /// Fetches that ended without a usable response.
     pub fetch_errors: u64,
@@ -107,8 +115,8 @@ pub struct AuditSummary {
     pub sitemaps: u64,
     /// Distinct URLs listed in sitemaps.
     pub sitemap_urls: u64,
-    /// Skipped URLs by reason (`out_of_scope`, `max_depth`, `trap: ...`), most first.
-    pub skipped_by_reason: Vec<(String, u64)>,
+    /// Skipped URLs by kind of reason, most first (ties in the kinds' order).
+    pub skipped_by_reason: Vec<(ReasonKind, u64)>,
     /// Recorded errors: fetch errors plus robots / sitemap / processing errors.
     pub errors: u64,
     /// Links recorded.
@@ -127,6 +135,9 @@ fn audit_from_row(row: &SqliteRow) -> Result<Audit, StoreError> {
     let id = AuditId(row.get(0));
     let status: String = row.get(3);
     let start_urls: String = row.get(4);
+    let config: String = row.get(5);
+    let (config_version, config_json) =
+        crate::versioned::unwrap(crate::versioned::AUDIT_CONFIG, id, &config)?;
     Ok(Audit {
         id,
         started_at: row.get(1),
@@ -141,7 +152,8 @@ fn audit_from_row(row: &SqliteRow) -> Result<Audit, StoreError> {
             field: "audits.start_urls",
             detail: e.to_string(),
         })?,
-        config_json: row.get(5),
+        config_json,
+        config_version,
         discovery_done: row.get(6),
         failure: row.get(7),
         urls_found: count(row.get(8)),
@@ -165,7 +177,10 @@ impl Store {
         )
         .bind(now_ms())
         .bind(start_urls)
-        .bind(config_json)
+        .bind(crate::versioned::wrap(
+            crate::versioned::AUDIT_CONFIG,
+            config_json,
+        ))
         .fetch_one(self.pool())
         .await
         .ctx("creating an audit")?;
@@ -341,14 +356,27 @@ impl Store {
         .ctx("summarising an audit")?;
 
         let rows = sqlx::query(
-            "SELECT COALESCE(reason, '') AS r, COUNT(*) AS n FROM urls
-             WHERE audit_id = ? AND state = 'skipped' GROUP BY r ORDER BY n DESC, r",
+            "SELECT COALESCE(reason_kind, 'other') AS r, COUNT(*) AS n FROM urls
+             WHERE audit_id = ? AND state = 'skipped' GROUP BY r",
         )
         .bind(id.0)
         .fetch_all(pool)
         .await
         .ctx("counting skipped URLs by reason")?;
-        let skipped_by_reason = rows.iter().map(|r| (r.get(0), count(r.get(1)))).collect();
+        let mut skipped_by_reason = rows
+            .iter()
+            .map(|r| {
+                let kind: String = r.get(0);
+                let kind = ReasonKind::parse(&kind).ok_or_else(|| StoreError::Corrupt {
+                    audit: id,
+                    field: "urls.reason_kind",
+                    detail: kind.clone(),
+                })?;
+                Ok((kind, count(r.get(1))))
+            })
+            .collect::<Result<Vec<_>, StoreError>>()?;
+        let order = |k: ReasonKind| ReasonKind::ALL.iter().position(|&a| a == k);
+        skipped_by_reason.sort_by_key(|&(k, n)| (std::cmp::Reverse(n), order(k)));
 
         Ok(AuditSummary {
             audit,

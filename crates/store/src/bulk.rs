@@ -16,7 +16,8 @@ use sqlx::Row;
 
 use crate::error::SqlContext;
 use crate::{
-    AuditId, DeclarationSource, FoundVia, HopKind, SitemapId, Store, StoreError, UrlId, UrlState,
+    AuditId, DeclarationSource, FoundVia, HopKind, ReasonKind, SitemapId, Store, StoreError, UrlId,
+    UrlState,
 };
 
 /// Rows packed into one JSON array (a handful in unit tests, to cross chunk edges).
@@ -40,7 +41,9 @@ pub struct UrlFacts {
     /// Its frontier state.
     pub state: UrlState,
     /// Why it is skipped, blocked or failed.
-    pub reason: Option<String>,
+    pub reason: Option<ReasonKind>,
+    /// The reason's detail (a trap's pattern, ...).
+    pub reason_detail: Option<String>,
 }
 
 /// A fetch as the analysis reads it (`fetches`).
@@ -307,7 +310,7 @@ impl Store {
         let spec = Chunked {
             what: "reading URLs",
             table: "urls",
-            elements: "id, url, url_rfc3986, depth, found_via, state, reason",
+            elements: "id, url, url_rfc3986, depth, found_via, state, reason_kind, reason",
             key: "id",
             within: None,
             rows: CHUNK,
@@ -384,13 +387,6 @@ impl Store {
             rows: CHUNK,
         };
         self.chunked(audit, spec, each).await
-    }
-
-    /// Every link of `audit`, as graph edges (see [`Store::scan_links`]).
-    pub async fn all_link_edges(&self, audit: AuditId) -> Result<Vec<LinkEdge>, StoreError> {
-        let mut out = Vec::new();
-        self.scan_links(audit, |l| out.push(l)).await?;
-        Ok(out)
     }
 
     /// Every hreflang alternate of `audit`, by page and position.
@@ -610,7 +606,8 @@ mod tests {
         assert_eq!(f3.text_hash.map(|h| h as u64), Some(u64::MAX - 3));
         assert_eq!(fetches[7].status, Some(404));
 
-        let links = store.all_link_edges(a).await.unwrap();
+        let mut links = Vec::new();
+        store.scan_links(a, |l| links.push(l)).await.unwrap();
         let pairs: Vec<_> = links.iter().map(|l| (l.from, l.to, l.nofollow)).collect();
         let mut expected: Vec<_> = (2..=8).map(|t| (1, Some(t), t == 2)).collect();
         expected.extend([(2, None, false), (2, Some(8), false)]);

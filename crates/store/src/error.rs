@@ -46,6 +46,21 @@ pub enum StoreError {
         /// What was wrong with it.
         detail: String,
     },
+    /// A stored JSON value is in a format version this build does not read (written by
+    /// a newer Dustpan).
+    #[error(
+        "audit {audit}: stored {field} is in format version {version}; this version of Dustpan reads versions 1 to {supported}"
+    )]
+    UnsupportedVersion {
+        /// The audit concerned.
+        audit: AuditId,
+        /// The column concerned.
+        field: &'static str,
+        /// The version found.
+        version: u64,
+        /// The newest version this build reads.
+        supported: u32,
+    },
     /// The batched writer task stopped (after an error it already reported, or a panic).
     #[error("the store writer has stopped")]
     WriterClosed,

@@ -29,6 +29,7 @@ mod model;
 mod read;
 mod summary;
 mod validation;
+mod versioned;
 mod writer;
 
 use std::path::{Path, PathBuf};
@@ -49,6 +50,7 @@ pub use model::*;
 pub use read::{SitemapRow, UrlRow};
 pub use summary::{AnalysisSummary, AuditListing};
 pub use validation::ValidationRecord;
+pub use versioned::{AUDIT_CONFIG_VERSION, OVERVIEW_VERSION, SITEMAP_ISSUES_VERSION};
 pub use writer::{Writer, WriterOptions, WriterStats};
 
 /// How long a statement waits for another connection's write lock before failing.
@@ -141,7 +143,7 @@ impl Store {
         limit: u32,
     ) -> Result<Vec<KnownUrl>, StoreError> {
         let rows = sqlx::query(
-            "SELECT id, url_rfc3986, state, reason, found_via FROM urls
+            "SELECT id, url_rfc3986, state, reason_kind, reason, found_via FROM urls
              WHERE audit_id = ? AND id > ? ORDER BY id LIMIT ?",
         )
         .bind(audit.0)
@@ -153,7 +155,7 @@ impl Store {
         rows.iter()
             .map(|row| {
                 let state: String = row.get(2);
-                let via: String = row.get(4);
+                let via: String = row.get(5);
                 Ok(KnownUrl {
                     id: row.get(0),
                     url_rfc3986: row.get(1),
@@ -162,7 +164,7 @@ impl Store {
                         field: "urls.state",
                         detail: state.clone(),
                     })?,
-                    reason: row.get(3),
+                    reason: UrlReason::from_columns(audit, row.get(3), row.get(4))?,
                     found_via: FoundVia::parse(&via).ok_or_else(|| StoreError::Corrupt {
                         audit,
                         field: "urls.found_via",

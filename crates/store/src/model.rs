@@ -168,6 +168,160 @@ text_enum! {
     }
 }
 
+text_enum! {
+    /// Why a URL was skipped, blocked or failed (`urls.reason_kind`, a CHECK-constrained
+    /// column; the human detail, such as a trap's pattern, is `urls.reason`).
+    ReasonKind {
+        /// Outside the audit's origins and patterns.
+        OutOfScope = "out_of_scope",
+        /// Its host resolves to an address only the audit's own origins may use.
+        AddressRefused = "address_refused",
+        /// More link hops from a start URL than the audit allows.
+        MaxDepth = "max_depth",
+        /// Found only through nofollow links (or on nofollow pages).
+        Nofollow = "nofollow",
+        /// Found only as a canonical or hreflang target the audit does not follow.
+        NotFollowed = "not_followed",
+        /// More redirect hops than the audit follows.
+        RedirectLimit = "redirect_limit",
+        /// Longer than the audit's URL length limit.
+        UrlTooLong = "url_too_long",
+        /// More query parameters than the audit allows.
+        TooManyParams = "too_many_params",
+        /// A crawler trap: a path segment repeats (the detail names it).
+        TrapRepeatedSegment = "trap_repeated_segment",
+        /// A crawler trap: too many URLs of one numeric pattern (the detail gives the
+        /// budget and the pattern).
+        TrapPattern = "trap_pattern",
+        /// The audit already holds its maximum number of URLs.
+        MaxUrls = "max_urls",
+        /// Learned DUST rules predict it duplicates a URL already queued.
+        DustDuplicate = "dust_duplicate",
+        /// robots.txt disallows it.
+        RobotsTxt = "robots_txt",
+        /// The stored URL no longer parses.
+        InvalidUrl = "invalid_url",
+        /// The request timed out.
+        Timeout = "timeout",
+        /// The connection could not be made.
+        Connect = "connect",
+        /// The server closed the connection mid-response.
+        Dropped = "dropped",
+        /// The compressed body could not be decoded.
+        Decode = "decode",
+        /// The body could not be read.
+        Body = "body",
+        /// The request failed otherwise.
+        Request = "request",
+        /// Processing the URL panicked (the detail holds the message).
+        Panic = "panic",
+        /// A reason this version does not name, recorded by an earlier one: the detail
+        /// holds its text.
+        Other = "other",
+    }
+}
+
+impl ReasonKind {
+    /// Every kind, in declaration order (the words of the column's CHECK constraint).
+    pub const ALL: [ReasonKind; 22] = [
+        Self::OutOfScope,
+        Self::AddressRefused,
+        Self::MaxDepth,
+        Self::Nofollow,
+        Self::NotFollowed,
+        Self::RedirectLimit,
+        Self::UrlTooLong,
+        Self::TooManyParams,
+        Self::TrapRepeatedSegment,
+        Self::TrapPattern,
+        Self::MaxUrls,
+        Self::DustDuplicate,
+        Self::RobotsTxt,
+        Self::InvalidUrl,
+        Self::Timeout,
+        Self::Connect,
+        Self::Dropped,
+        Self::Decode,
+        Self::Body,
+        Self::Request,
+        Self::Panic,
+        Self::Other,
+    ];
+
+    /// A crawler trap (repeated segments or a numeric pattern over its budget).
+    pub fn is_trap(self) -> bool {
+        matches!(self, Self::TrapRepeatedSegment | Self::TrapPattern)
+    }
+
+    /// Depends on how the URL was found, not on the URL: finding it again in a better
+    /// context (shallower, followed) admits it.
+    pub fn depends_on_context(self) -> bool {
+        matches!(
+            self,
+            Self::MaxDepth | Self::Nofollow | Self::NotFollowed | Self::RedirectLimit
+        )
+    }
+}
+
+/// Why a URL was skipped, blocked or failed: the kind, and a detail for people (a trap's
+/// pattern, a panic's message) where the kind alone does not say it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct UrlReason {
+    /// What kind of reason.
+    pub kind: ReasonKind,
+    /// The detail, if the kind has one.
+    pub detail: Option<String>,
+}
+
+impl UrlReason {
+    /// A reason without detail.
+    pub fn new(kind: ReasonKind) -> Self {
+        Self { kind, detail: None }
+    }
+
+    /// A reason with a detail.
+    pub fn with_detail(kind: ReasonKind, detail: impl Into<String>) -> Self {
+        Self {
+            kind,
+            detail: Some(detail.into()),
+        }
+    }
+
+    /// The reason from its stored columns (`reason_kind`, `reason`); `None` when no
+    /// kind is stored.
+    pub(crate) fn from_columns(
+        audit: AuditId,
+        kind: Option<String>,
+        detail: Option<String>,
+    ) -> Result<Option<Self>, crate::StoreError> {
+        let Some(kind) = kind else {
+            return Ok(None);
+        };
+        let kind = ReasonKind::parse(&kind).ok_or_else(|| crate::StoreError::Corrupt {
+            audit,
+            field: "urls.reason_kind",
+            detail: kind.clone(),
+        })?;
+        Ok(Some(Self { kind, detail }))
+    }
+}
+
+impl From<ReasonKind> for UrlReason {
+    fn from(kind: ReasonKind) -> Self {
+        Self::new(kind)
+    }
+}
+
+impl fmt::Display for UrlReason {
+    /// `kind` or `kind: detail`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.detail {
+            Some(d) => write!(f, "{}: {d}", self.kind),
+            None => f.write_str(self.kind.as_str()),
+        }
+    }
+}
+
 /// A URL seen for the first time (as far as the crawler knows).
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewUrl {
@@ -191,8 +345,8 @@ pub struct NewUrl {
     pub found_via: FoundVia,
     /// `Queued`, or `Skipped` with a reason.
     pub state: UrlState,
-    /// Why it is skipped (`out_of_scope`, `max_depth`, `trap: ...`, ...).
-    pub reason: Option<String>,
+    /// Why it is skipped.
+    pub reason: Option<UrlReason>,
 }
 
 /// The result of requesting one URL (one request, or a few with Retry-After).
@@ -244,6 +398,15 @@ pub struct FetchRecord {
     pub error_kind: Option<String>,
     /// The error's message.
     pub error_message: Option<String>,
+}
+
+impl FetchRecord {
+    /// An HTTP response arrived (whatever its status): the fetch counts as a page
+    /// fetched ([`Audit::pages_fetched`](crate::Audit::pages_fetched)). Requests that
+    /// ended without one (timeout, refused connection, ...) do not.
+    pub fn answered(&self) -> bool {
+        self.status.is_some()
+    }
 }
 
 /// One redirect hop: the response of `from` sent the client to `to`.
@@ -328,8 +491,8 @@ pub struct PageRecord {
     pub url_id: UrlId,
     /// Its new state: `Done`, `Failed` or `Blocked`.
     pub state: UrlState,
-    /// Why it failed or is blocked.
-    pub reason: Option<String>,
+    /// Why it failed, is blocked or (re-checked on the way out) skipped.
+    pub reason: Option<UrlReason>,
     /// For `Blocked`: the robots.txt origin whose rules blocked it.
     pub blocked_by: Option<String>,
     /// URLs first seen here (link, canonical, redirect targets ...), written before the
@@ -494,7 +657,7 @@ pub struct KnownUrl {
     /// Its state.
     pub state: UrlState,
     /// Why it is skipped, if it is.
-    pub reason: Option<String>,
+    pub reason: Option<UrlReason>,
     /// How it was first found.
     pub found_via: FoundVia,
 }

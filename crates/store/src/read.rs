@@ -7,7 +7,7 @@ use sqlx::sqlite::SqliteRow;
 use crate::error::SqlContext;
 use crate::{
     AuditId, CanonicalRecord, DeclarationSource, FetchRecord, FoundVia, HopKind, LinkRecord,
-    RedirectRecord, SitemapEntryRecord, SitemapId, Store, StoreError, UrlId, UrlState,
+    RedirectRecord, SitemapEntryRecord, SitemapId, Store, StoreError, UrlId, UrlReason, UrlState,
 };
 
 /// A stored URL.
@@ -34,7 +34,7 @@ pub struct UrlRow {
     /// Its frontier state.
     pub state: UrlState,
     /// Why it is skipped, blocked or failed.
-    pub reason: Option<String>,
+    pub reason: Option<UrlReason>,
 }
 
 /// A stored sitemap.
@@ -56,13 +56,14 @@ pub struct SitemapRow {
     pub gzip: bool,
     /// Entries stored.
     pub entries: u64,
-    /// The parser's issues (JSON array).
+    /// The parser's issues (a JSON array of `{kind, detail}`, in the format version
+    /// [`SITEMAP_ISSUES_VERSION`](crate::SITEMAP_ISSUES_VERSION) or an older one).
     pub issues_json: String,
     /// A fetch or fatal parse error.
     pub error: Option<String>,
 }
 
-const URL_COLUMNS: &str = "id, url, url_rfc3986, url_seo, host, depth, redirect_depth, found_from, found_via, state, reason";
+const URL_COLUMNS: &str = "id, url, url_rfc3986, url_seo, host, depth, redirect_depth, found_from, found_via, state, reason_kind, reason";
 
 pub(crate) fn corrupt(audit: AuditId, field: &'static str, detail: &str) -> StoreError {
     StoreError::Corrupt {
@@ -86,7 +87,7 @@ fn url_row(audit: AuditId, row: &SqliteRow) -> Result<UrlRow, StoreError> {
         found_from: row.get(7),
         found_via: FoundVia::parse(&via).ok_or_else(|| corrupt(audit, "urls.found_via", &via))?,
         state: UrlState::parse(&state).ok_or_else(|| corrupt(audit, "urls.state", &state))?,
-        reason: row.get(10),
+        reason: UrlReason::from_columns(audit, row.get(10), row.get(11))?,
     })
 }
 
@@ -141,18 +142,6 @@ impl Store {
             .await
             .ctx("reading URLs")?;
         rows.iter().map(|row| url_row(audit, row)).collect()
-    }
-
-    /// One URL by id.
-    pub async fn url(&self, audit: AuditId, id: UrlId) -> Result<Option<UrlRow>, StoreError> {
-        let sql = format!("SELECT {URL_COLUMNS} FROM urls WHERE audit_id = ? AND id = ?");
-        let row = sqlx::query(sqlx::AssertSqlSafe(sql))
-            .bind(audit.0)
-            .bind(id)
-            .fetch_optional(self.pool())
-            .await
-            .ctx("reading a URL")?;
-        row.map(|row| url_row(audit, &row)).transpose()
     }
 
     /// One URL by its `rfc3986` form.
@@ -289,21 +278,25 @@ impl Store {
         .fetch_all(self.pool())
         .await
         .ctx("reading sitemaps")?;
-        Ok(rows
-            .iter()
-            .map(|r| SitemapRow {
-                id: r.get(0),
-                url: r.get(1),
-                kind: r.get(2),
-                parent_id: r.get(3),
-                found_via: r.get(4),
-                status: status(r.get(5)),
-                gzip: r.get(6),
-                entries: unsigned(r.get(7)).unwrap_or(0),
-                issues_json: r.get(8),
-                error: r.get(9),
+        rows.iter()
+            .map(|r| {
+                let issues: String = r.get(8);
+                let (_, issues_json) =
+                    crate::versioned::unwrap(crate::versioned::SITEMAP_ISSUES, audit, &issues)?;
+                Ok(SitemapRow {
+                    id: r.get(0),
+                    url: r.get(1),
+                    kind: r.get(2),
+                    parent_id: r.get(3),
+                    found_via: r.get(4),
+                    status: status(r.get(5)),
+                    gzip: r.get(6),
+                    entries: unsigned(r.get(7)).unwrap_or(0),
+                    issues_json,
+                    error: r.get(9),
+                })
             })
-            .collect())
+            .collect()
     }
 
     /// The entries of one sitemap, in document order.

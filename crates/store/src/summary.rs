@@ -1,4 +1,12 @@
-//! The counts of an audit's latest analysis, kept so that listing audits needs no analysis.
+//! The summary of an audit's latest analysis (table `analysis_summary`, one row per
+//! audit, deleted with it): its counts, so that listing audits needs no analysis; the
+//! name of the policy it ran under, which the desktop app opens the audit with again;
+//! and, beside them, the app's overview of that analysis.
+//!
+//! Every analysis that records itself replaces the row, under whatever policy it ran:
+//! the default one for `dustpan audit`, `report` and `diff`, the audit's own policy in
+//! the app. The table's migration comment says "under the default policy": that holds
+//! for the command-line program only (an applied migration is never edited).
 
 use serde::Serialize;
 use sqlx::Row;
@@ -134,7 +142,10 @@ impl Store {
         overview_json: &str,
     ) -> Result<(), StoreError> {
         sqlx::query("UPDATE analysis_summary SET overview = ? WHERE audit_id = ? AND policy = ?")
-            .bind(overview_json)
+            .bind(crate::versioned::wrap(
+                crate::versioned::OVERVIEW,
+                overview_json,
+            ))
             .bind(audit.0)
             .bind(policy)
             .execute(self.pool())
@@ -143,7 +154,10 @@ impl Store {
         Ok(())
     }
 
-    /// Audit `audit`'s stored overview, with the summary it belongs to, if there is one.
+    /// Audit `audit`'s stored overview (JSON in format version
+    /// [`OVERVIEW_VERSION`](crate::OVERVIEW_VERSION) or older), with the summary it
+    /// belongs to, if there is one. An overview stored by a newer Dustpan is
+    /// [`StoreError::UnsupportedVersion`].
     pub async fn stored_overview(
         &self,
         audit: AuditId,
@@ -157,6 +171,11 @@ impl Store {
             .fetch_optional(self.pool())
             .await
             .ctx("reading a stored overview")?;
-        Ok(row.map(|r| (from_row(&r).1, r.get(8))))
+        row.map(|r| {
+            let text: String = r.get(8);
+            let (_, json) = crate::versioned::unwrap(crate::versioned::OVERVIEW, audit, &text)?;
+            Ok((from_row(&r).1, json))
+        })
+        .transpose()
     }
 }

@@ -21,7 +21,7 @@ use crate::error::SqlContext;
 use crate::{
     AuditId, CanonicalRecord, Claimed, ErrorRecord, FetchRecord, HreflangRecord, LinkRecord,
     NewUrl, PageRecord, RedirectRecord, Requeue, RobotsRecord, SitemapEntryRecord, SitemapId,
-    SitemapRecord, StoreError, UrlId, UrlState, now_ms,
+    SitemapRecord, StoreError, UrlId, UrlReason, UrlState, now_ms,
 };
 
 /// How the writer batches.
@@ -272,8 +272,8 @@ impl IdMap {
 
 impl BatchRow for NewUrl {
     const HEAD: &'static str = "INSERT INTO urls (audit_id, id, url, url_rfc3986, url_seo, host, depth, \
-         redirect_depth, found_from, found_via, state, reason)";
-    const GROUP: &'static str = "(?,?,?,?,?,?,?,?,?,?,?,?)";
+         redirect_depth, found_from, found_via, state, reason_kind, reason)";
+    const GROUP: &'static str = "(?,?,?,?,?,?,?,?,?,?,?,?,?)";
     const CONTEXT: &'static str = "storing URLs";
     fn bind(self, q: Query, audit: i64, ids: &IdMap) -> Query {
         q.bind(audit)
@@ -287,7 +287,8 @@ impl BatchRow for NewUrl {
             .bind(ids.opt(self.found_from))
             .bind(self.found_via.as_str())
             .bind(self.state.as_str())
-            .bind(self.reason)
+            .bind(self.reason.as_ref().map(|r| r.kind.as_str()))
+            .bind(self.reason.and_then(|r| r.detail))
     }
 }
 
@@ -492,7 +493,7 @@ struct Buffers {
     errors: Vec<ErrorRecord>,
     blocks: Vec<BlockRow>,
     done: Vec<UrlId>,
-    states: Vec<(UrlId, UrlState, Option<String>)>,
+    states: Vec<(UrlId, UrlState, Option<UrlReason>)>,
     requeue: Vec<Requeue>,
 }
 
@@ -705,7 +706,9 @@ impl State {
                     b.blocks.push(BlockRow(id, origin));
                 }
                 if let Some(fetch) = page.fetch {
-                    self.new_fetches += 1;
+                    if fetch.answered() {
+                        self.new_fetches += 1;
+                    }
                     if fetch.error_kind.is_some() {
                         self.new_errors += 1;
                     }
@@ -753,7 +756,10 @@ impl State {
                 .bind(opt_u64(Some(s.body_bytes)))
                 .bind(s.gzip)
                 .bind(opt_u64(Some(s.entries.len() as u64)))
-                .bind(s.issues_json)
+                .bind(crate::versioned::wrap(
+                    crate::versioned::SITEMAP_ISSUES,
+                    &s.issues_json,
+                ))
                 .bind(s.error)
                 .execute(&mut **conn)
                 .await
@@ -831,7 +837,8 @@ impl State {
             let n = chunk_len(rest.len());
             let (chunk, tail) = rest.split_at(n);
             let mut sql = String::from(
-                "UPDATE urls SET state = 'done', reason = NULL WHERE audit_id = ? AND id IN (?",
+                "UPDATE urls SET state = 'done', reason_kind = NULL, reason = NULL
+                 WHERE audit_id = ? AND id IN (?",
             );
             sql.push_str(&",?".repeat(n - 1));
             sql.push(')');
@@ -844,9 +851,12 @@ impl State {
         }
         b.done.clear();
         for (id, state, reason) in b.states.drain(..) {
-            sqlx::query("UPDATE urls SET state = ?, reason = ? WHERE audit_id = ? AND id = ?")
-                .bind(state.as_str())
-                .bind(reason)
+            sqlx::query(
+                "UPDATE urls SET state = ?, reason_kind = ?, reason = ? WHERE audit_id = ? AND id = ?",
+            )
+            .bind(state.as_str())
+            .bind(reason.as_ref().map(|r| r.kind.as_str()))
+            .bind(reason.and_then(|r| r.detail))
                 .bind(audit)
                 .bind(ids.get(id))
                 .execute(&mut **conn)
@@ -865,7 +875,7 @@ impl State {
         let ids = &self.ids;
         for r in self.buffers.requeue.drain(..) {
             sqlx::query(
-                "UPDATE urls SET state = 'queued', reason = NULL, depth = ?
+                "UPDATE urls SET state = 'queued', reason_kind = NULL, reason = NULL, depth = ?
                  WHERE audit_id = ? AND id = ? AND state = 'skipped'",
             )
             .bind(r.depth)

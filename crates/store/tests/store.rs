@@ -6,9 +6,9 @@ use std::path::PathBuf;
 
 use store::{
     AuditId, AuditStatus, CanonicalRecord, ChainProblem, ChainRecord, DeclarationSource,
-    FetchRecord, FoundVia, HopKind, LinkRecord, NewUrl, PageRecord, RedirectRecord, RobotsRecord,
-    RobotsVerdict, SitemapEntryRecord, SitemapRecord, SitemapSource, Store, UrlId, UrlState,
-    WriterOptions,
+    FetchRecord, FoundVia, HopKind, LinkRecord, NewUrl, PageRecord, ReasonKind, RedirectRecord,
+    RobotsRecord, RobotsVerdict, SitemapEntryRecord, SitemapRecord, SitemapSource, Store, UrlId,
+    UrlState, WriterOptions,
 };
 
 fn db() -> (tempfile::TempDir, PathBuf) {
@@ -179,12 +179,12 @@ async fn a_crawl_round_trips_through_the_writer() {
     writer.page(redirect).await.unwrap();
 
     let mut blocked = PageRecord::new(4, UrlState::Blocked);
-    blocked.reason = Some("robots_txt".into());
+    blocked.reason = Some(ReasonKind::RobotsTxt.into());
     blocked.blocked_by = Some("https://example.test".into());
     writer.page(blocked).await.unwrap();
 
     let mut failed = PageRecord::new(2, UrlState::Failed);
-    failed.reason = Some("timeout".into());
+    failed.reason = Some(ReasonKind::Timeout.into());
     failed.fetch = Some(FetchRecord {
         error_kind: Some("timeout".into()),
         error_message: Some("read timed out".into()),
@@ -256,14 +256,22 @@ async fn a_crawl_round_trips_through_the_writer() {
         (hop.to, hop.status, hop.kind),
         (Some(5), 301, HopKind::Http)
     );
-    let new = store.url(audit, 5).await.unwrap().expect("redirect target");
+    let urls = store.urls(audit).await.unwrap();
+    let url = |id: i64| urls.iter().find(|u| u.id == id);
+    let new = url(5).expect("redirect target");
     assert_eq!(
         (new.state, new.found_via, new.redirect_depth),
         (UrlState::Queued, FoundVia::Redirect, 1)
     );
+    assert_eq!(url(4).unwrap().state, UrlState::Blocked);
     assert_eq!(
-        store.url(audit, 4).await.unwrap().unwrap().state,
-        UrlState::Blocked
+        url(4).unwrap().reason,
+        Some(ReasonKind::RobotsTxt.into()),
+        "the reason reads back typed"
+    );
+    assert_eq!(
+        url(2).unwrap().reason.as_ref().map(|r| r.kind),
+        Some(ReasonKind::Timeout)
     );
     let robots = store.robots(audit).await.unwrap();
     assert_eq!(robots[0].crawl_delay, Some(0.5));
@@ -296,7 +304,16 @@ async fn a_crawl_round_trips_through_the_writer() {
     assert_eq!(summary.errors, 1);
     assert_eq!(summary.links, 3);
     assert_eq!(summary.audit.urls_found, 6);
-    assert_eq!(summary.audit.pages_fetched, 3);
+    // The timeout got no response: two pages fetched, as the fetches table says.
+    assert_eq!(summary.audit.pages_fetched, 2);
+    assert_eq!(
+        summary.audit.pages_fetched,
+        summary.status_classes.success
+            + summary.status_classes.redirect
+            + summary.status_classes.client_error
+            + summary.status_classes.server_error
+            + summary.status_classes.other
+    );
     assert_eq!(summary.audit.fetch_errors, 1);
 
     store

@@ -326,7 +326,11 @@ pub async fn write(store: &store::Store, input: &AuditInput) -> store::AuditId {
                 audit::UrlState::Skipped => store::UrlState::Skipped,
                 _ => store::UrlState::Queued,
             },
-            reason: u.reason.clone(),
+            reason: u.reason.as_ref().map(|r| store::UrlReason {
+                // The two lists name the same kinds with the same words.
+                kind: store::ReasonKind::parse(r.kind.as_str()).unwrap_or(store::ReasonKind::Other),
+                detail: r.detail.clone(),
+            }),
         })
         .collect();
     for chunk in urls.chunks(10_000) {
