@@ -1,79 +1,49 @@
-//! The fixture audit as a golden file: every cluster (members, preferred URL, why each
-//! member is in it, the fix) and every finding (id, URLs, fixes), rendered as stable
-//! text and compared with `tests/golden/fixture-before.txt`, a file reviewed line by
-//! line against the fixture's scenarios. `DUSTPAN_BLESS=1` rewrites it after a change
-//! that was reviewed.
+//! The fixture audit as users see it, compared with reviewed snapshots (insta): one
+//! `dustpan demo` audit of the fixture site, then `dustpan report --top 1000` (every
+//! cluster with its preferred URL, each member with why it is in the cluster and its
+//! fix; every finding with its fixes; the learned DUST rules and their validation) and
+//! the files of `dustpan export` that carry findings, clusters and fixes. The snapshots
+//! are `tests/golden/*.snap`, one per output.
+//!
+//! Reviewing a change: a mismatch fails the test and leaves the new output beside the
+//! snapshot as `tests/golden/NAME.snap.new`. Review it with `cargo insta review`
+//! (`cargo install cargo-insta`), which accepts or rejects each change, or read the
+//! diff the failed test printed and accept every change with
+//! `INSTA_UPDATE=always cargo test --test integration golden`. With `CI` set nothing
+//! is written. The fixture's port is redacted as `127.0.0.1:[port]`; the outputs hold
+//! no row ids, temporary paths or times.
 
 use crate::util::dustpan;
-use audit::{Action, Analysis, UrlId};
+use audit::{Analysis, UrlId};
 use std::collections::HashMap;
-use std::fmt::Write;
 use std::path::Path;
 
-/// Everything the analysis of the audit says, as text that does not depend on row ids.
-fn render(a: &Analysis, urls: &HashMap<UrlId, String>) -> String {
-    let url = |id: UrlId| urls.get(&id).cloned().unwrap_or_else(|| format!("#{id}"));
-    let mut out = String::new();
-    writeln!(out, "# {} clusters", a.clusters.len()).unwrap();
-    for c in &a.clusters {
-        writeln!(out, "\ncluster {}", c.preferred_url).unwrap();
-        for m in &c.members {
-            let status = m.status.map_or("-".to_owned(), |s| s.to_string());
-            let action = match m.action {
-                Action::None => String::new(),
-                a => format!("  => fix: {}", a.as_str()),
-            };
-            writeln!(out, "  {:?} {status} {}{action}", m.role, m.url).unwrap();
-            for e in &m.evidence {
-                writeln!(
-                    out,
-                    "      why: {} -> {}: {}",
-                    url(e.from),
-                    url(e.to),
-                    e.kind
-                )
-                .unwrap();
-            }
-        }
-    }
-    writeln!(out, "\n# {} findings", a.findings.len()).unwrap();
-    for f in &a.findings {
-        writeln!(out, "\n[{}] {}", f.severity.as_str(), f.key).unwrap();
-        for u in &f.urls {
-            writeln!(out, "  url: {u}").unwrap();
-        }
-        for fix in &f.fixes {
-            writeln!(out, "  fix: {fix}").unwrap();
-        }
-    }
-    writeln!(out, "\n# learned rules").unwrap();
-    for r in &a.learned.rules {
-        write!(
-            out,
-            "{} {} support {} agreed {}/{}",
-            r.status.as_str(),
-            r.id,
-            r.support,
-            r.agreed,
-            r.applicable
-        )
-        .unwrap();
-        if let Some(v) = &r.validation {
-            write!(
-                out,
-                " validated {} of {} false",
-                v.false_positives, v.tested
-            )
-            .unwrap();
-        }
-        writeln!(out).unwrap();
-    }
-    out
+/// The export files snapshotted: the findings, the clusters (member by member and one
+/// line each) and the fixes (redirects, canonicals and sitemap changes to make).
+const EXPORTS: [&str; 6] = [
+    "findings.csv",
+    "clusters.csv",
+    "cluster_list.csv",
+    "redirect_map.csv",
+    "canonicals_to_set.csv",
+    "sitemap_changes.csv",
+];
+
+/// One `dustpan demo` audit of the fixture: its analysis, and what `dustpan report` and
+/// `dustpan export` print and write for it.
+pub(crate) struct Demo {
+    pub analysis: Analysis,
+    /// The URLs fetched (with a response or not).
+    pub fetched: Vec<String>,
+    /// `dustpan report --top 1000`.
+    report: String,
+    /// The contents of [`EXPORTS`], by file name.
+    exports: HashMap<&'static str, String>,
 }
 
-/// The analysis `dustpan report` makes of the audit: the workflow's own load, with the
-/// audit's validation samples and carried rules.
-fn analyse(db: &Path) -> Demo {
+/// The analysis `dustpan report` makes of the audit (the workflow's own load, with the
+/// audit's validation samples and carried rules), with the URLs it fetched.
+fn analyse(db: &Path) -> (Analysis, Vec<String>) {
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let store = store::Store::open(db).await.unwrap();
@@ -92,82 +62,99 @@ fn analyse(db: &Path) -> Demo {
             .iter()
             .filter_map(|f| urls.get(&f.url_id).cloned())
             .collect();
-        Demo {
-            analysis: audit::analyse(&input, &loaded.config),
-            urls,
-            fetched,
-        }
+        store.close().await;
+        (audit::analyse(&input, &loaded.config), fetched)
     })
 }
 
-/// One `dustpan demo` audit of the fixture, analysed.
-pub(crate) struct Demo {
-    pub analysis: Analysis,
-    /// Every URL by id.
-    pub urls: HashMap<UrlId, String>,
-    /// The URLs fetched (with a response or not).
-    pub fetched: Vec<String>,
-}
-
-/// The analysis of one `dustpan demo` audit of the fixture (run once per test binary).
+/// The fixture audit, its report and its exports (made once per test binary).
 pub(crate) fn demo_analysis() -> &'static Demo {
     static DEMO: std::sync::OnceLock<Demo> = std::sync::OnceLock::new();
     DEMO.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("golden.sqlite");
-        let demo = dustpan(
-            &[
-                "demo",
-                "--db",
-                db.to_str().unwrap(),
-                "-q",
-                "--slow-ms",
-                "200",
-            ],
-            "",
-        );
+        let db = db.to_str().unwrap();
+        let demo = dustpan(&["demo", "--db", db, "-q", "--slow-ms", "200"], "");
         assert_eq!(demo.code, 0, "{}", demo.stderr);
-        analyse(&db)
+
+        let report = dustpan(&["report", "--db", db, "--top", "1000"], "");
+        assert_eq!(report.code, 0, "{}", report.stderr);
+
+        let out = dir.path().join("export");
+        let export = dustpan(&["export", "--db", db, "--out", out.to_str().unwrap()], "");
+        assert_eq!(export.code, 0, "{}", export.stderr);
+        let tmp = dir.path().to_str().unwrap();
+        let exports = EXPORTS
+            .iter()
+            .map(|&name| {
+                let text = std::fs::read_to_string(out.join(name))
+                    .unwrap_or_else(|e| panic!("dustpan export wrote no {name}: {e}"));
+                (name, text.replace(tmp, "[tmp]"))
+            })
+            .collect();
+
+        let (analysis, fetched) = analyse(Path::new(db));
+        Demo {
+            analysis,
+            fetched,
+            report: report.stdout.replace(tmp, "[tmp]"),
+            exports,
+        }
     })
 }
 
-#[test]
-fn the_fixture_audit_matches_the_reviewed_golden_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let demo = demo_analysis();
-    let got = render(&demo.analysis, &demo.urls);
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/fixture-before.txt");
-    if std::env::var_os("DUSTPAN_BLESS").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, &got).unwrap();
-        return;
-    }
-    let want = std::fs::read_to_string(&path).unwrap_or_default();
-    if got != want {
-        let fresh = dir.path().join("fixture-before.txt");
-        std::fs::write(&fresh, &got).unwrap();
-        let diff: Vec<String> = diff_lines(&want, &got);
-        panic!(
-            "the fixture audit differs from {} ({} lines differ):\n{}\n\
-             review the change, then rerun with DUSTPAN_BLESS=1 to accept it",
-            path.display(),
-            diff.len(),
-            diff.iter().take(60).cloned().collect::<Vec<_>>().join("\n")
-        );
-    }
+/// Compares `text` with the snapshot `tests/golden/{name}.snap`.
+fn check(name: &str, what: &str, text: &str) {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("golden");
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.set_description(what);
+    settings.add_filter(r"127\.0\.0\.1:\d+", "127.0.0.1:[port]");
+    settings.bind(|| insta::assert_snapshot!(name, text));
 }
 
-/// Lines only in `want` (`-`) or only in `got` (`+`), in order.
-fn diff_lines(want: &str, got: &str) -> Vec<String> {
-    let w: std::collections::HashSet<&str> = want.lines().collect();
-    let g: std::collections::HashSet<&str> = got.lines().collect();
-    want.lines()
-        .filter(|l| !g.contains(l))
-        .map(|l| format!("- {l}"))
-        .chain(
-            got.lines()
-                .filter(|l| !w.contains(l))
-                .map(|l| format!("+ {l}")),
-        )
-        .collect()
+/// Compares one export file of the fixture audit with its snapshot.
+fn check_export(file: &'static str) {
+    let text = &demo_analysis().exports[file];
+    check(file, &format!("dustpan export: {file}"), text);
+}
+
+#[test]
+fn the_fixture_report_matches_its_snapshot() {
+    check(
+        "report",
+        "dustpan report --top 1000",
+        &demo_analysis().report,
+    );
+}
+
+#[test]
+fn the_fixture_findings_csv_matches_its_snapshot() {
+    check_export("findings.csv");
+}
+
+#[test]
+fn the_fixture_clusters_csv_matches_its_snapshot() {
+    check_export("clusters.csv");
+}
+
+#[test]
+fn the_fixture_cluster_list_csv_matches_its_snapshot() {
+    check_export("cluster_list.csv");
+}
+
+#[test]
+fn the_fixture_redirect_map_matches_its_snapshot() {
+    check_export("redirect_map.csv");
+}
+
+#[test]
+fn the_fixture_canonicals_to_set_match_their_snapshot() {
+    check_export("canonicals_to_set.csv");
+}
+
+#[test]
+fn the_fixture_sitemap_changes_match_their_snapshot() {
+    check_export("sitemap_changes.csv");
 }

@@ -1,47 +1,13 @@
-//! The app's state: the database, running audits, a few opened audits (least recently
-//! used dropped first), and the policy each audit started in this app is analysed under.
+//! The app's state: the database, running audits and the [`Session`] of opened audits
+//! (kept, shared and analysed under their policy by `view`), plus what only the shell
+//! knows: the environment it starts from, the window its runs report to, and the
+//! runtime its background work runs on.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use tauri::{AppHandle, Emitter, Manager};
 use view::runs::{RunEvents, Runs};
-use view::{AnalysisPolicy, OpenAudit, Overview, Progress};
-
-/// How many opened audits stay in memory.
-const OPEN_AUDITS: usize = 4;
-
-/// An opened audit with its id.
-type Entry = (i64, Arc<OpenAudit>);
-
-/// Opened audits, most recently used last.
-#[derive(Clone, Default)]
-pub struct Cache(Arc<Mutex<Vec<Entry>>>);
-
-impl Cache {
-    fn get(&self, id: i64) -> Option<Arc<OpenAudit>> {
-        let mut list = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        let at = list.iter().position(|(i, _)| *i == id)?;
-        let entry = list.remove(at);
-        let open = Arc::clone(&entry.1);
-        list.push(entry);
-        Some(open)
-    }
-
-    fn put(&self, open: Arc<OpenAudit>) {
-        let mut list = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        list.retain(|(i, _)| *i != open.id());
-        list.push((open.id(), open));
-        while list.len() > OPEN_AUDITS {
-            list.remove(0);
-        }
-    }
-
-    fn remove(&self, id: i64) {
-        let mut list = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        list.retain(|(i, _)| *i != id);
-    }
-}
+use view::{AnalysisPolicy, OpenAudit, Overview, Progress, Session, ViewError};
 
 /// Everything the commands share.
 pub struct AppState {
@@ -51,11 +17,7 @@ pub struct AppState {
     pub runs: Runs,
     /// Extra certificate authorities for the crawler (`$DUSTPAN_CA_CERT`).
     pub ca_pems: Vec<String>,
-    cache: Cache,
-    policies: Mutex<HashMap<i64, AnalysisPolicy>>,
-    /// Opens under way, so that a table asked for while the overview's audit is still
-    /// being analysed waits for that analysis instead of starting another.
-    opening: Mutex<HashMap<i64, Arc<tokio::sync::OnceCell<Arc<OpenAudit>>>>>,
+    session: Session,
 }
 
 /// `$DUSTPAN_DB`, or `dustpan.sqlite` in the platform's data directory (as the
@@ -89,106 +51,61 @@ impl AppState {
             ca_pems.push(pem);
         }
         Ok(AppState {
+            session: Session::new(store.clone()),
             store,
             runs: Runs::new(),
             ca_pems,
-            cache: Cache::default(),
-            policies: Mutex::new(HashMap::new()),
-            opening: Mutex::new(HashMap::new()),
         })
     }
 
-    /// The policy `id` is analysed under: the one it started with in this app, else the
-    /// one its last analysis used (kept with its summary, so it survives a restart),
-    /// else seo.
+    /// The policy `id` is analysed under ([`Session::policy_of`]).
     pub async fn policy_of(&self, id: i64) -> AnalysisPolicy {
-        let remembered = {
-            let policies = self.policies.lock().unwrap_or_else(PoisonError::into_inner);
-            policies.get(&id).cloned()
-        };
-        if let Some(p) = remembered {
-            return p;
-        }
-        let stored = self.store.analysis_summary(store::AuditId(id)).await;
-        stored
-            .ok()
-            .flatten()
-            .and_then(|s| AnalysisPolicy::from_name(&s.policy))
-            .unwrap_or_default()
+        self.session.policy_of(id).await
     }
 
     /// Remembers the policy of an audit started here.
     pub fn remember_policy(&self, id: i64, policy: AnalysisPolicy) {
-        let mut policies = self.policies.lock().unwrap_or_else(PoisonError::into_inner);
-        policies.insert(id, policy);
+        self.session.remember_policy(id, policy);
     }
 
     /// Drops audit `id` from the opened audits (it changes or goes away).
     pub fn forget(&self, id: i64) {
-        self.cache.remove(id);
+        self.session.forget(id);
     }
 
-    /// Audit `id`, opened (loaded and analysed) on first use; callers arriving while it
-    /// is being opened share that one open.
-    pub async fn open(&self, id: i64) -> Result<Arc<OpenAudit>, String> {
-        if let Some(open) = self.cache.get(id) {
-            return Ok(open);
-        }
-        let cell = {
-            let mut opening = self.opening.lock().unwrap_or_else(PoisonError::into_inner);
-            Arc::clone(opening.entry(id).or_default())
-        };
-        let result = cell
-            .get_or_try_init(|| async {
-                let policy = self.policy_of(id).await;
-                let open = OpenAudit::open(&self.store, id, &policy)
-                    .await
-                    .map_err(|e| e.to_string())?;
-                let open = Arc::new(open);
-                self.cache.put(Arc::clone(&open));
-                Ok::<_, String>(open)
-            })
-            .await
-            .cloned();
-        let mut opening = self.opening.lock().unwrap_or_else(PoisonError::into_inner);
-        if opening.get(&id).is_some_and(|c| Arc::ptr_eq(c, &cell)) {
-            opening.remove(&id);
-        }
-        result
+    /// Audit `id`, opened on first use; concurrent callers share one open.
+    pub async fn open(&self, id: i64) -> Result<Arc<OpenAudit>, ViewError> {
+        self.session.open(id).await
     }
 
-    /// The overview of audit `id` without waiting for its analysis: from the opened
-    /// audit, else as stored by its last analysis (the analysis then runs in the
-    /// background for the tables), else opened now.
-    pub async fn overview(&self, app: &AppHandle, id: i64) -> Result<Overview, String> {
-        if let Some(open) = self.cache.get(id) {
-            return Ok(open.overview().clone());
-        }
-        let policy = self.policy_of(id).await;
-        if let Ok(Some(overview)) = OpenAudit::stored_overview(&self.store, id, &policy).await {
+    /// The overview of audit `id` without waiting for its analysis
+    /// ([`Session::overview`]); when it is the stored one, the audit is opened in the
+    /// background for the tables.
+    pub async fn overview(&self, app: &AppHandle, id: i64) -> Result<Overview, ViewError> {
+        let quick = self.session.overview(id).await?;
+        if quick.stored {
             let app = app.clone();
             tauri::async_runtime::spawn(async move {
                 // A failure here is reported again by the table query that needs it.
                 let _ = app.state::<AppState>().open(id).await;
             });
-            return Ok(overview);
         }
-        Ok(self.open(id).await?.overview().clone())
+        Ok(quick.overview)
     }
 
     /// Where runs report, for one run.
     pub fn events(&self, app: AppHandle) -> Events {
         Events {
             app,
-            cache: self.cache.clone(),
+            session: self.session.clone(),
         }
     }
 }
 
-/// Forwards a run's reports to the window as events and caches the finished audit.
+/// Forwards a run's reports to the window as events and keeps the finished audit open.
 pub struct Events {
     app: AppHandle,
-    cache: Cache,
+    session: Session,
 }
 
 impl RunEvents for Events {
@@ -198,11 +115,7 @@ impl RunEvents for Events {
     }
 
     fn finished(&self, progress: &Progress, opened: Option<OpenAudit>) {
-        if let Some(open) = opened {
-            self.cache.put(Arc::new(open));
-        } else {
-            self.cache.remove(progress.audit_id);
-        }
+        self.session.run_finished(progress.audit_id, opened);
         let _ = self.app.emit("audit-finished", progress);
     }
 }
