@@ -1,10 +1,18 @@
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/svelte";
 import { describe, expect, it } from "vitest";
 import App from "../src/App.svelte";
-import type { AuditListItem, FindingQuery, FindingView, TableQuery } from "../src/lib/api";
+import type {
+  AuditListItem,
+  AuditStatus,
+  Family,
+  FindingQuery,
+  FindingView,
+  Severity,
+  TableQuery,
+} from "../src/lib/api";
 import { FakeBackend, pagesTable, sampleCluster, sampleOverview } from "./fakeBackend";
 
-function audit(id: number, status = "done"): AuditListItem {
+function audit(id: number, status: AuditStatus = "done"): AuditListItem {
   return {
     id,
     startUrl: `https://site${id}.test/`,
@@ -18,10 +26,10 @@ function audit(id: number, status = "done"): AuditListItem {
   };
 }
 
-function finding(n: number, family: string, severity: string): FindingView {
+function finding(n: number, family: Family, severity: Severity): FindingView {
   return {
     key: `key-${n}`,
-    id: `ID-${n}`,
+    id: n % 2 === 0 ? "DUP-HOST" : "REDIRECT-CHAIN",
     severity,
     family,
     tier: n % 7 === 0 ? "review" : "strong",
@@ -42,7 +50,7 @@ function backendWithAudits(): FakeBackend {
   backend.tables.set("clusters", {
     columns: [
       { key: "cluster", title: "Cluster", kind: "number" },
-      { key: "preferredUrl", title: "Preferred URL", kind: "url" },
+      { key: "preferred_url", title: "Preferred URL", kind: "url" },
       { key: "members", title: "Members", kind: "number" },
       { key: "cause", title: "Cause", kind: "text" },
     ],
@@ -249,7 +257,7 @@ describe("App", () => {
     render(App, { props: { backend } });
     await fireEvent.click(screen.getByTestId("nav-audits"));
     await fireEvent.click((await screen.findAllByTestId("audit-open"))[0]);
-    expect((await screen.findByTestId("error-message")).textContent).toBe("Could not open audit #3: no such audit");
+    expect((await screen.findByTestId("error-message")).textContent).toBe("Could not open audit #3: audit 3 not found");
   });
 
   it("picks up the progress of audits already running when the window opens", async () => {

@@ -44,14 +44,27 @@ describe("ClusterPage", () => {
       "sitemapshttps://site.test/shoesno",
     ]);
     const finding = screen.getByTestId("finding");
-    expect(finding.getAttribute("data-finding-id")).toBe("DUP-HOST-VARIANT");
+    expect(finding.getAttribute("data-finding-id")).toBe("DUP-HOST");
     expect(within(finding).getByText("Redirect the bare host to www.")).toBeTruthy();
+  });
+
+  it("words roles as the reports do, from the generated labels", async () => {
+    const backend = new FakeBackend();
+    const detail = sampleCluster();
+    detail.members[2].role = "unfetched";
+    detail.cause = "url_normalization";
+    backend.clusters.set(4, detail);
+    renderWith(ClusterPage, { auditId: 2, clusterId: 4 }, backend);
+    const rows = await screen.findAllByTestId("member-row");
+    expect(rows[2].getAttribute("data-role")).toBe("unfetched");
+    expect(rows[2].querySelector(".badge")?.textContent).toBe("not fetched");
+    expect(screen.getByTestId("cluster-cause").textContent).toBe("URL normalization");
   });
 
   it("shows an unknown cluster's error as text and goes back to the clusters", async () => {
     const backend = new FakeBackend();
     const { app } = renderWith(ClusterPage, { auditId: 2, clusterId: 99 }, backend);
-    expect((await screen.findByTestId("error-message")).textContent).toBe("no cluster 99");
+    expect((await screen.findByTestId("error-message")).textContent).toBe("the audit has no cluster 99");
     await fireEvent.click(screen.getByTestId("cluster-back"));
     await waitFor(() => expect(app.view).toBe("clusters"));
   });

@@ -1,5 +1,7 @@
 // An in-memory backend with the same interface as the Tauri one: real paging, sorting, search
 // and filters over rows held in memory, events emitted by the test, and a log of every call.
+// Its tables answer as the Rust view layer does: `tableContract.test.ts` runs the queries of
+// `contract/tables.json` (answered by `view::table`) against it.
 import type {
   AuditListItem,
   Cell,
@@ -9,6 +11,7 @@ import type {
   FindingPage,
   FindingQuery,
   FindingView,
+  IpcError,
   Overview,
   Progress,
   StartAuditRequest,
@@ -33,6 +36,49 @@ export interface Call {
 
 function text(cell: Cell): string {
   return cell === null ? "" : String(cell);
+}
+
+/** The error a command of the shell rejects with. */
+function ipcError(code: IpcError["code"], message: string): IpcError {
+  return { code, message };
+}
+
+/** The most rows one query returns (`MAX_LIMIT` in Rust). */
+const MAX_LIMIT = 1000;
+
+/** Unicode White_Space, which Rust's `str::trim` removes (JS `trim` differs on U+0085, U+FEFF). */
+const SPACE = "[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+const TRIM = new RegExp(`^${SPACE}+|${SPACE}+$`, "g");
+
+/** Separates cells in a row's search text, as in Rust. */
+const CELL_SEPARATOR = "\u001f";
+
+/** A code unit moved so that UTF-16 strings compare in code point (UTF-8 byte) order. */
+function codePointOrder(unit: number): number {
+  if (unit < 0xd800) return unit;
+  return unit >= 0xe000 ? unit - 0x800 : unit + 0x2000;
+}
+
+/** Text by code points, as Rust compares strings. */
+function compareText(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointOrder(x) - codePointOrder(y);
+  }
+  return a.length - b.length;
+}
+
+function isBlank(cell: Cell): boolean {
+  return cell === null || cell === "";
+}
+
+/** Numbers before text, numbers by value, text by code points (cells not blank). */
+function compareCells(a: Cell, b: Cell): number {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  if (typeof a === "string" && typeof b === "string") return compareText(a, b);
+  return typeof a === "number" ? -1 : 1;
 }
 
 export class FakeBackend implements Backend {
@@ -110,7 +156,7 @@ export class FakeBackend implements Backend {
 
   async openAudit(auditId: number): Promise<Overview> {
     this.log("openAudit", auditId);
-    if (!this.overview) throw "no such audit";
+    if (!this.overview) throw ipcError("not_found", `audit ${auditId} not found`);
     return { ...structuredClone(this.overview), auditId };
   }
 
@@ -118,69 +164,42 @@ export class FakeBackend implements Backend {
     this.log("queryTable", auditId, query);
     if (this.holdQueries) await new Promise<void>((resume) => this.held.push(resume));
     const table = this.tables.get(query.table);
-    if (!table) throw `unknown table ${query.table}`;
-    let order = table.rows.map((_, index) => index);
-    const needle = query.search?.toLowerCase();
-    if (needle) {
-      order = order.filter((i) => table.rows[i].some((cell) => text(cell).toLowerCase().includes(needle)));
-    }
-    for (const filter of query.filters) {
-      const c = table.columns.findIndex((column) => column.key === filter.column);
-      if (c < 0) throw `unknown column ${filter.column}`;
-      order = order.filter((i) => text(table.rows[i][c]) === filter.equals);
-    }
-    if (query.sort) {
-      const c = table.columns.findIndex((column) => column.key === query.sort?.column);
-      if (c < 0) throw `unknown column ${query.sort.column}`;
-      const numeric = table.columns[c].kind === "number";
-      const sign = query.sort.descending ? -1 : 1;
-      order.sort((a, b) => {
-        const x = table.rows[a][c];
-        const y = table.rows[b][c];
-        const diff = numeric ? Number(x) - Number(y) : text(x).localeCompare(text(y));
-        return sign * diff || a - b;
-      });
-    }
-    const limit = Math.min(query.limit, 1000);
-    const slice = order.slice(query.offset, query.offset + limit);
-    return {
-      table: query.table,
-      columns: table.columns,
-      total: table.rows.length,
-      matched: order.length,
-      offset: query.offset,
-      rows: slice.map((i) => table.rows[i]),
-      rowKeys: slice.map((i) => table.keys[i]),
-    };
+    if (!table) throw ipcError("invalid_input", `unknown table ${query.table}`);
+    return answerTableQuery(table, query);
   }
 
   async clusterDetail(auditId: number, clusterId: number): Promise<ClusterDetail> {
     this.log("clusterDetail", auditId, clusterId);
     const detail = this.clusters.get(clusterId);
-    if (!detail) throw `no cluster ${clusterId}`;
+    if (!detail) throw ipcError("not_found", `the audit has no cluster ${clusterId}`);
     return structuredClone(detail);
   }
 
   async queryFindings(auditId: number, query: FindingQuery): Promise<FindingPage> {
     this.log("queryFindings", auditId, query);
-    const needle = query.search?.toLowerCase();
+    const needle = query.search?.replace(TRIM, "").toLowerCase() ?? "";
     const matched = this.findings.filter(
       (finding) =>
         (query.severity === null || finding.severity === query.severity) &&
         (query.family === null || finding.family === query.family) &&
-        (!needle || [finding.id, finding.title, ...finding.urls].some((t) => t.toLowerCase().includes(needle))),
+        (needle === "" ||
+          [finding.id, finding.title, finding.summary, ...finding.urls, ...finding.evidence, ...finding.fixes, finding.key]
+            .join("\n")
+            .toLowerCase()
+            .includes(needle)),
     );
+    const limit = Math.min(query.limit, MAX_LIMIT);
     return {
       total: this.findings.length,
       matched: matched.length,
       offset: query.offset,
-      items: structuredClone(matched.slice(query.offset, query.offset + query.limit)),
+      items: structuredClone(matched.slice(query.offset, query.offset + limit)),
     };
   }
 
   async compareAudits(oldAudit: number, newAudit: number): Promise<DiffView> {
     this.log("compareAudits", oldAudit, newAudit);
-    if (!this.diff) throw "nothing to compare";
+    if (!this.diff) throw ipcError("not_found", "nothing to compare");
     return structuredClone(this.diff);
   }
 
@@ -213,6 +232,49 @@ export class FakeBackend implements Backend {
     this.log("pickDirectory");
     return this.directory;
   }
+}
+
+/** Answers a table query as `view::table::PagedTable::query` does. */
+export function answerTableQuery(table: FakeTable, query: TableQuery): TablePage {
+  const column = (key: string): number => {
+    const c = table.columns.findIndex((col) => col.key === key);
+    if (c < 0) throw ipcError("invalid_input", `table ${query.table} has no column ${JSON.stringify(key)}`);
+    return c;
+  };
+  const filters = query.filters.map((filter) => ({ c: column(filter.column), equals: filter.equals }));
+  let order = table.rows.map((_, index) => index);
+  if (query.sort) {
+    const c = column(query.sort.column);
+    const descending = query.sort.descending;
+    // Stable: ties keep the table's order; blank cells last in both directions.
+    order.sort((a, b) => {
+      const x = table.rows[a][c];
+      const y = table.rows[b][c];
+      const blankX = isBlank(x);
+      const blankY = isBlank(y);
+      if (blankX || blankY) return blankX === blankY ? 0 : blankX ? 1 : -1;
+      return descending ? compareCells(y, x) : compareCells(x, y);
+    });
+  }
+  const needle = (query.search ?? "").replace(TRIM, "").toLowerCase();
+  if (needle !== "" || filters.length > 0) {
+    order = order.filter((i) => {
+      const row = table.rows[i];
+      if (!filters.every((f) => text(row[f.c]) === f.equals)) return false;
+      return needle === "" || row.map((cell) => text(cell).toLowerCase()).join(CELL_SEPARATOR).includes(needle);
+    });
+  }
+  const limit = Math.min(query.limit, MAX_LIMIT);
+  const slice = order.slice(query.offset, query.offset + limit);
+  return {
+    table: query.table,
+    columns: table.columns,
+    total: table.rows.length,
+    matched: order.length,
+    offset: query.offset,
+    rows: slice.map((i) => table.rows[i]),
+    rowKeys: slice.map((i) => table.keys[i]),
+  };
 }
 
 /** A table of `count` generated pages: url, status, title, depth. */
@@ -311,13 +373,13 @@ export function sampleCluster(): ClusterDetail {
       },
     ],
     signals: [
-      { signal: "redirects", votesFor: "https://www.site.test/shoes/", agrees: true },
-      { signal: "sitemaps", votesFor: "https://site.test/shoes", agrees: false },
+      { signal: "redirect", votesFor: "https://www.site.test/shoes/", agrees: true },
+      { signal: "sitemap", votesFor: "https://site.test/shoes", agrees: false },
     ],
     findings: [
       {
         key: "k1",
-        id: "DUP-HOST-VARIANT",
+        id: "DUP-HOST",
         severity: "warning",
         family: "duplicates",
         tier: "strong",

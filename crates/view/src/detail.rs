@@ -2,12 +2,12 @@
 //! site's signals.
 
 use crate::findings::FindingIndex;
-use crate::tables::{cluster_cause, role};
-use crate::types::{ClusterDetail, MemberView, SignalView};
+use crate::tables::main_cause;
+use crate::types::{ClusterDetail, MemberView, SignalView, Tier};
 use audit::export::fix_text;
 use audit::{
     Action, Analysis, AuditInput, Cluster, Confirmation, DeclarationSource, Evidence, EvidenceKind,
-    FetchRow, HopKind, Role, SignalKind, Tier, UrlId,
+    FetchRow, HopKind, Role, UrlId,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -119,17 +119,6 @@ fn sentence(e: &Evidence, input: &AuditInput, lookup: &Lookup, policy: &str) -> 
     }
 }
 
-fn signal_name(k: SignalKind) -> &'static str {
-    match k {
-        SignalKind::Redirect => "redirects",
-        SignalKind::CanonicalElement => "canonical elements",
-        SignalKind::CanonicalHeader => "canonical headers",
-        SignalKind::Sitemap => "sitemaps",
-        SignalKind::Hreflang => "hreflang",
-        SignalKind::InternalLinks => "internal links",
-    }
-}
-
 /// Builds the detail of one cluster.
 pub fn cluster_detail(
     c: &Cluster,
@@ -144,7 +133,7 @@ pub fn cluster_detail(
         .iter()
         .map(|m| MemberView {
             url: m.url.clone(),
-            role: role(m.role).to_owned(),
+            role: m.role.into(),
             status: m.status,
             indexable: lookup.indexable(input, m.url_id),
             evidence: m
@@ -152,7 +141,7 @@ pub fn cluster_detail(
                 .iter()
                 .map(|e| sentence(e, input, lookup, policy))
                 .collect(),
-            tier: (m.role != Role::Preferred).then(|| Tier::Strong.as_str().to_owned()),
+            tier: (m.role != Role::Preferred).then_some(Tier::Strong),
             fix: match m.action {
                 Action::None => None,
                 a => Some(fix_text(a, &c.preferred_url)),
@@ -163,7 +152,7 @@ pub fn cluster_detail(
         .signals
         .iter()
         .map(|s| SignalView {
-            signal: signal_name(s.kind).to_owned(),
+            signal: s.kind.into(),
             votes_for: Some(lookup.url(input, s.votes_for).to_owned()).filter(|u| !u.is_empty()),
             agrees: s.agrees,
         })
@@ -173,7 +162,7 @@ pub fn cluster_detail(
     ClusterDetail {
         id: c.id,
         preferred_url: c.preferred_url.clone(),
-        cause: cluster_cause(c).to_owned(),
+        cause: main_cause(c),
         size: c.members.len() as u32,
         members,
         signals,

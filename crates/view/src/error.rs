@@ -1,6 +1,9 @@
-//! What can go wrong when the app reads or runs an audit.
+//! What can go wrong when the app reads or runs an audit, and how it crosses to the
+//! window: an [`IpcError`], a stable [`ErrorCode`] and a message.
 
+use serde::{Deserialize, Serialize};
 use std::path::Path;
+use ts_rs::TS;
 
 /// An error the app shows as text.
 #[derive(Debug, thiserror::Error)]
@@ -40,6 +43,9 @@ pub enum ViewError {
     /// A background task failed.
     #[error("background task failed: {0}")]
     Task(String),
+    /// The audit is running, and the request needs it stopped.
+    #[error("audit {0} is running: cancel it first")]
+    Busy(i64),
 }
 
 impl ViewError {
@@ -49,5 +55,133 @@ impl ViewError {
             path: path.display().to_string(),
             source,
         }
+    }
+}
+
+impl ViewError {
+    /// The error's kind, for the window to act on.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            ViewError::Store(e) => store_code(e),
+            ViewError::Load(load::LoadError::Store(e)) => store_code(e),
+            ViewError::Load(_) => ErrorCode::Unreadable,
+            ViewError::Policy(_) | ViewError::Query(_) | ViewError::Invalid(_) => {
+                ErrorCode::InvalidInput
+            }
+            ViewError::Crawl(e) => match e {
+                crawl::CrawlError::Store(e) => store_code(e),
+                crawl::CrawlError::StoredConfig { .. } => ErrorCode::Unreadable,
+                _ => ErrorCode::InvalidInput,
+            },
+            ViewError::NoSuchCluster(_) => ErrorCode::NotFound,
+            ViewError::Io { .. } | ViewError::Csv(..) => ErrorCode::Io,
+            ViewError::Task(_) => ErrorCode::Internal,
+            ViewError::Busy(_) => ErrorCode::Busy,
+        }
+    }
+}
+
+fn store_code(e: &store::StoreError) -> ErrorCode {
+    match e {
+        store::StoreError::AuditNotFound(_) => ErrorCode::NotFound,
+        store::StoreError::Corrupt { .. } => ErrorCode::Unreadable,
+        _ => ErrorCode::Database,
+    }
+}
+
+/// What kind of error a command answered, for the window to branch on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// No such audit or cluster.
+    NotFound,
+    /// The request cannot be carried out as given (a bad URL, policy or query).
+    InvalidInput,
+    /// The audit is running and must be stopped first.
+    Busy,
+    /// The database failed.
+    Database,
+    /// Stored data cannot be read by this version (the message names the audit).
+    Unreadable,
+    /// A file cannot be read or written.
+    Io,
+    /// Anything else: a failed background task, a bug.
+    Internal,
+}
+
+impl ErrorCode {
+    /// Every code.
+    pub const ALL: [ErrorCode; 7] = [
+        ErrorCode::NotFound,
+        ErrorCode::InvalidInput,
+        ErrorCode::Busy,
+        ErrorCode::Database,
+        ErrorCode::Unreadable,
+        ErrorCode::Io,
+        ErrorCode::Internal,
+    ];
+}
+
+/// An error as a command answers it: a code to branch on and a message to show (as
+/// text).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, thiserror::Error)]
+#[serde(rename_all = "camelCase")]
+#[error("{message}")]
+pub struct IpcError {
+    /// What kind of error.
+    pub code: ErrorCode,
+    /// What went wrong, in a sentence.
+    pub message: String,
+}
+
+impl IpcError {
+    /// An error of kind `code`.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> IpcError {
+        IpcError {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// An [`ErrorCode::Internal`] error.
+    pub fn internal(message: impl std::fmt::Display) -> IpcError {
+        IpcError::new(ErrorCode::Internal, message.to_string())
+    }
+}
+
+impl From<String> for IpcError {
+    /// A message with no kind attached ([`ErrorCode::Internal`]).
+    fn from(message: String) -> IpcError {
+        IpcError::new(ErrorCode::Internal, message)
+    }
+}
+
+impl From<ViewError> for IpcError {
+    fn from(e: ViewError) -> IpcError {
+        IpcError::new(e.code(), e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_carry_their_kind_and_message() {
+        let e = IpcError::from(ViewError::NoSuchCluster(7));
+        assert_eq!(e.code, ErrorCode::NotFound);
+        assert_eq!(e.message, "the audit has no cluster 7");
+        let json = serde_json::to_value(&e).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({ "code": "not_found", "message": "the audit has no cluster 7" })
+        );
+        let missing = ViewError::Store(store::StoreError::AuditNotFound(store::AuditId(3)));
+        assert_eq!(missing.code(), ErrorCode::NotFound);
+        assert_eq!(ViewError::Busy(3).code(), ErrorCode::Busy);
+        assert_eq!(
+            ViewError::Invalid("enter the URL".into()).code(),
+            ErrorCode::InvalidInput
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! Findings as the app lists them: filtered by severity and family, searched.
 
-use crate::family::family;
-use crate::types::{FindingPage, FindingQuery, FindingView, MAX_LIMIT};
+use crate::family::family_of;
+use crate::types::{FindingPage, FindingQuery, FindingView, MAX_LIMIT, Severity};
 use audit::{Analysis, Finding};
 use std::collections::{BTreeSet, HashMap};
 
@@ -10,9 +10,9 @@ pub fn finding_view(f: &Finding) -> FindingView {
     FindingView {
         key: f.key.clone(),
         id: f.id.code().to_owned(),
-        severity: f.severity.as_str().to_owned(),
-        family: family(f.id.code()).to_owned(),
-        tier: f.id.tier().as_str().to_owned(),
+        severity: f.severity.into(),
+        family: family_of(f.id.code()),
+        tier: f.id.tier().into(),
         title: f.title.to_string(),
         summary: f.summary.clone(),
         why: f.why.to_string(),
@@ -81,14 +81,14 @@ impl FindingIndex {
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .map(str::to_lowercase);
-        let severity = q.severity.as_deref().filter(|s| !s.is_empty());
-        let fam = q.family.as_deref().filter(|s| !s.is_empty());
+        let severity = q.severity;
+        let fam = q.family;
         let limit = q.limit.min(MAX_LIMIT) as usize;
         let mut matched = 0usize;
         let mut items = Vec::new();
         for (i, f) in analysis.findings.iter().enumerate() {
-            let keep = severity.is_none_or(|s| f.severity.as_str() == s)
-                && fam.is_none_or(|x| family(f.id.code()) == x)
+            let keep = severity.is_none_or(|s| Severity::from(f.severity) == s)
+                && fam.is_none_or(|x| family_of(f.id.code()) == x)
                 && needle
                     .as_ref()
                     .is_none_or(|n| self.text[i].contains(n.as_str()));

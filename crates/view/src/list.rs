@@ -1,8 +1,7 @@
 //! The audits list (history).
 
 use crate::error::ViewError;
-use crate::overview::status_word;
-use crate::types::{AuditListItem, SeverityCounts};
+use crate::types::{AuditListItem, AuditStatus, SeverityCounts};
 
 fn clamp(n: u64) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
@@ -22,14 +21,10 @@ pub async fn list_audits(
         .map(|l| {
             let a = l.audit;
             let id = a.id.0;
-            let status = match a.status {
-                store::AuditStatus::Running if !running(id) => "interrupted",
-                s => status_word(s),
-            };
             AuditListItem {
                 id,
                 start_url: a.start_urls.first().cloned().unwrap_or_default(),
-                status: status.to_owned(),
+                status: AuditStatus::of(a.status, running(id)),
                 started_at: a.started_at,
                 finished_at: a.finished_at,
                 pages: a.pages_fetched as i64,

@@ -50,16 +50,24 @@ impl AnalysisPolicy {
         }
     }
 
-    /// The policy a stored name stands for: a preset's name, else a policy file's path
-    /// (`None` when that file no longer reads).
-    pub fn from_name(name: &str) -> Option<AnalysisPolicy> {
+    /// The policy a stored name stands for: a preset's name, else a policy file's path.
+    /// A file that no longer reads (moved, deleted, invalid) is an error naming it,
+    /// never the default policy in its place.
+    pub fn named(name: &str) -> Result<AnalysisPolicy, ViewError> {
         match name.parse::<Preset>() {
-            Ok(preset) => Some(AnalysisPolicy {
+            Ok(preset) => Ok(AnalysisPolicy {
                 name: preset.as_str().to_owned(),
                 policy: preset.policy(),
             }),
-            Err(_) => AnalysisPolicy::from_file(Path::new(name)).ok(),
+            Err(_) => AnalysisPolicy::from_file(Path::new(name)),
         }
+    }
+
+    /// [`AnalysisPolicy::named`] without the reason: `None` when a policy file no longer
+    /// reads. A caller must not stand another policy in for it without saying so; prefer
+    /// `named`, whose error says which file and why.
+    pub fn from_name(name: &str) -> Option<AnalysisPolicy> {
+        AnalysisPolicy::named(name).ok()
     }
 
     /// A TOML or JSON policy file.
@@ -140,8 +148,9 @@ impl OpenAudit {
             && row
                 .finished_at
                 .is_some_and(|end| summary.analysed_at >= end);
-        // An overview written by another version of the app that no longer reads is
-        // simply analysed again.
+        // The stored overview is a copy of what an analysis shows: one in a format
+        // version this build reads but whose shape it no longer parses is analysed again
+        // (and stored anew); one from a newer version is the store's error above.
         Ok(fresh
             .then(|| serde_json::from_str::<Overview>(&json).ok())
             .flatten()
@@ -323,4 +332,31 @@ async fn save(
         .map_err(|e| ViewError::Invalid(format!("cannot store the overview: {e}")))?;
     store.save_overview(id, &summary.policy, &json).await?;
     Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_policy_file_that_does_not_read_is_an_error_not_the_default() {
+        assert_eq!(
+            AnalysisPolicy::named("aggressive").unwrap().name,
+            "aggressive"
+        );
+        let missing = "/nonexistent/dustpan-policy.toml";
+        let error = AnalysisPolicy::named(missing).unwrap_err();
+        assert!(matches!(error, ViewError::Policy(_)), "{error:?}");
+        assert_eq!(AnalysisPolicy::from_name(missing), None);
+    }
+
+    #[test]
+    fn an_overview_stored_before_versions_still_reads() {
+        // Captured from an audit of the fixture by a build that stored it unversioned.
+        let json = include_str!("../../store/tests/data/overview_v1.json");
+        let overview: Overview = serde_json::from_str(json).unwrap();
+        assert_eq!(overview.audit_id, 1);
+        assert_eq!(overview.pages, 468);
+    }
 }

@@ -98,7 +98,8 @@ pub fn compute(
         status: status_word(audit.status).to_owned(),
         started_at: audit.started_at,
         finished_at: audit.finished_at,
-        pages: input.fetches.len() as u32,
+        // The audit's one count of pages fetched (URLs whose request got a response).
+        pages: u32::try_from(audit.pages_fetched).unwrap_or(u32::MAX),
         urls: input.urls.len() as u32,
         clusters: analysis.stats.clusters,
         clustered_urls: analysis.stats.clustered_urls,

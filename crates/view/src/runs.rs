@@ -217,7 +217,8 @@ impl Runs {
             let mut opened = None;
             match result {
                 Ok(summary) => {
-                    p.fetched = p.fetched.max(clamp(summary.fetched));
+                    // `p.fetched` stays the crawl's last count of pages fetched: the
+                    // audit's stored count, as the audits list and the overview show it.
                     p.queued = clamp(summary.queued);
                     p.elapsed_ms = clamp(summary.elapsed.as_millis() as u64);
                     p.pages_per_second = summary.pages_per_sec;

@@ -36,26 +36,33 @@ pub struct PagedTable {
     orders: Orders,
 }
 
-/// The key a column is named by in queries: its title in camelCase
-/// (`Status Code` → `statusCode`, `Title 1` → `title1`).
+/// The stable id a column is named by in queries: its header's words in snake_case
+/// (`Status Code` → `status_code`, `Title 1` → `title_1`). Every table's ids are
+/// listed in a test, so that a header reworded does not silently rename a column.
 pub fn column_key(title: &str) -> String {
     let mut key = String::with_capacity(title.len());
-    let mut upper = false;
+    let mut gap = false;
     for ch in title.chars() {
         if ch.is_ascii_alphanumeric() {
-            if key.is_empty() {
-                key.push(ch.to_ascii_lowercase());
-            } else if upper {
-                key.push(ch.to_ascii_uppercase());
-            } else {
-                key.push(ch);
+            if gap && !key.is_empty() {
+                key.push('_');
             }
-            upper = false;
+            key.push(ch.to_ascii_lowercase());
+            gap = false;
         } else {
-            upper = true;
+            gap = true;
         }
     }
     key
+}
+
+/// The table cell for an app cell.
+fn value(cell: &Cell) -> Value {
+    match cell {
+        Cell::Text(s) => Value::Text(s.clone()),
+        Cell::Number(n) => Value::Int(*n),
+        Cell::Empty => Value::Empty,
+    }
 }
 
 /// The app's cell for a table cell.
@@ -122,6 +129,25 @@ impl PagedTable {
             name,
             columns,
             rows: data.rows,
+            keys,
+            search_text: OnceLock::new(),
+            orders: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// A table from the app's columns and cells (each row one cell per column); `keys`
+    /// as in [`PagedTable::new`].
+    pub fn from_cells(
+        name: TableName,
+        columns: Vec<Column>,
+        rows: &[Vec<Cell>],
+        keys: Option<Vec<String>>,
+    ) -> PagedTable {
+        let keys = keys.unwrap_or_else(|| (0..rows.len()).map(|i| i.to_string()).collect());
+        PagedTable {
+            name,
+            columns,
+            rows: rows.iter().map(|r| r.iter().map(value).collect()).collect(),
             keys,
             search_text: OnceLock::new(),
             orders: Mutex::new(HashMap::new()),
@@ -323,22 +349,24 @@ mod tests {
     }
 
     #[test]
-    fn keys_are_camel_case_titles() {
-        assert_eq!(column_key("Status Code"), "statusCode");
-        assert_eq!(column_key("Title 1"), "title1");
-        assert_eq!(column_key("Self-Referencing"), "selfReferencing");
+    fn keys_are_snake_case_words() {
+        assert_eq!(column_key("Status Code"), "status_code");
+        assert_eq!(column_key("Title 1"), "title_1");
+        assert_eq!(column_key("Self-Referencing"), "self_referencing");
         assert_eq!(column_key("Address"), "address");
+        assert_eq!(column_key("URLs now"), "urls_now");
+        assert_eq!(column_key(" Hops (max) "), "hops_max");
     }
 
     #[test]
     fn numbers_sort_numerically_and_blanks_go_last() {
         let t = table();
-        let up = t.query(&query(Some(("statusCode", false)), None)).unwrap();
+        let up = t.query(&query(Some(("status_code", false)), None)).unwrap();
         assert_eq!(
             addresses(&up),
             ["https://b/", "https://a/", "https://d/", "https://c/"]
         );
-        let down = t.query(&query(Some(("statusCode", true)), None)).unwrap();
+        let down = t.query(&query(Some(("status_code", true)), None)).unwrap();
         assert_eq!(
             addresses(&down),
             ["https://d/", "https://a/", "https://b/", "https://c/"]
@@ -349,7 +377,7 @@ mod tests {
     fn search_is_case_insensitive_over_every_cell() {
         let t = table();
         let page = t
-            .query(&query(Some(("title1", false)), Some("shoes")))
+            .query(&query(Some(("title_1", false)), Some("shoes")))
             .unwrap();
         assert_eq!(page.matched, 2);
         assert_eq!(page.total, 4);
@@ -364,7 +392,7 @@ mod tests {
         let t = table();
         let mut q = query(None, None);
         q.filters = vec![ColumnFilter {
-            column: "statusCode".into(),
+            column: "status_code".into(),
             equals: "200".into(),
         }];
         assert_eq!(addresses(&t.query(&q).unwrap()), ["https://a/"]);

@@ -1,7 +1,7 @@
 //! Every table of an opened audit as typed data: the CSV export's tables from
 //! `audit::export`, plus the app's own (one row per cluster, parameters, DUST rules).
 
-use crate::types::TableName;
+use crate::types::{Cause, TableName};
 use audit::export::{Cell, ColumnType, Header, Table, TableData, fix_text, role_name};
 use audit::{
     Analysis, AuditInput, Cluster, DustRuleKind, EvidenceKind, ParamClass, Role, RuleStatus,
@@ -36,38 +36,32 @@ pub fn file_name(name: TableName) -> &'static str {
 
 /// What made most of a cluster's merges, as the report names it.
 pub fn cause_name(kind: &EvidenceKind) -> &'static str {
-    match kind {
-        EvidenceKind::Redirect { .. } => "redirect",
-        EvidenceKind::Canonical { .. } => "canonical",
-        EvidenceKind::SameKey { .. } => "URL normalization",
-        EvidenceKind::Dust { .. } => "learned DUST rule",
-        EvidenceKind::IdenticalContent => "identical content",
-    }
+    Cause::of(kind).label()
 }
 
 /// A cluster's main cause: the kind of evidence most of its links are (ties go to the
-/// stronger kind).
-pub fn cluster_cause(c: &Cluster) -> &'static str {
-    let mut kinds: BTreeMap<u8, (usize, &'static str)> = BTreeMap::new();
+/// stronger kind, the one listed first in [`Cause::ALL`]).
+pub fn main_cause(c: &Cluster) -> Cause {
+    let mut counts: BTreeMap<usize, usize> = BTreeMap::new();
     for m in &c.members {
         for e in &m.evidence {
-            let rank = match e.kind {
-                EvidenceKind::Redirect { .. } => 0,
-                EvidenceKind::Canonical { .. } => 1,
-                EvidenceKind::SameKey { .. } => 2,
-                EvidenceKind::Dust { .. } => 3,
-                EvidenceKind::IdenticalContent => 4,
-            };
-            kinds.entry(rank).or_insert((0, cause_name(&e.kind))).0 += 1;
+            let cause = Cause::of(&e.kind);
+            let rank = Cause::ALL.iter().position(|&x| x == cause).unwrap_or(0);
+            *counts.entry(rank).or_default() += 1;
         }
     }
-    let mut best: Option<(usize, &'static str)> = None;
-    for (_, (n, name)) in kinds {
+    let mut best: Option<(usize, usize)> = None;
+    for (rank, n) in counts {
         if best.is_none_or(|(b, _)| n > b) {
-            best = Some((n, name));
+            best = Some((n, rank));
         }
     }
-    best.map_or("other", |(_, name)| name)
+    best.map_or(Cause::Other, |(_, rank)| Cause::ALL[rank])
+}
+
+/// A cluster's main cause, as the report names it.
+pub fn cluster_cause(c: &Cluster) -> &'static str {
+    main_cause(c).label()
 }
 
 /// The fix of a whole cluster, in one line.
@@ -278,4 +272,79 @@ pub fn build(
 /// A member's role, as the exports name it.
 pub fn role(r: Role) -> &'static str {
     role_name(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::table::columns;
+
+    /// Every table's column ids. They are what queries and the window name columns by,
+    /// so a change here is a change of the app's contract.
+    const KEYS: &[(TableName, &str)] = &[
+        (
+            TableName::Pages,
+            "address status_code content_type indexability indexability_status title_1 \
+             canonical_link_element_1 redirect_url crawl_depth word_count \
+             main_content_word_count cluster preferred_url",
+        ),
+        (
+            TableName::Clusters,
+            "cluster preferred_url members duplicates cause fix",
+        ),
+        (
+            TableName::ClusterMembers,
+            "cluster preferred_url address role status_code why_in_cluster evidence_tier \
+             rules_fired fix",
+        ),
+        (
+            TableName::Findings,
+            "finding severity evidence_tier title summary addresses fix why_it_matters \
+             evidence key",
+        ),
+        (
+            TableName::Redirects,
+            "address hops final_address final_status_code chain problem",
+        ),
+        (
+            TableName::Canonicals,
+            "address canonical_link_element source in_head canonical_status_code \
+             self_referencing",
+        ),
+        (
+            TableName::SitemapEntries,
+            "sitemap address status_code indexability preferred_url",
+        ),
+        (
+            TableName::LinksToNonPreferred,
+            "source destination preferred_url nofollow",
+        ),
+        (
+            TableName::Params,
+            "parameter urls verdict identical_pairs near_pairs different_pairs",
+        ),
+        (
+            TableName::DustRules,
+            "rule rewrite status support applicable agreed precision example",
+        ),
+    ];
+
+    #[test]
+    fn column_ids_are_stable_and_unique() {
+        let input = AuditInput::default();
+        let analysis = Analysis::default();
+        let mut found = Vec::new();
+        for name in TableName::ALL {
+            let (data, _) = build(name, &input, &analysis);
+            let keys: Vec<String> = columns(&data).into_iter().map(|c| c.key).collect();
+            let mut unique = keys.clone();
+            unique.sort();
+            unique.dedup();
+            assert_eq!(unique.len(), keys.len(), "{name:?}: {keys:?}");
+            found.push((name, keys.join(" ")));
+        }
+        let expected: Vec<(TableName, String)> =
+            KEYS.iter().map(|(n, k)| (*n, (*k).to_owned())).collect();
+        assert_eq!(found, expected);
+    }
 }

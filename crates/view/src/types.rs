@@ -4,7 +4,8 @@
 //! [`crate::bindings::export`]; change them here, never there.
 
 use serde::{Deserialize, Serialize};
-use ts_rs::TS;
+use std::path::PathBuf;
+use ts_rs::{Config, TS};
 
 /// One table cell: text, a number, or empty (`null`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
@@ -45,7 +46,8 @@ pub enum ColumnKind {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Column {
-    /// The key a [`SortSpec`] or [`ColumnFilter`] names.
+    /// The column's stable id (snake_case), which a [`SortSpec`] or [`ColumnFilter`]
+    /// names; never shown.
     pub key: String,
     /// The header shown (the CSV export's header).
     pub title: String,
@@ -54,7 +56,7 @@ pub struct Column {
 }
 
 /// Every table of an audit the app can page through.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub enum TableName {
     /// Every URL with status, indexability, title, canonical and cluster.
@@ -176,8 +178,8 @@ pub struct AuditListItem {
     pub id: i64,
     /// The first start URL.
     pub start_url: String,
-    /// `running`, `done`, `cancelled`, `failed`, `interrupted`.
-    pub status: String,
+    /// Where the audit stands.
+    pub status: AuditStatus,
     /// When it started (ms since the epoch).
     pub started_at: i64,
     /// When its last run ended.
@@ -202,6 +204,11 @@ pub enum PresetName {
     Seo,
     /// Every rule.
     Aggressive,
+}
+
+impl PresetName {
+    /// Every preset, safest first.
+    pub const ALL: [PresetName; 3] = [PresetName::Rfc3986, PresetName::Seo, PresetName::Aggressive];
 }
 
 /// What the start form asks for.
@@ -247,6 +254,16 @@ pub enum ProgressPhase {
 }
 
 impl ProgressPhase {
+    /// Every phase, in the order a run goes through them.
+    pub const ALL: [ProgressPhase; 6] = [
+        ProgressPhase::Discovery,
+        ProgressPhase::Crawling,
+        ProgressPhase::Analysing,
+        ProgressPhase::Done,
+        ProgressPhase::Cancelled,
+        ProgressPhase::Failed,
+    ];
+
     /// The run is over.
     pub fn is_final(self) -> bool {
         matches!(
@@ -256,7 +273,13 @@ impl ProgressPhase {
     }
 }
 
-/// A snapshot of a running audit (the `audit-progress` and `audit-finished` events).
+/// The event a running audit's [`Progress`] is sent in, a few times a second.
+pub const PROGRESS_EVENT: &str = "audit-progress";
+
+/// The event the last [`Progress`] of a run (a final phase) is sent in.
+pub const FINISHED_EVENT: &str = "audit-finished";
+
+/// A snapshot of a running audit (the [`PROGRESS_EVENT`] and [`FINISHED_EVENT`] events).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Progress {
@@ -296,7 +319,8 @@ pub struct Overview {
     pub audit_id: i64,
     /// The first start URL.
     pub start_url: String,
-    /// Its status.
+    /// Its status (one of [`AuditStatus`]'s words).
+    #[ts(as = "AuditStatus")]
     pub status: String,
     /// When it started (ms since the epoch).
     pub started_at: i64,
@@ -332,8 +356,8 @@ pub struct Overview {
 pub struct MemberView {
     /// The URL.
     pub url: String,
-    /// `preferred`, `redirects`, `canonicalised`, `duplicate`, `error`, `not fetched`.
-    pub role: String,
+    /// Its place in the cluster.
+    pub role: Role,
     /// Its status code.
     pub status: Option<u16>,
     /// Indexable (2xx, no noindex, not blocked, not canonicalised elsewhere).
@@ -342,7 +366,7 @@ pub struct MemberView {
     pub evidence: Vec<String>,
     /// The tier of that evidence: `strong` (every merge is strong evidence), `null` for
     /// the preferred URL.
-    pub tier: Option<String>,
+    pub tier: Option<Tier>,
     /// What to do (`null` for the preferred URL).
     pub fix: Option<String>,
 }
@@ -351,8 +375,8 @@ pub struct MemberView {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SignalView {
-    /// The signal (redirects, canonical elements, sitemaps, ...).
-    pub signal: String,
+    /// The signal.
+    pub signal: SignalKind,
     /// The URL it votes for, if any.
     pub votes_for: Option<String>,
     /// It votes for the preferred URL.
@@ -365,15 +389,16 @@ pub struct SignalView {
 pub struct FindingView {
     /// Stable key (the same in every audit of the same problem).
     pub key: String,
-    /// The finding id, e.g. `DUP-HOST`.
+    /// The finding id, e.g. `DUP-HOST` (one of [`FindingCode`]'s codes).
+    #[ts(as = "FindingCode")]
     pub id: String,
-    /// `error`, `warning` or `notice`.
-    pub severity: String,
-    /// duplicates, canonicals, redirects, sitemaps, dust, crawl.
-    pub family: String,
+    /// How much it matters.
+    pub severity: Severity,
+    /// The family it is listed under.
+    pub family: Family,
     /// `strong` (stated as fact) or `review` (near-identical content: weak evidence,
     /// never merged, no canonical proposed).
-    pub tier: String,
+    pub tier: Tier,
     /// One line.
     pub title: String,
     /// One sentence about this instance.
@@ -397,7 +422,7 @@ pub struct ClusterDetail {
     /// The preferred URL.
     pub preferred_url: String,
     /// The main cause.
-    pub cause: String,
+    pub cause: Cause,
     /// Members.
     pub size: u32,
     /// Every member, the preferred URL first.
@@ -413,9 +438,9 @@ pub struct ClusterDetail {
 #[serde(rename_all = "camelCase")]
 pub struct FindingQuery {
     /// Only this severity.
-    pub severity: Option<String>,
+    pub severity: Option<Severity>,
     /// Only this family.
-    pub family: Option<String>,
+    pub family: Option<Family>,
     /// Case-insensitive substring over id, title, URLs, evidence and fixes.
     pub search: Option<String>,
     /// First matched finding to return.
@@ -467,3 +492,381 @@ pub struct DiffView {
     /// The changes, table by table.
     pub sections: Vec<DiffSection>,
 }
+
+/// How much a finding matters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Broken or self-defeating: search engines act against the site's intent.
+    Error,
+    /// Wastes ranking signals or crawl budget.
+    Warning,
+    /// Worth cleaning up.
+    Notice,
+}
+
+impl Severity {
+    /// Every severity, most severe first.
+    pub const ALL: [Severity; 3] = [Severity::Error, Severity::Warning, Severity::Notice];
+
+    /// The word reports print (`error`, `warning`, `notice`).
+    pub fn as_str(self) -> &'static str {
+        audit::Severity::from(self).as_str()
+    }
+}
+
+impl From<audit::Severity> for Severity {
+    fn from(s: audit::Severity) -> Severity {
+        match s {
+            audit::Severity::Error => Severity::Error,
+            audit::Severity::Warning => Severity::Warning,
+            audit::Severity::Notice => Severity::Notice,
+        }
+    }
+}
+
+impl From<Severity> for audit::Severity {
+    fn from(s: Severity) -> audit::Severity {
+        match s {
+            Severity::Error => audit::Severity::Error,
+            Severity::Warning => audit::Severity::Warning,
+            Severity::Notice => audit::Severity::Notice,
+        }
+    }
+}
+
+/// The family a finding is listed under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Family {
+    /// The same page under several URLs, and clusters whose signals disagree.
+    Duplicates,
+    /// rel=canonical declarations.
+    Canonicals,
+    /// Redirects and links to redirects.
+    Redirects,
+    /// Sitemaps.
+    Sitemaps,
+    /// Learned DUST rules, and policy rules that do not hold on the site.
+    Dust,
+    /// hreflang annotations.
+    Hreflang,
+    /// Everything else the crawl met: traps, robots.txt, links.
+    Crawl,
+}
+
+impl Family {
+    /// Every family, in the order the app lists them.
+    pub const ALL: [Family; 7] = [
+        Family::Duplicates,
+        Family::Canonicals,
+        Family::Redirects,
+        Family::Sitemaps,
+        Family::Dust,
+        Family::Hreflang,
+        Family::Crawl,
+    ];
+
+    /// The family's name (also its wire form): `duplicates`, `canonicals`, ...
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Family::Duplicates => "duplicates",
+            Family::Canonicals => "canonicals",
+            Family::Redirects => "redirects",
+            Family::Sitemaps => "sitemaps",
+            Family::Dust => "dust",
+            Family::Hreflang => "hreflang",
+            Family::Crawl => "crawl",
+        }
+    }
+}
+
+/// How strong the evidence behind a finding or a cluster member is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Tier {
+    /// Enough to merge URLs and to redirect or canonicalize one to another.
+    Strong,
+    /// Worth a look, never a merge, never a fix that de-indexes a page.
+    Review,
+}
+
+impl From<audit::Tier> for Tier {
+    fn from(t: audit::Tier) -> Tier {
+        match t {
+            audit::Tier::Strong => Tier::Strong,
+            audit::Tier::Review => Tier::Review,
+        }
+    }
+}
+
+/// A cluster member's place in its cluster.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// The cluster's preferred URL.
+    Preferred,
+    /// Redirects (its chain is part of the cluster).
+    Redirects,
+    /// Answers 2xx and declares another member canonical.
+    Canonicalised,
+    /// Answers 2xx with no canonical to another member: a duplicate.
+    Duplicate,
+    /// Answers 4xx/5xx or did not answer.
+    Error,
+    /// Not fetched (blocked, skipped or queued).
+    Unfetched,
+}
+
+impl Role {
+    /// Every role, the preferred URL's first.
+    pub const ALL: [Role; 6] = [
+        Role::Preferred,
+        Role::Redirects,
+        Role::Canonicalised,
+        Role::Duplicate,
+        Role::Error,
+        Role::Unfetched,
+    ];
+
+    /// The role as every report, table and diff words it (`not fetched`, ...).
+    pub fn label(self) -> &'static str {
+        audit::Role::from(self).as_str()
+    }
+}
+
+impl From<audit::Role> for Role {
+    fn from(r: audit::Role) -> Role {
+        match r {
+            audit::Role::Preferred => Role::Preferred,
+            audit::Role::Redirects => Role::Redirects,
+            audit::Role::Canonicalised => Role::Canonicalised,
+            audit::Role::Duplicate => Role::Duplicate,
+            audit::Role::Error => Role::Error,
+            audit::Role::Unfetched => Role::Unfetched,
+        }
+    }
+}
+
+impl From<Role> for audit::Role {
+    fn from(r: Role) -> audit::Role {
+        match r {
+            Role::Preferred => audit::Role::Preferred,
+            Role::Redirects => audit::Role::Redirects,
+            Role::Canonicalised => audit::Role::Canonicalised,
+            Role::Duplicate => audit::Role::Duplicate,
+            Role::Error => audit::Role::Error,
+            Role::Unfetched => audit::Role::Unfetched,
+        }
+    }
+}
+
+/// What made most of a cluster's merges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Cause {
+    /// Redirects.
+    Redirect,
+    /// rel=canonical declarations.
+    Canonical,
+    /// The same key under the normalization policy.
+    UrlNormalization,
+    /// A learned DUST rule.
+    DustRule,
+    /// Identical text or main content.
+    IdenticalContent,
+    /// No evidence (a cluster of one).
+    Other,
+}
+
+impl Cause {
+    /// Every cause, strongest evidence first.
+    pub const ALL: [Cause; 6] = [
+        Cause::Redirect,
+        Cause::Canonical,
+        Cause::UrlNormalization,
+        Cause::DustRule,
+        Cause::IdenticalContent,
+        Cause::Other,
+    ];
+
+    /// The kind of one link of evidence.
+    pub fn of(kind: &audit::EvidenceKind) -> Cause {
+        match kind {
+            audit::EvidenceKind::Redirect { .. } => Cause::Redirect,
+            audit::EvidenceKind::Canonical { .. } => Cause::Canonical,
+            audit::EvidenceKind::SameKey { .. } => Cause::UrlNormalization,
+            audit::EvidenceKind::Dust { .. } => Cause::DustRule,
+            audit::EvidenceKind::IdenticalContent => Cause::IdenticalContent,
+        }
+    }
+
+    /// The cause as the report names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Cause::Redirect => "redirect",
+            Cause::Canonical => "canonical",
+            Cause::UrlNormalization => "URL normalization",
+            Cause::DustRule => "learned DUST rule",
+            Cause::IdenticalContent => "identical content",
+            Cause::Other => "other",
+        }
+    }
+}
+
+/// A signal the site gives about which URL of a cluster is the real one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum SignalKind {
+    /// Where members' redirects end.
+    Redirect,
+    /// `<link rel="canonical">` elements.
+    CanonicalElement,
+    /// `Link: <...>; rel="canonical"` headers.
+    CanonicalHeader,
+    /// Sitemap entries.
+    Sitemap,
+    /// hreflang alternates of other pages.
+    Hreflang,
+    /// Internal links.
+    InternalLinks,
+}
+
+impl SignalKind {
+    /// Every signal.
+    pub const ALL: [SignalKind; 6] = [
+        SignalKind::Redirect,
+        SignalKind::CanonicalElement,
+        SignalKind::CanonicalHeader,
+        SignalKind::Sitemap,
+        SignalKind::Hreflang,
+        SignalKind::InternalLinks,
+    ];
+
+    /// The signal as the cluster page names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            SignalKind::Redirect => "redirects",
+            SignalKind::CanonicalElement => "canonical elements",
+            SignalKind::CanonicalHeader => "canonical headers",
+            SignalKind::Sitemap => "sitemaps",
+            SignalKind::Hreflang => "hreflang",
+            SignalKind::InternalLinks => "internal links",
+        }
+    }
+}
+
+impl From<audit::SignalKind> for SignalKind {
+    fn from(k: audit::SignalKind) -> SignalKind {
+        match k {
+            audit::SignalKind::Redirect => SignalKind::Redirect,
+            audit::SignalKind::CanonicalElement => SignalKind::CanonicalElement,
+            audit::SignalKind::CanonicalHeader => SignalKind::CanonicalHeader,
+            audit::SignalKind::Sitemap => SignalKind::Sitemap,
+            audit::SignalKind::Hreflang => SignalKind::Hreflang,
+            audit::SignalKind::InternalLinks => SignalKind::InternalLinks,
+        }
+    }
+}
+
+/// Where an audit stands, as the audits list shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum AuditStatus {
+    /// Crawling in this process.
+    Running,
+    /// Finished.
+    Done,
+    /// Stopped by the user (can be resumed).
+    Cancelled,
+    /// Stopped by an error (can be resumed).
+    Failed,
+    /// Marked running, but no process runs it: it was killed (can be resumed).
+    Interrupted,
+}
+
+impl AuditStatus {
+    /// Every status.
+    pub const ALL: [AuditStatus; 5] = [
+        AuditStatus::Running,
+        AuditStatus::Done,
+        AuditStatus::Cancelled,
+        AuditStatus::Failed,
+        AuditStatus::Interrupted,
+    ];
+
+    /// The stored status; `running` says whether this process runs the audit (a
+    /// `running` audit that is not is [`AuditStatus::Interrupted`]).
+    pub fn of(stored: store::AuditStatus, running: bool) -> AuditStatus {
+        match stored {
+            store::AuditStatus::Running if running => AuditStatus::Running,
+            store::AuditStatus::Running => AuditStatus::Interrupted,
+            store::AuditStatus::Finished => AuditStatus::Done,
+            store::AuditStatus::Cancelled => AuditStatus::Cancelled,
+            store::AuditStatus::Failed => AuditStatus::Failed,
+        }
+    }
+
+    /// The status word (also its wire form).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AuditStatus::Running => "running",
+            AuditStatus::Done => "done",
+            AuditStatus::Cancelled => "cancelled",
+            AuditStatus::Failed => "failed",
+            AuditStatus::Interrupted => "interrupted",
+        }
+    }
+
+    /// Its crawl is not going on.
+    pub fn is_settled(self) -> bool {
+        self != AuditStatus::Running
+    }
+
+    /// It stopped before the end and can be resumed.
+    pub fn can_resume(self) -> bool {
+        matches!(
+            self,
+            AuditStatus::Cancelled | AuditStatus::Failed | AuditStatus::Interrupted
+        )
+    }
+}
+
+/// A finding's code (`DUP-HOST`, ...) in the TypeScript contract: the union of every
+/// code the analysis knows. In Rust the code travels as text.
+pub struct FindingCode;
+
+impl TS for FindingCode {
+    type WithoutGenerics = Self;
+    type OptionInnerType = Self;
+
+    fn docs() -> Option<String> {
+        Some("/**\n * A finding's stable code, e.g. `DUP-HOST`.\n */\n".to_owned())
+    }
+
+    fn name(_: &Config) -> String {
+        "FindingCode".to_owned()
+    }
+
+    fn inline(_: &Config) -> String {
+        audit::FindingId::ALL
+            .iter()
+            .map(|id| format!("\"{}\"", id.code()))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+
+    fn decl(cfg: &Config) -> String {
+        format!("type FindingCode = {};", Self::inline(cfg))
+    }
+
+    fn decl_concrete(cfg: &Config) -> String {
+        Self::decl(cfg)
+    }
+
+    fn output_path() -> Option<PathBuf> {
+        Some(PathBuf::from("FindingCode.ts"))
+    }
+}
+
+pub use crate::error::{ErrorCode, IpcError};

@@ -200,6 +200,23 @@ pub fn export_report(
     analysis: &Analysis,
     dir: &Path,
 ) -> Result<Vec<Written>, ViewError> {
+    export_report_with(input, analysis, dir, ExportOptions::default())
+}
+
+/// Choices of what an export writes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ExportOptions {
+    /// The server redirect files also hold the redirects the site already answers.
+    pub include_existing_redirects: bool,
+}
+
+/// [`export_report`] with options.
+pub fn export_report_with(
+    input: &AuditInput,
+    analysis: &Analysis,
+    dir: &Path,
+    options: ExportOptions,
+) -> Result<Vec<Written>, ViewError> {
     std::fs::create_dir_all(dir).map_err(|e| ViewError::io(dir, e))?;
     let mut written = Vec::new();
     for name in TableName::ALL {
@@ -210,7 +227,7 @@ pub fn export_report(
             rows: Some(rows),
         });
     }
-    for (file, contents) in audit::export::fix_files(analysis) {
+    for (file, contents) in audit::export::fix_files(analysis, options.include_existing_redirects) {
         let path = dir.join(file);
         std::fs::write(&path, contents).map_err(|e| ViewError::io(&path, e))?;
         written.push(Written { path, rows: None });

@@ -8,8 +8,8 @@ use std::time::Duration;
 use tokio::sync::Notify;
 use view::runs::{RunEvents, Runs, crawl_config};
 use view::{
-    AnalysisPolicy, Cell, FindingQuery, OpenAudit, PresetName, Progress, ProgressPhase, SortSpec,
-    StartAuditRequest, TableName, TableQuery,
+    AnalysisPolicy, AuditStatus, Cell, Family, FindingQuery, OpenAudit, PresetName, Progress,
+    ProgressPhase, Role, Severity, SortSpec, StartAuditRequest, TableName, TableQuery,
 };
 
 #[derive(Default)]
@@ -214,7 +214,7 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
     let cluster_id: u32 = clusters.row_keys[row].parse().unwrap();
     let detail = open.cluster_detail(cluster_id).unwrap();
     assert_eq!(detail.preferred_url, "https://example.test/shoes");
-    assert_eq!(detail.members[0].role, "preferred");
+    assert_eq!(detail.members[0].role, Role::Preferred);
     assert_eq!(detail.members[0].fix, None);
     assert!(detail.members[0].indexable);
     let slash = detail
@@ -222,7 +222,7 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
         .iter()
         .find(|m| m.url == "https://example.test/shoes/")
         .expect("/shoes/ is a member");
-    assert_eq!(slash.role, "duplicate");
+    assert_eq!(slash.role, Role::Duplicate);
     assert_eq!(
         slash.fix.as_deref(),
         Some("301 redirect to https://example.test/shoes")
@@ -248,8 +248,8 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
     });
     assert_eq!(all.matched, all.total);
     let canon = open.query_findings(&FindingQuery {
-        severity: Some("error".into()),
-        family: Some("canonicals".into()),
+        severity: Some(Severity::Error),
+        family: Some(Family::Canonicals),
         search: None,
         offset: 0,
         limit: 1000,
@@ -259,7 +259,7 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
         canon
             .items
             .iter()
-            .all(|f| f.severity == "error" && f.id.starts_with("CANON-"))
+            .all(|f| f.severity == Severity::Error && f.id.starts_with("CANON-"))
     );
     let searched = open.query_findings(&FindingQuery {
         severity: None,
@@ -281,7 +281,7 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
     // Pages: sorted by status code (descending), searched.
     let mut q = query(TableName::Pages);
     q.sort = Some(SortSpec {
-        column: "statusCode".into(),
+        column: "status_code".into(),
         descending: true,
     });
     q.search = Some("Shoes".into());
@@ -289,7 +289,7 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
     let status = page
         .columns
         .iter()
-        .position(|c| c.key == "statusCode")
+        .position(|c| c.key == "status_code")
         .unwrap();
     let codes: Vec<i64> = page
         .rows
@@ -353,7 +353,7 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
         .unwrap();
     assert_eq!(list.len(), 1);
     assert_eq!(list[0].id, id);
-    assert_eq!(list[0].status, "done");
+    assert_eq!(list[0].status, AuditStatus::Done);
     assert_eq!(list[0].clusters, Some(o.clusters));
     assert_eq!(list[0].findings, Some(open.severity_counts()));
     assert_eq!(list[0].pages, i64::from(o.pages));
@@ -433,7 +433,7 @@ async fn a_cancelled_audit_resumes_to_the_end() {
     let list = view::list_audits(&site.store, &|i| runs.is_running(i))
         .await
         .unwrap();
-    assert_eq!(list[0].status, "cancelled");
+    assert_eq!(list[0].status, AuditStatus::Cancelled);
     assert_eq!(list[0].findings, None);
 
     let rec = Arc::new(Recorder::default());

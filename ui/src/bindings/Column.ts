@@ -6,7 +6,8 @@ import type { ColumnKind } from "./ColumnKind";
  */
 export type Column = { 
 /**
- * The key a [`SortSpec`] or [`ColumnFilter`] names.
+ * The column's stable id (snake_case), which a [`SortSpec`] or [`ColumnFilter`]
+ * names; never shown.
  */
 key: string, 
 /**

@@ -2,7 +2,7 @@
 import type { ProgressPhase } from "./ProgressPhase";
 
 /**
- * A snapshot of a running audit (the `audit-progress` and `audit-finished` events).
+ * A snapshot of a running audit (the [`PROGRESS_EVENT`] and [`FINISHED_EVENT`] events).
  */
 export type Progress = { 
 /**

@@ -1,7 +1,11 @@
-// The contract types, generated from the Rust types into `src/bindings/`. Every module of the
-// UI imports them from here, never from the bindings folder directly.
+// The contract, generated from the Rust types into `src/bindings/`: types (enums as string
+// unions), the vocabulary (every enum's values, labels, which phases and statuses are final) and
+// the command wrappers. Every module of the UI imports them from here, never from the bindings
+// folder directly.
 export type {
   AuditListItem,
+  AuditStatus,
+  Cause,
   Cell,
   ClusterDetail,
   Column,
@@ -10,27 +14,50 @@ export type {
   CountItem,
   DiffSection,
   DiffView,
+  ErrorCode,
+  Family,
+  FindingCode,
   FindingPage,
   FindingQuery,
   FindingView,
+  IpcError,
   MemberView,
   Overview,
   PresetName,
   Progress,
   ProgressPhase,
+  Role,
+  Severity,
   SeverityCounts,
+  SignalKind,
   SignalView,
   SortSpec,
   StartAuditRequest,
   TableName,
   TablePage,
   TableQuery,
+  Tier,
+} from "../bindings";
+export type { Commands, Events, Invoke } from "../bindings";
+export {
+  AUDIT_STATUSES,
+  CAUSE_LABELS,
+  ERROR_CODES,
+  FAMILIES,
+  FINAL_PHASES,
+  FINISHED_EVENT,
+  PHASES,
+  PRESETS,
+  PROGRESS_EVENT,
+  RESUMABLE_STATUSES,
+  ROLE_LABELS,
+  SETTLED_STATUSES,
+  SEVERITIES,
+  SIGNAL_LABELS,
+  commands,
 } from "../bindings";
 
-import type { PresetName, ProgressPhase, TableName } from "../bindings";
-
-/** Phases after which an audit's crawl no longer changes. */
-export const FINAL_PHASES: readonly ProgressPhase[] = ["done", "cancelled", "failed"];
+import type { TableName } from "../bindings";
 
 /** The report tables shown under "Tables", with their labels, in menu order. */
 export const REPORT_TABLES: readonly { table: TableName; label: string }[] = [
@@ -44,9 +71,3 @@ export const REPORT_TABLES: readonly { table: TableName; label: string }[] = [
   { table: "clusterMembers", label: "Cluster members" },
   { table: "findings", label: "Findings" },
 ];
-
-/** Normalization presets a new audit can use. */
-export const PRESETS: readonly PresetName[] = ["rfc3986", "seo", "aggressive"];
-
-/** Finding severities, most severe first. */
-export const SEVERITIES = ["error", "warning", "notice"] as const;

@@ -1,7 +1,7 @@
 // Where the user is: the current view, the opened audit and its overview. Shared by the views
 // through context so that the left navigation and every view agree.
 import { getContext, setContext } from "svelte";
-import type { Overview, TableName } from "./api";
+import type { Family, Overview, TableName } from "./api";
 import type { Backend } from "./backend";
 import { errorMessage } from "./format";
 
@@ -28,8 +28,8 @@ export class AppState {
   openError = $state<string | null>(null);
   clusterId = $state<number | null>(null);
   table = $state<TableName>("pages");
-  /** The family the findings view starts filtered by ("" for all). */
-  findingsFamily = $state("");
+  /** The family the findings view is filtered by (`null` for all). */
+  findingsFamily = $state<Family | null>(null);
   compareOld = $state<number | null>(null);
   compareNew = $state<number | null>(null);
   /** The audit whose progress the new-audit view shows. */
@@ -53,7 +53,7 @@ export class AppState {
     this.openError = null;
     this.opening = true;
     this.clusterId = null;
-    this.findingsFamily = "";
+    this.findingsFamily = null;
     this.view = view;
     try {
       const overview = await this.backend.openAudit(auditId);
@@ -81,7 +81,7 @@ export class AppState {
     this.view = "cluster";
   }
 
-  showFindings(family: string): void {
+  showFindings(family: Family | null): void {
     this.findingsFamily = family;
     this.view = "findings";
   }

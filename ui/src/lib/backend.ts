@@ -1,43 +1,21 @@
 // The one seam between the UI and the desktop shell. Components get a `Backend` from context
 // (`useBackend`) and never talk to Tauri themselves; tests pass an in-memory implementation.
 import { getContext, setContext } from "svelte";
-import type {
-  AuditListItem,
-  ClusterDetail,
-  DiffView,
-  FindingPage,
-  FindingQuery,
-  Overview,
-  Progress,
-  StartAuditRequest,
-  TableName,
-  TablePage,
-  TableQuery,
-} from "./api";
+import type { Commands, Events } from "./api";
+import { commands, FINISHED_EVENT, PROGRESS_EVENT } from "./api";
 
 /** Stops an event subscription. */
 export type Unsubscribe = () => void;
 
-/** Everything the UI asks of the desktop shell: one method per command, event and dialog. */
-export interface Backend {
-  listAudits(): Promise<AuditListItem[]>;
-  startAudit(request: StartAuditRequest): Promise<number>;
-  auditProgress(auditId: number): Promise<Progress | null>;
-  cancelAudit(auditId: number): Promise<void>;
-  resumeAudit(auditId: number): Promise<number>;
-  rerunAudit(auditId: number): Promise<number>;
-  deleteAudit(auditId: number): Promise<void>;
-  openAudit(auditId: number): Promise<Overview>;
-  queryTable(auditId: number, query: TableQuery): Promise<TablePage>;
-  clusterDetail(auditId: number, clusterId: number): Promise<ClusterDetail>;
-  queryFindings(auditId: number, query: FindingQuery): Promise<FindingPage>;
-  compareAudits(oldAudit: number, newAudit: number): Promise<DiffView>;
-  exportTable(auditId: number, table: TableName, path: string): Promise<number>;
-  exportReport(auditId: number, dir: string): Promise<string[]>;
-  /** `audit-progress` events. */
-  onProgress(handler: (progress: Progress) => void): Promise<Unsubscribe>;
-  /** `audit-finished` events. */
-  onFinished(handler: (progress: Progress) => void): Promise<Unsubscribe>;
+/**
+ * Everything the UI asks of the desktop shell: the commands (generated from the shell's list;
+ * a failed one rejects with an `IpcError`), its events, and the dialogs.
+ */
+export interface Backend extends Commands {
+  /** `PROGRESS_EVENT` events. */
+  onProgress(handler: (progress: Events[typeof PROGRESS_EVENT]) => void): Promise<Unsubscribe>;
+  /** `FINISHED_EVENT` events. */
+  onFinished(handler: (progress: Events[typeof FINISHED_EVENT]) => void): Promise<Unsubscribe>;
   /** Asks the user where to save a file; `null` when they cancel. */
   pickSavePath(defaultName: string): Promise<string | null>;
   /** Asks the user for a folder; `null` when they cancel. */
@@ -64,22 +42,11 @@ export async function tauriBackend(): Promise<Backend> {
   const { listen } = await import("@tauri-apps/api/event");
   const dialog = await import("@tauri-apps/plugin-dialog");
   return {
-    listAudits: () => invoke("list_audits"),
-    startAudit: (request) => invoke("start_audit", { request }),
-    auditProgress: (auditId) => invoke("audit_progress", { auditId }),
-    cancelAudit: (auditId) => invoke("cancel_audit", { auditId }),
-    resumeAudit: (auditId) => invoke("resume_audit", { auditId }),
-    rerunAudit: (auditId) => invoke("rerun_audit", { auditId }),
-    deleteAudit: (auditId) => invoke("delete_audit", { auditId }),
-    openAudit: (auditId) => invoke("open_audit", { auditId }),
-    queryTable: (auditId, query) => invoke("query_table", { auditId, query }),
-    clusterDetail: (auditId, clusterId) => invoke("cluster_detail", { auditId, clusterId }),
-    queryFindings: (auditId, query) => invoke("query_findings", { auditId, query }),
-    compareAudits: (oldAudit, newAudit) => invoke("compare_audits", { oldAudit, newAudit }),
-    exportTable: (auditId, table, path) => invoke("export_table", { auditId, table, path }),
-    exportReport: (auditId, dir) => invoke("export_report", { auditId, dir }),
-    onProgress: (handler) => listen<Progress>("audit-progress", (event) => handler(event.payload)),
-    onFinished: (handler) => listen<Progress>("audit-finished", (event) => handler(event.payload)),
+    ...commands(invoke),
+    onProgress: (handler) =>
+      listen<Events[typeof PROGRESS_EVENT]>(PROGRESS_EVENT, (event) => handler(event.payload)),
+    onFinished: (handler) =>
+      listen<Events[typeof FINISHED_EVENT]>(FINISHED_EVENT, (event) => handler(event.payload)),
     async pickSavePath(defaultName) {
       const preset = automationPaths()?.savePath;
       if (preset) return preset;

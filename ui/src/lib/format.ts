@@ -1,7 +1,11 @@
 // Formatting of numbers, dates, durations and cells for display (always as plain text).
-import type { Cell } from "./api";
+import type { Cell, ErrorCode } from "./api";
+import { ERROR_CODES } from "./api";
 
-/** Turns whatever a rejected command carries into a message the UI can show as text. */
+/**
+ * Turns whatever a rejected command carries (an `IpcError`: a code and a message) into a
+ * message the UI can show as text.
+ */
 export function errorMessage(error: unknown): string {
   if (typeof error === "string") return error;
   if (error instanceof Error) return error.message;
@@ -9,6 +13,13 @@ export function errorMessage(error: unknown): string {
     return String((error as { message: unknown }).message);
   }
   return String(error);
+}
+
+/** The kind of error a command rejected with, when it says (`null` otherwise). */
+export function errorCode(error: unknown): ErrorCode | null {
+  if (typeof error !== "object" || error === null || !("code" in error)) return null;
+  const code = (error as { code: unknown }).code;
+  return ERROR_CODES.find((known) => known === code) ?? null;
 }
 
 const integer = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
