@@ -307,7 +307,7 @@ fn before_and_after_give_exactly_the_changes_between_them() {
             // Fixed.
             "resolved | CANON-TO-ERROR https://example.test/canonical/to-404",
             "resolved | SITEMAP-ERROR https://example.test/discontinued",
-            "resolved | DUP-SLASH https://example.test/shoes/",
+            "resolved | DUP-SLASH slash example.test with a trailing slash where the page has none",
             "resolved | REDIRECT-CHAIN https://example.test/chain/start",
             "resolved | SITEMAP-REDIRECT https://example.test/moved/old-page",
             // /resources no longer links the www /contact.

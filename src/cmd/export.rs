@@ -17,6 +17,12 @@ pub struct Args {
     /// The folder to write into (created if missing).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
+    /// Also write the redirects the site already answers into the server redirect
+    /// files (nginx, Apache, Netlify, Vercel, Cloudflare, WordPress); by default they
+    /// hold only the redirects that are new or change what the site answers, and
+    /// redirect_map.csv marks each redirect new, changed or existing.
+    #[arg(long)]
+    include_existing_redirects: bool,
 }
 
 /// Runs the subcommand.
@@ -24,7 +30,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let (id, input, analysis) = runtime.block_on(args.target.analyse())?;
     // The same files the desktop app's "Export full report" writes.
-    let written = view::workflow::export_report(&input, &analysis, &args.out)
+    let options = view::workflow::ExportOptions {
+        include_existing_redirects: args.include_existing_redirects,
+    };
+    let written = view::workflow::export_report_with(&input, &analysis, &args.out, options)
         .with_context(|| format!("cannot export audit {} to {}", id.0, args.out.display()))?;
     for w in written {
         match w.rows {

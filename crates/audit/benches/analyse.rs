@@ -65,7 +65,7 @@ impl Gen {
             depth: 2,
             found_via: FoundVia::Link,
             state,
-            reason: reason.map(str::to_owned),
+            reason: reason.map(|r| r.parse().expect("a skip reason")),
         });
         id
     }

@@ -549,8 +549,11 @@ pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> Tabl
 /// The fix files a developer applies: `(file name, contents)`. The redirect map comes as
 /// CSV and as configuration for nginx, Apache, Netlify (`_redirects`), Vercel
 /// (`vercel.json`), Cloudflare Bulk Redirects and the WordPress Redirection plugin.
-pub fn fix_files(analysis: &Analysis) -> Vec<(&'static str, String)> {
-    let f: FixFiles = analysis.fix_files();
+/// The server files hold only the redirects that are new or change what the site
+/// answers; `include_existing` writes those it already answers too.
+pub fn fix_files(analysis: &Analysis, include_existing: bool) -> Vec<(&'static str, String)> {
+    let mut f: FixFiles = analysis.fix_files();
+    f.include_existing = include_existing;
     vec![
         ("redirect_map.csv", f.redirects_csv()),
         ("redirects.nginx.conf", f.nginx()),

@@ -337,6 +337,18 @@ pub enum Fix {
         /// The linked URL (or URL pattern).
         to: String,
     },
+    /// Change one link in the site's template (menu, header, footer, sidebar): it is on
+    /// most pages, so one edit changes it on all of them.
+    UpdateTemplateLink {
+        /// The linked URL.
+        from: String,
+        /// The URL to link instead; `None`: remove the link.
+        to: Option<String>,
+        /// Pages carrying it.
+        pages: u32,
+        /// Its most common anchor text.
+        anchor: Option<String>,
+    },
     /// Link to `to` from relevant crawlable pages.
     AddLinks {
         /// The page that needs internal links.
@@ -473,8 +485,10 @@ impl fmt::Display for Fix {
                     "Change links to {from} into links to {to} on {}",
                     pages.join(", ")
                 )?;
-                if *more_pages > 0 {
-                    write!(f, " and {more_pages} more pages")?;
+                match more_pages {
+                    0 => {}
+                    1 => f.write_str(" and 1 more page")?,
+                    n => write!(f, " and {n} more pages")?,
                 }
                 f.write_str(".")
             }
@@ -484,10 +498,36 @@ impl fmt::Display for Fix {
                 to,
             } => {
                 write!(f, "Remove links to {to} from {}", pages.join(", "))?;
-                if *more_pages > 0 {
-                    write!(f, " and {more_pages} more pages")?;
+                match more_pages {
+                    0 => {}
+                    1 => f.write_str(" and 1 more page")?,
+                    n => write!(f, " and {n} more pages")?,
                 }
                 f.write_str(".")
+            }
+            Fix::UpdateTemplateLink {
+                from,
+                to,
+                pages,
+                anchor,
+            } => {
+                let named = anchor
+                    .as_deref()
+                    .map_or_else(String::new, |a| format!(" (\"{a}\")"));
+                match to {
+                    Some(to) => write!(
+                        f,
+                        "In the site's template (navigation, header, footer or sidebar), change \
+                         the link{named} to {from} into a link to {to}: one edit changes it on \
+                         all {pages} pages that carry it."
+                    ),
+                    None => write!(
+                        f,
+                        "In the site's template (navigation, header, footer or sidebar), remove \
+                         or replace the link{named} to {from}: one edit changes it on all \
+                         {pages} pages that carry it."
+                    ),
+                }
             }
             Fix::AddLinks { to } => write!(f, "Link to {to} from relevant crawlable pages."),
             Fix::SitemapRemove { sitemap, loc } => {

@@ -28,6 +28,57 @@ pub struct RedirectLine {
     pub target: String,
     /// The status (301).
     pub status: u16,
+    /// What the site answers at `source` today, when it redirects.
+    #[serde(default)]
+    pub today: Option<SiteRedirect>,
+}
+
+impl RedirectLine {
+    /// Whether the redirect is new, changes one the site answers, or is already there.
+    pub fn state(&self) -> RedirectState {
+        match &self.today {
+            None => RedirectState::New,
+            Some(t) if t.to == self.target && t.status == self.status => RedirectState::Existing,
+            Some(t) if t.to == self.target && matches!((t.status, self.status), (308, 301)) => {
+                RedirectState::Existing
+            }
+            Some(_) => RedirectState::Changed,
+        }
+    }
+}
+
+/// One redirect the site answers today: the first hop of a crawled URL.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SiteRedirect {
+    /// The URL that redirects.
+    pub source: String,
+    /// Where its first hop goes.
+    pub to: String,
+    /// The hop's status (301, 302, ...).
+    pub status: u16,
+}
+
+/// How a redirect of the map compares with what the site answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RedirectState {
+    /// The site does not redirect the source today.
+    New,
+    /// The site redirects it elsewhere, through a chain, or with a temporary status.
+    Changed,
+    /// The site already answers exactly this permanent redirect.
+    Existing,
+}
+
+impl RedirectState {
+    /// `new`, `changed`, `existing`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RedirectState::New => "new",
+            RedirectState::Changed => "changed",
+            RedirectState::Existing => "existing",
+        }
+    }
 }
 
 /// The canonical one page should carry.
@@ -66,8 +117,14 @@ pub struct SitemapChange {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FixFiles {
     /// Every non-preferred URL that should redirect (or already does) → its cluster's
-    /// preferred URL, plus the redirect fixes of findings; sorted by source.
+    /// preferred URL, plus the redirect fixes of findings; sorted by source. The CSV
+    /// holds them all, each marked new, changed or existing.
     pub redirects: Vec<RedirectLine>,
+    /// The server files (nginx, Apache, Netlify, Vercel, Cloudflare, WordPress) also
+    /// write the redirects the site already answers; by default they hold only what must
+    /// change.
+    #[serde(default)]
+    pub include_existing: bool,
     /// The canonical every 2xx member of a cluster (and every page a finding fixes)
     /// should carry; sorted by page.
     pub canonicals: Vec<CanonicalTag>,
@@ -164,10 +221,16 @@ impl FixFiles {
                 target = next.clone();
             }
             if target != source && hops <= 32 {
+                let today = a
+                    .live_redirects
+                    .binary_search_by(|r| r.source.as_str().cmp(&source))
+                    .ok()
+                    .map(|at| a.live_redirects[at].clone());
                 lines.push(RedirectLine {
                     source,
                     target,
                     status,
+                    today,
                 });
             }
         }
@@ -179,6 +242,7 @@ impl FixFiles {
         remove.sort_by(|a, b| (&a.sitemap, &a.loc).cmp(&(&b.sitemap, &b.loc)));
         remove.dedup_by(|a, b| a.sitemap == b.sitemap && a.loc == b.loc);
         FixFiles {
+            include_existing: false,
             redirects: lines,
             canonicals,
             sitemap_add: add,
@@ -186,19 +250,64 @@ impl FixFiles {
         }
     }
 
-    /// The redirect map as CSV: `source,target,status`.
+    /// The redirect map as CSV: `source,target,status,change,site_status,site_target`:
+    /// every redirect, with whether it is new, changes what the site answers (and what
+    /// that is), or already exists.
     pub fn redirects_csv(&self) -> String {
-        let mut out = String::from("source,target,status\n");
+        let mut out = String::from("source,target,status,change,site_status,site_target\n");
         for r in &self.redirects {
+            let (site_status, site_target) = match &r.today {
+                Some(t) => (t.status.to_string(), csv_field(&t.to)),
+                None => (String::new(), String::new()),
+            };
             let _ = writeln!(
                 out,
-                "{},{},{}",
+                "{},{},{},{},{site_status},{site_target}",
                 csv_field(&r.source),
                 csv_field(&r.target),
-                r.status
+                r.status,
+                r.state().as_str()
             );
         }
         out
+    }
+
+    /// The redirects the server files write: those that are new or change what the site
+    /// answers, and the existing ones too with [`FixFiles::include_existing`].
+    pub fn to_write(&self) -> impl Iterator<Item = &RedirectLine> {
+        self.redirects
+            .iter()
+            .filter(|r| self.include_existing || r.state() != RedirectState::Existing)
+    }
+
+    /// The header line of a server file: how many redirects it writes, and how many the
+    /// site already answers that it leaves out.
+    fn counts_line(&self, server: &str) -> String {
+        let written = self.to_write().count();
+        let existing = self
+            .redirects
+            .iter()
+            .filter(|r| r.state() == RedirectState::Existing)
+            .count();
+        let mut line = format!(
+            "# Dustpan redirect map for {server}: {written} redirect{}.\n",
+            if written == 1 { "" } else { "s" }
+        );
+        if existing > 0 && !self.include_existing {
+            let _ = writeln!(
+                line,
+                "# {existing} redirect{} the site already answers {} left out (redirect_map.csv lists {}).",
+                if existing == 1 { "" } else { "s" },
+                if existing == 1 { "is" } else { "are" },
+                if existing == 1 { "it" } else { "them" }
+            );
+        } else if existing > 0 {
+            let _ = writeln!(
+                line,
+                "# {existing} of them the site already answers: kept so this file is the whole map."
+            );
+        }
+        line
     }
 
     /// The canonicals as CSV: `page,canonical,present`.
@@ -252,16 +361,13 @@ impl FixFiles {
     /// every special character escaped. Values are quoted strings with `\` and `"`
     /// escaped; a `$` in a target is written `%24`, as nginx has no escape for it.
     pub fn nginx(&self) -> String {
-        let mut out = format!(
-            "# Dustpan redirect map for nginx: {} redirects.\n",
-            self.redirects.len()
-        );
+        let mut out = self.counts_line("nginx");
         let mut notes = String::new();
         let mut by_request: Vec<NginxEntry> = Vec::new();
         let mut by_path: Vec<NginxEntry> = Vec::new();
         let mut seen: FxHashSet<(bool, String)> = FxHashSet::default();
         let mut statuses = BTreeSet::from([301]);
-        for r in &self.redirects {
+        for r in self.to_write() {
             let l = match Line::new(r) {
                 Ok(l) => l,
                 Err(why) => {
@@ -375,20 +481,19 @@ impl FixFiles {
     /// `$` and `%` escaped, `NE` keeps its percent-encoding and `QSD` drops the request's
     /// query string.
     pub fn apache(&self) -> String {
-        let mut out = format!(
-            "# Dustpan redirect map for Apache httpd (mod_rewrite): {} redirects.\n\
-             #\n\
+        let mut out = self.counts_line("Apache httpd (mod_rewrite)");
+        out.push_str(
+            "#\n\
              # Include this file in each <VirtualHost> that serves one of these sites (or put it\n\
              # in the .htaccess of the document root). Sources match on the scheme, the host\n\
              # with any port, and exactly, case-sensitively, on the request target of the\n\
              # request line; a source with a plain path and no query string matches with any\n\
              # query string. The target gets no query string but its own.\n",
-            self.redirects.len()
         );
         let mut notes = String::new();
         let mut rules = String::new();
         let mut seen: FxHashSet<(bool, String)> = FxHashSet::default();
-        for r in &self.redirects {
+        for r in self.to_write() {
             let l = match Line::new(r) {
                 Ok(l) => l,
                 Err(why) => {
@@ -455,17 +560,16 @@ impl FixFiles {
     /// strings only loosely, and treats `*` and `/:name` as patterns, so such sources are
     /// left out (as are paths with whitespace or that are not UTF-8), listed as comments.
     pub fn netlify(&self) -> String {
-        let mut out = format!(
-            "# Dustpan redirect map for Netlify (_redirects): {} redirects.\n\
-             # Put this file in the publish directory (or add its lines to your _redirects).\n\
+        let mut out = self.counts_line("Netlify (_redirects)");
+        out.push_str(
+            "# Put this file in the publish directory (or add its lines to your _redirects).\n\
              # FROM is the decoded path (with the scheme and host when the source is on another\n\
              # host than its target), TO a path or URL, and the status is forced (!).\n",
-            self.redirects.len()
         );
         let mut notes = String::new();
         let mut rules = String::new();
         let mut seen: FxHashSet<String> = FxHashSet::default();
-        for r in &self.redirects {
+        for r in self.to_write() {
             let l = match Line::new(r) {
                 Ok(l) => l,
                 Err(why) => {
@@ -529,7 +633,7 @@ impl FixFiles {
     pub fn vercel(&self) -> String {
         let mut entries = Vec::new();
         let mut seen: FxHashSet<(String, String)> = FxHashSet::default();
-        for r in &self.redirects {
+        for r in self.to_write() {
             let Ok(l) = Line::new(r) else { continue };
             if l.src.query.is_some()
                 || (l.src.host == l.tgt.host && l.src.path == l.tgt.path)
@@ -565,7 +669,7 @@ impl FixFiles {
     pub fn cloudflare_csv(&self) -> String {
         let mut out = String::new();
         let mut seen: FxHashSet<String> = FxHashSet::default();
-        for r in &self.redirects {
+        for r in self.to_write() {
             let Ok(l) = Line::new(r) else { continue };
             let path = l.src.path.replace('{', "%7B").replace('}', "%7D");
             let source = format!("{}://{}{path}", l.src.scheme, l.src.host);
@@ -603,7 +707,7 @@ impl FixFiles {
     pub fn wordpress_csv(&self) -> String {
         let mut out = String::from("source,target,regex,code,type,hits,title,status\n");
         let mut seen: FxHashSet<String> = FxHashSet::default();
-        for r in &self.redirects {
+        for r in self.to_write() {
             let Ok(l) = Line::new(r) else { continue };
             let same_host = l.src.host == l.tgt.host;
             let source = if same_host {

@@ -84,8 +84,207 @@ pub enum UrlState {
     Blocked,
     /// The fetch failed without a usable response.
     Failed,
-    /// Recorded but not fetched (see `reason`: `out_of_scope`, `max_depth`, `trap: ...`).
+    /// Recorded but not fetched (see `reason`: out of scope, too deep, a trap, ...).
     Skipped,
+}
+
+/// Why a URL was skipped, blocked or failed (`urls.reason_kind`): the store's list of
+/// words, which the loader maps one to one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReasonKind {
+    /// Outside the audit's origins and patterns.
+    OutOfScope,
+    /// Its host resolves to an address only the audit's own origins may use.
+    AddressRefused,
+    /// More link hops from a start URL than the audit allows.
+    MaxDepth,
+    /// Found only through nofollow links.
+    Nofollow,
+    /// Found only as a canonical or hreflang target the audit does not follow.
+    NotFollowed,
+    /// More redirect hops than the audit follows.
+    RedirectLimit,
+    /// Longer than the audit's URL length limit.
+    UrlTooLong,
+    /// More query parameters than the audit allows.
+    TooManyParams,
+    /// A crawler trap: a path segment repeats.
+    TrapRepeatedSegment,
+    /// A crawler trap: too many URLs of one numeric pattern.
+    TrapPattern,
+    /// The audit already held its maximum number of URLs.
+    MaxUrls,
+    /// Learned DUST rules predicted it duplicates a URL already queued
+    /// ([`PREDICTED_DUPLICATE`](crate::PREDICTED_DUPLICATE)).
+    DustDuplicate,
+    /// robots.txt disallows it.
+    RobotsTxt,
+    /// The stored URL does not parse.
+    InvalidUrl,
+    /// The request timed out.
+    Timeout,
+    /// The connection could not be made.
+    Connect,
+    /// The server closed the connection mid-response.
+    Dropped,
+    /// The compressed body could not be decoded.
+    Decode,
+    /// The body could not be read.
+    Body,
+    /// The request failed otherwise.
+    Request,
+    /// Processing the URL panicked.
+    Panic,
+    /// A reason an earlier version recorded that this one does not name.
+    Other,
+}
+
+impl ReasonKind {
+    /// Every kind.
+    pub const ALL: [ReasonKind; 22] = [
+        Self::OutOfScope,
+        Self::AddressRefused,
+        Self::MaxDepth,
+        Self::Nofollow,
+        Self::NotFollowed,
+        Self::RedirectLimit,
+        Self::UrlTooLong,
+        Self::TooManyParams,
+        Self::TrapRepeatedSegment,
+        Self::TrapPattern,
+        Self::MaxUrls,
+        Self::DustDuplicate,
+        Self::RobotsTxt,
+        Self::InvalidUrl,
+        Self::Timeout,
+        Self::Connect,
+        Self::Dropped,
+        Self::Decode,
+        Self::Body,
+        Self::Request,
+        Self::Panic,
+        Self::Other,
+    ];
+
+    /// The stable word (the store's `urls.reason_kind`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::OutOfScope => "out_of_scope",
+            Self::AddressRefused => "address_refused",
+            Self::MaxDepth => "max_depth",
+            Self::Nofollow => "nofollow",
+            Self::NotFollowed => "not_followed",
+            Self::RedirectLimit => "redirect_limit",
+            Self::UrlTooLong => "url_too_long",
+            Self::TooManyParams => "too_many_params",
+            Self::TrapRepeatedSegment => "trap_repeated_segment",
+            Self::TrapPattern => "trap_pattern",
+            Self::MaxUrls => "max_urls",
+            Self::DustDuplicate => "dust_duplicate",
+            Self::RobotsTxt => "robots_txt",
+            Self::InvalidUrl => "invalid_url",
+            Self::Timeout => "timeout",
+            Self::Connect => "connect",
+            Self::Dropped => "dropped",
+            Self::Decode => "decode",
+            Self::Body => "body",
+            Self::Request => "request",
+            Self::Panic => "panic",
+            Self::Other => "other",
+        }
+    }
+
+    /// The kind a word names.
+    pub fn parse(word: &str) -> Option<ReasonKind> {
+        Self::ALL.into_iter().find(|k| k.as_str() == word)
+    }
+
+    /// A crawler trap (repeated segments or a numeric pattern over its budget).
+    pub fn is_trap(self) -> bool {
+        matches!(self, Self::TrapRepeatedSegment | Self::TrapPattern)
+    }
+}
+
+impl std::fmt::Display for ReasonKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a URL was skipped, blocked or failed: the kind, and the detail people read (a
+/// trap's pattern, ...) where the kind alone does not say it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct UrlReason {
+    /// What kind of reason.
+    pub kind: ReasonKind,
+    /// The detail, if any.
+    #[serde(default)]
+    pub detail: Option<String>,
+}
+
+impl UrlReason {
+    /// A reason without detail.
+    pub fn new(kind: ReasonKind) -> UrlReason {
+        UrlReason { kind, detail: None }
+    }
+}
+
+impl From<ReasonKind> for UrlReason {
+    fn from(kind: ReasonKind) -> UrlReason {
+        UrlReason::new(kind)
+    }
+}
+
+impl std::fmt::Display for UrlReason {
+    /// `kind` or `kind: detail`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.detail {
+            Some(d) => write!(f, "{}: {d}", self.kind),
+            None => f.write_str(self.kind.as_str()),
+        }
+    }
+}
+
+/// A text that is not `kind` or `kind: detail` with a known kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownReason(pub String);
+
+impl std::fmt::Display for UnknownReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown skip reason {:?}", self.0)
+    }
+}
+
+impl std::error::Error for UnknownReason {}
+
+impl std::str::FromStr for UrlReason {
+    type Err = UnknownReason;
+
+    /// Reads the [`Display`](std::fmt::Display) form back, and the text crawls stored
+    /// before reasons had kinds (`trap: over N URLs like P`, `trap: path repeats
+    /// segment "s"`).
+    fn from_str(text: &str) -> Result<UrlReason, UnknownReason> {
+        if let Some(detail) = text.strip_prefix("trap: ") {
+            let kind = if detail.starts_with("over ") {
+                ReasonKind::TrapPattern
+            } else if detail.starts_with("path repeats segment") {
+                ReasonKind::TrapRepeatedSegment
+            } else {
+                return Err(UnknownReason(text.to_owned()));
+            };
+            return Ok(UrlReason {
+                kind,
+                detail: Some(detail.to_owned()),
+            });
+        }
+        let (word, detail) = match text.split_once(": ") {
+            Some((w, d)) => (w, Some(d.to_owned())),
+            None => (text, None),
+        };
+        let kind = ReasonKind::parse(word).ok_or_else(|| UnknownReason(text.to_owned()))?;
+        Ok(UrlReason { kind, detail })
+    }
 }
 
 /// One row of `urls`.
@@ -106,7 +305,7 @@ pub struct UrlRow {
     /// Its frontier state.
     pub state: UrlState,
     /// Why it was skipped, blocked or failed.
-    pub reason: Option<String>,
+    pub reason: Option<UrlReason>,
 }
 
 impl UrlRow {

@@ -224,11 +224,12 @@ pub use dust::{
     validation_candidates,
 };
 pub use finding::{Comparison, Finding, FindingId, Fix, Severity, Tier, compare};
-pub use fixes::{CanonicalTag, FixFiles, RedirectLine, SitemapChange};
+pub use fixes::{CanonicalTag, FixFiles, RedirectLine, RedirectState, SiteRedirect, SitemapChange};
 pub use input::{
     AnchorRow, AuditInput, CanonicalRow, ChainProblem, DeclarationSource, FetchRow, FoundVia,
-    HopKind, HreflangRow, LinkRow, RedirectChainRow, RedirectRow, SitemapEntryRow, SitemapId,
-    SitemapIssue, SitemapRow, SitemapSource, UrlId, UrlRow, UrlState,
+    HopKind, HreflangRow, LinkRow, ReasonKind, RedirectChainRow, RedirectRow, SitemapEntryRow,
+    SitemapId, SitemapIssue, SitemapRow, SitemapSource, UnknownReason, UrlId, UrlReason, UrlRow,
+    UrlState,
 };
 pub use prediction::{PREDICTED_DUPLICATE, PredictionCheck, check_predictions};
 
@@ -289,6 +290,10 @@ pub struct Analysis {
     /// blocks, by URL id.
     #[serde(default)]
     pub main_words: Vec<(UrlId, u32)>,
+    /// The redirects the site answers today (first hop of every crawled URL that
+    /// redirects), sorted by source: what the fix files compare their map with.
+    #[serde(default)]
+    pub live_redirects: Vec<SiteRedirect>,
     /// Counts.
     pub stats: Stats,
 }
@@ -339,6 +344,17 @@ pub fn analyse(input: &AuditInput, config: &AnalysisConfig) -> Analysis {
     let main_words = (0..site.n as u32)
         .filter_map(|i| Some((site.id(i), site.main.words(i)?)))
         .collect();
+    let mut live_redirects: Vec<SiteRedirect> = (0..site.n as u32)
+        .filter_map(|i| {
+            let h = site.hops[i as usize]?;
+            (h.to != site::NONE && h.kind == HopKind::Http).then(|| SiteRedirect {
+                source: site.url_string(i),
+                to: site.url_string(h.to),
+                status: h.status,
+            })
+        })
+        .collect();
+    live_redirects.sort_by(|a, b| a.source.cmp(&b.source));
     Analysis {
         site: SiteSignals {
             preferred_scheme: site.preferred_scheme.map(str::to_owned),
@@ -353,6 +369,7 @@ pub fn analyse(input: &AuditInput, config: &AnalysisConfig) -> Analysis {
         },
         params: mined.params,
         main_words,
+        live_redirects,
         stats,
     }
 }

@@ -56,7 +56,9 @@ pub fn check_predictions(
     let mut by_key: FxHashMap<String, Seen> = FxHashMap::default();
     let mut pages: Vec<String> = Vec::new();
     for u in &input.urls {
-        if u.state == UrlState::Skipped && u.reason.as_deref() == Some(PREDICTED_DUPLICATE) {
+        if u.state == UrlState::Skipped
+            && u.reason.as_ref().map(|r| r.kind) == Some(crate::input::ReasonKind::DustDuplicate)
+        {
             check.skipped += 1;
             continue;
         }

@@ -3,7 +3,9 @@
 //! unknown ids are ignored (a malformed row never fails an analysis).
 
 use crate::config::AnalysisConfig;
-use crate::input::{AuditInput, DeclarationSource, HopKind, UrlId, UrlState};
+use crate::input::{
+    AuditInput, DeclarationSource, HopKind, ReasonKind, UrlId, UrlReason, UrlState,
+};
 use crate::main_content::MainContent;
 use crate::urlparts::{split, strip_www};
 use rustc_hash::FxHashMap;
@@ -190,8 +192,8 @@ impl<'a> Site<'a> {
             main: MainContent::default(),
         };
         for (i, row) in input.urls.iter().enumerate() {
-            site.external[i] =
-                row.state == UrlState::Skipped && row.reason.as_deref() == Some("out_of_scope");
+            site.external[i] = row.state == UrlState::Skipped
+                && row.reason.as_ref().map(|r| r.kind) == Some(ReasonKind::OutOfScope);
             site.blocked[i] = row.state == UrlState::Blocked;
         }
         for &id in &input.robots_blocks {
@@ -643,8 +645,8 @@ impl<'a> Site<'a> {
         strip_www(split(self.url(a)).host).eq_ignore_ascii_case(strip_www(split(self.url(b)).host))
     }
 
-    /// The frontier reason, if any.
-    pub(crate) fn reason(&self, i: u32) -> Option<&'a str> {
-        self.input.urls[i as usize].reason.as_deref()
+    /// Why the URL was skipped, blocked or failed, if it was.
+    pub(crate) fn reason(&self, i: u32) -> Option<&'a UrlReason> {
+        self.input.urls[i as usize].reason.as_ref()
     }
 }

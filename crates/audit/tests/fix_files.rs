@@ -24,6 +24,7 @@ fn line(source: &str, target: &str) -> RedirectLine {
         source: source.to_owned(),
         target: target.to_owned(),
         status: 301,
+        today: None,
     }
 }
 

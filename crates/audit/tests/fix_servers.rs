@@ -78,6 +78,7 @@ fn site(port: u16, server: Server) -> (FixFiles, Vec<Case>) {
             source,
             target,
             status: 301,
+            today: None,
         })
         .collect::<Vec<_>>();
     let mut redirects = redirects;
@@ -428,6 +429,7 @@ fn empty_and_large() -> [FixFiles; 2] {
             source,
             target: format!("https://example.com/t{i}"),
             status: if i % 10 == 0 { 302 } else { 301 },
+            today: None,
         });
     }
     redirects.sort_by(|a, b| a.source.cmp(&b.source));

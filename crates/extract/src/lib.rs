@@ -170,6 +170,56 @@ pub enum LinkTag {
     Area,
 }
 
+/// Where in the page a link sits, by HTML5 semantics: the innermost of `<nav>`,
+/// `<aside>`, the page's `<header>`/`<footer>` (those outside `<main>` and `<article>`),
+/// and `<main>`/`<article>` around it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LinkRegion {
+    /// Inside `<nav>`.
+    Navigation,
+    /// Inside the page's `<header>`.
+    Header,
+    /// Inside the page's `<footer>`.
+    Footer,
+    /// Inside `<aside>`.
+    Sidebar,
+    /// Inside `<main>` or `<article>`.
+    Main,
+    /// None of those: the page does not say.
+    #[default]
+    Body,
+}
+
+impl LinkRegion {
+    /// Every region.
+    pub const ALL: [LinkRegion; 6] = [
+        LinkRegion::Navigation,
+        LinkRegion::Header,
+        LinkRegion::Footer,
+        LinkRegion::Sidebar,
+        LinkRegion::Main,
+        LinkRegion::Body,
+    ];
+
+    /// `navigation`, `header`, `footer`, `sidebar`, `main`, `body`: the stored word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LinkRegion::Navigation => "navigation",
+            LinkRegion::Header => "header",
+            LinkRegion::Footer => "footer",
+            LinkRegion::Sidebar => "sidebar",
+            LinkRegion::Main => "main",
+            LinkRegion::Body => "body",
+        }
+    }
+
+    /// The region of a stored word.
+    pub fn parse(word: &str) -> Option<LinkRegion> {
+        LinkRegion::ALL.into_iter().find(|r| r.as_str() == word)
+    }
+}
+
 /// One hyperlink.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Link {
@@ -187,6 +237,9 @@ pub struct Link {
     pub sponsored: bool,
     /// `rel` holds `ugc`.
     pub ugc: bool,
+    /// Where in the page it sits.
+    #[serde(default)]
+    pub region: LinkRegion,
 }
 
 /// One `<link rel=canonical>`.
@@ -418,6 +471,9 @@ struct Walker<'a> {
     content_depth: u32,
     /// For each open `<header>`/`<footer>`: whether it counts as chrome.
     banners: Vec<bool>,
+    /// The regions open around the current node, innermost last, with the node that
+    /// opened each.
+    regions: Vec<(NodeId, LinkRegion)>,
     /// The first `<h1>` while its text is collected.
     h1_node: NodeId,
     h1: TextBuf,
@@ -463,6 +519,7 @@ impl<'a> Walker<'a> {
             anchors: Vec::new(),
             chrome_depth: 0,
             content_depth: 0,
+            regions: Vec::new(),
             banners: Vec::new(),
             h1_node: NONE,
             h1: TextBuf::new(),
@@ -606,6 +663,12 @@ impl<'a> Walker<'a> {
             }
             Kind::Chrome => {
                 self.chrome_depth += 1;
+                let region = if self.is(node, &local_name!("nav")) {
+                    LinkRegion::Navigation
+                } else {
+                    LinkRegion::Sidebar
+                };
+                self.regions.push((node, region));
                 self.boundary();
                 true
             }
@@ -613,11 +676,20 @@ impl<'a> Walker<'a> {
                 let chrome = self.content_depth == 0;
                 self.banners.push(chrome);
                 self.chrome_depth += u32::from(chrome);
+                if chrome {
+                    let region = if self.is(node, &local_name!("footer")) {
+                        LinkRegion::Footer
+                    } else {
+                        LinkRegion::Header
+                    };
+                    self.regions.push((node, region));
+                }
                 self.boundary();
                 true
             }
             Kind::Content => {
                 self.content_depth += 1;
+                self.regions.push((node, LinkRegion::Main));
                 self.boundary();
                 true
             }
@@ -657,15 +729,18 @@ impl<'a> Walker<'a> {
             Kind::Block => self.boundary(),
             Kind::Chrome => {
                 self.chrome_depth = self.chrome_depth.saturating_sub(1);
+                self.close_region(node);
                 self.boundary();
             }
             Kind::Banner => {
                 let chrome = self.banners.pop().unwrap_or(false);
                 self.chrome_depth = self.chrome_depth.saturating_sub(u32::from(chrome));
+                self.close_region(node);
                 self.boundary();
             }
             Kind::Content => {
                 self.content_depth = self.content_depth.saturating_sub(1);
+                self.close_region(node);
                 self.boundary();
             }
             Kind::H1 => {
@@ -680,6 +755,18 @@ impl<'a> Walker<'a> {
                 self.boundary();
             }
             _ => {}
+        }
+    }
+
+    /// Whether the element `node` has the (HTML namespace) local name.
+    fn is(&self, node: NodeId, name: &LocalName) -> bool {
+        matches!(&self.dom.nodes[node as usize].data, Data::Element { name: q, .. } if q.local == *name)
+    }
+
+    /// Closes the region `node` opened, if it opened one.
+    fn close_region(&mut self, node: NodeId) {
+        if self.regions.last().is_some_and(|&(n, _)| n == node) {
+            self.regions.pop();
         }
     }
 
@@ -723,6 +810,7 @@ impl<'a> Walker<'a> {
             nofollow: has_token(rel, "nofollow"),
             sponsored: has_token(rel, "sponsored"),
             ugc: has_token(rel, "ugc"),
+            region: self.regions.last().map_or(LinkRegion::Body, |&(_, r)| r),
         });
         Some(self.page.links.len() - 1)
     }

@@ -519,3 +519,44 @@ fn blocks_leave_out_semantic_chrome_and_keep_main_content() {
         4
     );
 }
+
+#[test]
+fn links_know_where_in_the_page_they_sit() {
+    let p = page(
+        r#"<html><body>
+        <header><a href="/logo">Home</a><nav><a href="/menu">Menu</a></nav></header>
+        <div class="sidebar"><a href="/div-sidebar">no semantics</a></div>
+        <aside><a href="/aside">Archives</a></aside>
+        <main><p><a href="/in-main">read</a></p>
+          <article><header><a href="/article-header">by</a></header>
+          <footer><a href="/article-footer">tags</a></footer>
+          <nav><a href="/pages">2</a></nav></article>
+        </main>
+        <footer><a href="/foot">Contact</a></footer>
+        <p><a href="/after">after</a></p>
+        </body></html>"#,
+    );
+    let got: Vec<(&str, &str)> = p
+        .links
+        .iter()
+        .map(|l| (l.href.as_str(), l.region.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("/logo", "header"),
+            ("/menu", "navigation"),
+            ("/div-sidebar", "body"),
+            ("/aside", "sidebar"),
+            ("/in-main", "main"),
+            ("/article-header", "main"),
+            ("/article-footer", "main"),
+            ("/pages", "navigation"),
+            ("/foot", "footer"),
+            ("/after", "body"),
+        ]
+    );
+    for r in extract::LinkRegion::ALL {
+        assert_eq!(extract::LinkRegion::parse(r.as_str()), Some(r));
+    }
+}

@@ -440,23 +440,33 @@ fn linked(cx: &Ctx<'_, '_>, i: u32, t: u32, out: &mut Vec<Finding>) {
     }
     let (page, target) = (cx.url(i), cx.url(t));
     let (pages, more_pages) = cx.pages(&from);
+    let (who, template) = cx.who_links(i);
+    let fix = match template {
+        Some(tl) => Fix::UpdateTemplateLink {
+            from: page.clone(),
+            to: Some(target.clone()),
+            pages: tl.pages,
+            anchor: tl.anchor,
+        },
+        None => Fix::UpdateLinks {
+            pages,
+            more_pages,
+            from: page.clone(),
+            to: target.clone(),
+        },
+    };
     out.push(
         Finding::new(
             FindingId::CanonLinked,
             &[&page],
             format!(
-                "{} internal pages link to {page}, which declares {target} canonical.",
-                from.len()
+                "{who} {} to {page}, which declares {target} canonical.",
+                super::link_verb(&who)
             ),
         )
         .urls([page.clone(), target.clone()])
         .evidence(format!("{page} declares {target} canonical"))
-        .evidence(format!("{} internal pages link to {page}", from.len()))
-        .fix(Fix::UpdateLinks {
-            pages,
-            more_pages,
-            from: page,
-            to: target,
-        }),
+        .evidence(super::duplicate::pages_link(from.len() as u32, &page))
+        .fix(fix),
     );
 }

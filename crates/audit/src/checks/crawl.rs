@@ -12,12 +12,16 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
 
 fn traps(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     let site = cx.site;
-    let mut by_reason: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
+    let mut by_reason: BTreeMap<String, Vec<u32>> = BTreeMap::new();
     for u in 0..site.n as u32 {
         if let Some(r) = site.reason(u)
-            && r.starts_with("trap:")
+            && r.kind.is_trap()
         {
-            by_reason.entry(r).or_default().push(u);
+            let detail = r.detail.as_deref().unwrap_or(r.kind.as_str());
+            by_reason
+                .entry(format!("trap: {detail}"))
+                .or_default()
+                .push(u);
         }
     }
     for (reason, mut urls) in by_reason {
@@ -31,15 +35,25 @@ fn traps(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         let pattern = reason.trim_start_matches("trap:").trim();
         let mut f = Finding::new(
             FindingId::Trap,
-            &[reason],
+            &[reason.as_str()],
             format!(
-                "{} URLs were left uncrawled as a crawler trap ({pattern}).",
-                urls.len()
+                "{} left uncrawled as a crawler trap ({pattern}).",
+                match urls.len() {
+                    1 => "1 URL was".to_owned(),
+                    n => format!("{n} URLs were"),
+                }
             ),
         )
         .urls(urls.iter().take(10).map(|&u| cx.url(u)))
-        .evidence(format!("{} URLs skipped: {pattern}", urls.len()))
-        .evidence(format!("{} crawled pages link into it", from.len()));
+        .evidence(format!(
+            "{} skipped: {pattern}",
+            super::count(urls.len(), "URL", "URLs")
+        ))
+        .evidence(format!(
+            "{} {} into it",
+            super::count(from.len(), "crawled page", "crawled pages"),
+            if from.len() == 1 { "links" } else { "link" }
+        ));
         if !from.is_empty() {
             let (pages, more_pages) = cx.pages(&from);
             f = f.fix(Fix::RemoveLinks {

@@ -133,9 +133,10 @@ fn pattern(cx: &Ctx<'_, '_>, m: u32, p: u32, kind: DupKind) -> (FindingId, Strin
                 format!("with the same query parameters in another order, on {host}")
             } else {
                 format!(
-                    "with the parameter{} {} (which do not change the page), on {host}",
+                    "with the parameter{} {} (which {} not change the page), on {host}",
                     if names.len() == 1 { "" } else { "s" },
-                    names.join(", ")
+                    names.join(", "),
+                    if names.len() == 1 { "does" } else { "do" }
                 )
             };
             (
@@ -519,10 +520,13 @@ fn rules_that_do_not_hold(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             FindingId::RuleDoesNotHold,
             &[rule.id()],
             format!(
-                "The `{}` rule ({} class) gives {} pair(s) of different pages the same key.",
+                "The `{}` rule ({} class) gives {} the same key.",
                 rule.id(),
                 rule.class(),
-                pairs.len()
+                match pairs.len() {
+                    1 => "1 pair of different pages".to_owned(),
+                    n => format!("{n} pairs of different pages"),
+                }
             ),
         );
         for &(a, b, d) in pairs.iter().take(10) {
@@ -659,10 +663,7 @@ mod tests {
             ("comment-page-#/".into(), "".into())
         );
         assert_eq!(d("/item?id=1", "/item_1"), ("?id=".into(), "_".into()));
-        assert_eq!(
-            d("/page-12", "/page-13"),
-            ("#".into(), "#".into())
-        );
+        assert_eq!(d("/page-12", "/page-13"), ("#".into(), "#".into()));
         assert_eq!(d("/a/print/", "/a/"), ("print/".into(), "".into()));
         assert_eq!(d("/x", "/x"), ("".into(), "".into()));
     }

@@ -39,19 +39,20 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     for t in broken {
         let url = cx.url(t);
         let (pages, more_pages) = cx.linking_pages(t);
-        let n = cx.linkers(t).len();
+        let n = cx.linkers(t).len() as u32;
+        let (who, template) = cx.who_links(t);
         let mut f = Finding::new(
             FindingId::LinkBroken,
             &[&url],
             format!(
-                "{n} internal page{} link to {url}, which {}.",
-                if n == 1 { "" } else { "s" },
-                site.describe(t)
+                "{who} {} to {url}, which {}.",
+                super::link_verb(&who),
+                answer(&site.describe(t))
             ),
         )
         .urls([url.clone()])
         .evidence(format!("{url} {}", site.describe(t)))
-        .evidence(format!("linked from {n} internal pages"));
+        .evidence(super::duplicate::pages_link(n, &url));
         let shown: Vec<String> = anchors
             .get(&t)
             .map(|a| {
@@ -69,20 +70,41 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         if !shown.is_empty() {
             f = f.evidence(format!("anchor text: {}", shown.join(", ")));
         }
-        f = match replacement(cx, t) {
-            Some((to, how)) => f.evidence(how).fix(Fix::UpdateLinks {
+        f = match (replacement(cx, t), template) {
+            (Some((to, how)), Some(tl)) => f.evidence(how).fix(Fix::UpdateTemplateLink {
+                from: url,
+                to: Some(cx.url(to)),
+                pages: tl.pages,
+                anchor: tl.anchor,
+            }),
+            (Some((to, how)), None) => f.evidence(how).fix(Fix::UpdateLinks {
                 pages,
                 more_pages,
                 from: url,
                 to: cx.url(to),
             }),
-            None => f.fix(Fix::RemoveLinks {
+            (None, Some(tl)) => f.fix(Fix::UpdateTemplateLink {
+                from: url,
+                to: None,
+                pages: tl.pages,
+                anchor: tl.anchor,
+            }),
+            (None, None) => f.fix(Fix::RemoveLinks {
                 pages,
                 more_pages,
                 to: url,
             }),
         };
         out.push(f);
+    }
+}
+
+/// A URL's response after "which": "answers 404", "gets no response (connect)".
+fn answer(describe: &str) -> String {
+    match describe.strip_prefix("no response") {
+        Some(rest) => format!("gets no response{rest}"),
+        None if describe == "not fetched" => "was not fetched".to_owned(),
+        None => describe.to_owned(),
     }
 }
 

@@ -28,7 +28,28 @@ pub(crate) struct Ctx<'s, 'a> {
     pub keys: &'s Keys,
     /// `(url index, sitemap row index)`, sorted.
     listed: Vec<(u32, u32)>,
+    /// Distinct pages each host serves (2xx, no hop, preferred in their cluster), by
+    /// lower-cased host and port.
+    host_pages: FxHashMap<String, u32>,
 }
+
+/// A link on most pages of a host: it comes from the site's template (menu, header,
+/// footer, sidebar), so one edit there changes it everywhere.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct TemplateLink {
+    /// Pages carrying it.
+    pub pages: u32,
+    /// Pages the host serves.
+    pub of: u32,
+    /// Its most common anchor text.
+    pub anchor: Option<String>,
+}
+
+/// A link is the template's when at least this share of a host's pages carry it...
+const TEMPLATE_LINK_SHARE: f64 = 0.5;
+/// ...and at least this many (below it, listing the pages is as short as naming the
+/// template).
+const TEMPLATE_LINK_MIN_PAGES: u32 = 10;
 
 impl<'s, 'a> Ctx<'s, 'a> {
     pub(crate) fn new(
@@ -57,6 +78,14 @@ impl<'s, 'a> Ctx<'s, 'a> {
             .collect();
         listed.sort_unstable();
         listed.dedup();
+        let mut host_pages: FxHashMap<String, u32> = FxHashMap::default();
+        for i in 0..site.n as u32 {
+            // Distinct pages: a duplicate (on www., with a tracking parameter) is its
+            // preferred page's copy and carries the same links.
+            if site.serves(i) && !site.external[i as usize] && clusters.preferred_of(i) == i {
+                *host_pages.entry(host_of(site.url(i))).or_default() += 1;
+            }
+        }
         Ctx {
             site,
             clusters,
@@ -64,6 +93,75 @@ impl<'s, 'a> Ctx<'s, 'a> {
             mined,
             keys,
             listed,
+            host_pages,
+        }
+    }
+
+    /// Whether the links to `i` are the site's template: carried by most pages of the
+    /// linking host (the host of most linking pages).
+    pub(crate) fn template_link(&self, i: u32) -> Option<TemplateLink> {
+        let linkers = self.linkers(i);
+        let pages = linkers.len() as u32;
+        if pages < TEMPLATE_LINK_MIN_PAGES {
+            return None;
+        }
+        let mut by_host: FxHashMap<String, u32> = FxHashMap::default();
+        for &p in &linkers {
+            *by_host.entry(host_of(self.site.url(p))).or_default() += 1;
+        }
+        let (host, on_host) = by_host
+            .into_iter()
+            .max_by_key(|(h, n)| (*n, std::cmp::Reverse(h.clone())))?;
+        let of = self
+            .host_pages
+            .get(&host)
+            .copied()
+            .unwrap_or(0)
+            .max(on_host);
+        if f64::from(on_host) < TEMPLATE_LINK_SHARE * f64::from(of) {
+            return None;
+        }
+        let id = self.site.id(i);
+        let mut texts: FxHashMap<&str, u32> = FxHashMap::default();
+        for a in self.site.input.anchors.iter().filter(|a| a.to == id) {
+            let t = a.text.trim();
+            if !t.is_empty() {
+                *texts.entry(t).or_default() += 1;
+            }
+        }
+        let anchor = texts
+            .into_iter()
+            .max_by_key(|&(t, n)| (n, std::cmp::Reverse(t)))
+            .map(|(t, _)| t.to_owned());
+        Some(TemplateLink { pages, of, anchor })
+    }
+
+    /// Who links to `i`, in words: "a link in the site's template, on 419 of the 450
+    /// pages of example.com," or "3 internal pages".
+    pub(crate) fn who_links(&self, i: u32) -> (String, Option<TemplateLink>) {
+        match self.template_link(i) {
+            Some(t) => (
+                format!(
+                    "A link in the site's template{}, on {} of its {} pages,",
+                    t.anchor
+                        .as_deref()
+                        .map_or_else(String::new, |a| format!(" (\"{a}\")")),
+                    t.pages,
+                    t.of
+                ),
+                Some(t),
+            ),
+            None => {
+                let n = self.linkers(i).len();
+                (
+                    if n == 1 {
+                        "1 internal page".to_owned()
+                    } else {
+                        format!("{n} internal pages")
+                    },
+                    None,
+                )
+            }
         }
     }
 
@@ -125,10 +223,19 @@ impl<'s, 'a> Ctx<'s, 'a> {
         )
     }
 
-    /// The fix "update internal links to `from` into `to`", when `from` has any.
+    /// The fix "update internal links to `from` into `to`", when `from` has any: one
+    /// change in the template for a template link, else the pages to edit.
     pub(crate) fn update_links(&self, from: u32, to: u32) -> Option<Fix> {
         if self.linkers(from).is_empty() {
             return None;
+        }
+        if let Some(t) = self.template_link(from) {
+            return Some(Fix::UpdateTemplateLink {
+                from: self.url(from),
+                to: Some(self.url(to)),
+                pages: t.pages,
+                anchor: t.anchor,
+            });
         }
         let (pages, more_pages) = self.linking_pages(from);
         Some(Fix::UpdateLinks {
@@ -187,6 +294,30 @@ impl<'s, 'a> Ctx<'s, 'a> {
             cur = h.to;
         }
         path
+    }
+}
+
+/// The host and port of a URL, lower-cased.
+fn host_of(url: &str) -> String {
+    let p = crate::urlparts::split(url);
+    format!("{}{}", p.host.to_ascii_lowercase(), p.port)
+}
+
+/// `n` with the singular or plural noun: "1 URL", "3 URLs".
+pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// "1 internal page links" / "3 internal pages link": the verb agrees with `who`.
+pub(crate) fn link_verb(who: &str) -> &'static str {
+    if who.starts_with("1 ") {
+        "links"
+    } else {
+        "link"
     }
 }
 

@@ -94,7 +94,10 @@ fn redirect_loop(cx: &Ctx<'_, '_>, cycle: &[u32]) -> Finding {
     let mut f = Finding::new(
         FindingId::RedirectLoop,
         &[&first],
-        format!("{} URLs redirect to each other in a loop.", ordered.len()),
+        match ordered.len() {
+            1 => format!("{first} redirects to itself."),
+            n => format!("{n} URLs redirect to each other in a loop."),
+        },
     )
     .urls(ordered.iter().map(|&x| cx.url(x)));
     for &x in &ordered {
@@ -286,16 +289,19 @@ fn links_to_redirects(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         if site.hops[i as usize].is_none() || site.external[i as usize] {
             continue;
         }
-        let linkers = cx.linkers(i).len();
-        if linkers == 0 {
+        if cx.linkers(i).is_empty() {
             continue;
         }
         let Some(f) = cx.live_final(i) else { continue };
         let (from, to) = (cx.url(i), cx.url(f));
+        let (who, _) = cx.who_links(i);
         let mut finding = Finding::new(
             FindingId::LinkToRedirect,
             &[&from],
-            format!("{linkers} internal pages link to {from}, which redirects to {to}."),
+            format!(
+                "{who} {} to {from}, which redirects to {to}.",
+                super::link_verb(&who)
+            ),
         )
         .urls([from.clone(), to.clone()]);
         for &x in &cx.chain_path(i)[..] {

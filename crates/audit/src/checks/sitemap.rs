@@ -40,8 +40,12 @@ fn entries(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         matches!(r.state, UrlState::Queued | UrlState::Fetching)
             || (r.state == UrlState::Skipped
                 && matches!(
-                    r.reason.as_deref(),
-                    Some("max_depth" | "max_urls" | "redirect_limit")
+                    r.reason.as_ref().map(|r| r.kind),
+                    Some(
+                        crate::input::ReasonKind::MaxDepth
+                            | crate::input::ReasonKind::MaxUrls
+                            | crate::input::ReasonKind::RedirectLimit
+                    )
                 ))
     });
     let any_links = complete && !site.input.links.is_empty();
@@ -212,14 +216,14 @@ fn missing(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     let runaway: FxHashSet<String> = (0..site.n as u32)
         .filter(|&u| {
             site.reason(u)
-                .is_some_and(|r| r.starts_with("trap") || r == "max_depth")
+                .is_some_and(|r| r.kind.is_trap() || r.kind == crate::input::ReasonKind::MaxDepth)
         })
         .map(|u| number_pattern(site.url(u)))
         .collect();
     // Paths leading into a trap of repeated segments (`/trap/`, `/trap/a/` before the
     // skipped `/trap/a/a/a/`) are the trap's own pages.
     let trapped: Vec<String> = (0..site.n as u32)
-        .filter(|&u| site.reason(u).is_some_and(|r| r.starts_with("trap")))
+        .filter(|&u| site.reason(u).is_some_and(|r| r.kind.is_trap()))
         .map(|u| {
             let p = split(site.url(u));
             format!("{}{}", p.host.to_ascii_lowercase(), p.path)
@@ -281,6 +285,9 @@ fn missing(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         {
             continue;
         }
+        if paginated(site.url(u)) {
+            continue;
+        }
         let Some((row, siblings)) = listed_by_shape
             .get(&shape(site.url(u)))
             .and_then(|rows| {
@@ -321,6 +328,34 @@ fn missing(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     }
 }
 
+/// Whether the URL is a page of a paginated list or of paginated comments (`?page=2`,
+/// `/page/3/`, `/comment-page-2/`, `?paged=2`): listing pages are for crawlers to find
+/// pages through, not for the sitemaps, whatever the sitemaps list.
+fn paginated(url: &str) -> bool {
+    let p = split(url);
+    let numeric = |v: &str| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit());
+    let by_query = p.query.is_some_and(|q| {
+        q.split('&').any(|kv| {
+            kv.split_once('=').is_some_and(|(k, v)| {
+                matches!(
+                    k.to_ascii_lowercase().as_str(),
+                    "page" | "paged" | "pg" | "p" | "start" | "offset" | "cpage"
+                ) && numeric(v)
+            })
+        })
+    });
+    let segments: Vec<&str> = p.path.split('/').filter(|s| !s.is_empty()).collect();
+    let by_path = segments
+        .windows(2)
+        .any(|w| w[0].eq_ignore_ascii_case("page") && numeric(w[1]))
+        || segments.iter().any(|s| {
+            s.to_ascii_lowercase()
+                .strip_prefix("comment-page-")
+                .is_some_and(numeric)
+        });
+    by_query || by_path
+}
+
 /// A URL's shape: its host, its parent path with numbers written `#`, its depth and
 /// its query's parameter names. `https://x.com/2022/06/hello/` is `x.com /#/#/ 3`, a
 /// sibling of every post of every month; `/2022/06/` (an archive) and `/page/2/` (a
@@ -328,7 +363,12 @@ fn missing(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
 fn shape(url: &str) -> String {
     let p = split(url);
     let path = p.path.strip_suffix('/').unwrap_or(p.path);
-    let (parent, _) = path.rsplit_once('/').unwrap_or(("", path));
+    // With a query string the page is a state of the page at its path (a listing
+    // filtered, sorted, paged): its siblings are other states of that path.
+    let parent = match p.query {
+        Some(_) => path,
+        None => path.rsplit_once('/').map_or("", |(parent, _)| parent),
+    };
     let depth = path.split('/').filter(|s| !s.is_empty()).count();
     let mut names: Vec<&str> = p
         .query
@@ -434,13 +474,13 @@ fn files(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             if let Some(e) = &s.error {
                 f = f.evidence(format!("error: {e}"));
                 if !guessed {
-                    detail.push(format!("fix: {e}"));
+                    detail.push(format!("make it readable (reading it failed: {e})"));
                 }
             }
             for i in &fatal {
                 f = f.evidence(format!("{}: {}", i.kind, i.detail));
                 if !guessed {
-                    detail.push(format!("fix {}", i.kind));
+                    detail.push(format!("correct what reading it reported ({})", i.kind));
                 }
             }
             if guessed {

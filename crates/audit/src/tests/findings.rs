@@ -588,6 +588,13 @@ fn sitemap_missing_only_on_sitemap_hosts() {
         .listed(&u("/sitemap.xml"), &u("/b"));
     // Listing pages the sitemaps leave out as a kind are information, not a fix:
     // paginated lists and date archives have no listed sibling.
+    b.page(&u("/list?page=1"), 78)
+        .listed(&u("/sitemap.xml"), &u("/list?page=1"))
+        .link(&u("/"), &u("/list?page=1"))
+        .page(&u("/list?page=2"), 79)
+        .link(&u("/"), &u("/list?page=2"))
+        .page(&u("/list?sort=new"), 80)
+        .link(&u("/"), &u("/list?sort=new"));
     for (path, id) in [("/page/2/", 75), ("/page/3/", 76), ("/2022/06/", 77)] {
         b.page(&u(path), id).link(&u("/"), &u(path));
     }

@@ -34,15 +34,31 @@ fn redirect_map() {
     let ff = site().analyse().fix_files();
     assert_eq!(
         ff.redirects_csv(),
-        "source,target,status
-https://example.com/Price$,https://example.com/price$,301
-https://example.com/docs/index.html,https://example.com/docs/,301
-https://example.com/q?utm_source=a,https://example.com/q,301
-https://example.com/x1,https://example.com/x3,301
-https://example.com/x2,https://example.com/x3,301
-https://www.example.com/a,https://example.com/a,301
+        "source,target,status,change,site_status,site_target
+https://example.com/Price$,https://example.com/price$,301,new,,
+https://example.com/docs/index.html,https://example.com/docs/,301,new,,
+https://example.com/q?utm_source=a,https://example.com/q,301,changed,302,https://example.com/q
+https://example.com/x1,https://example.com/x3,301,changed,301,https://example.com/x2
+https://example.com/x2,https://example.com/x3,301,existing,301,https://example.com/x3
+https://www.example.com/a,https://example.com/a,301,new,,
 "
     );
+}
+
+#[test]
+fn server_files_hold_only_what_must_change_unless_asked() {
+    let mut ff = site().analyse().fix_files();
+    let nginx = ff.nginx();
+    assert!(nginx.starts_with(
+        "# Dustpan redirect map for nginx: 5 redirects.\n\
+         # 1 redirect the site already answers is left out (redirect_map.csv lists it).\n"
+    ));
+    assert!(!nginx.contains("https://example.com/x2\""), "{nginx}");
+    assert!(!ff.apache().contains("/x2"));
+    ff.include_existing = true;
+    assert!(ff.nginx().contains("https://example.com/x2\""));
+    assert!(ff.apache().contains("/x2"));
+    assert!(ff.netlify().contains("/x2"));
 }
 
 #[test]
@@ -50,7 +66,8 @@ fn nginx_config() {
     let ff = site().analyse().fix_files();
     assert_eq!(
         ff.nginx(),
-        r#"# Dustpan redirect map for nginx: 6 redirects.
+        r#"# Dustpan redirect map for nginx: 5 redirects.
+# 1 redirect the site already answers is left out (redirect_map.csv lists it).
 #
 # Include this file in http {}, then add to each server {} that serves one of these
 # sites:
@@ -69,7 +86,6 @@ map $scheme://$host$request_uri $dustpan_request {
 map $scheme://$host$uri $dustpan_path {
     default "";
     "https://example.com/x1" "301 https://example.com/x1 https://example.com/x3";
-    "https://example.com/x2" "301 https://example.com/x2 https://example.com/x3";
     "https://www.example.com/a" "301 https://www.example.com/a https://example.com/a";
 }
 map "$dustpan_request $scheme://$host$request_uri" $dustpan_match {
@@ -93,7 +109,8 @@ fn apache_config() {
     let ff = site().analyse().fix_files();
     assert_eq!(
         ff.apache(),
-        r#"# Dustpan redirect map for Apache httpd (mod_rewrite): 6 redirects.
+        r#"# Dustpan redirect map for Apache httpd (mod_rewrite): 5 redirects.
+# 1 redirect the site already answers is left out (redirect_map.csv lists it).
 #
 # Include this file in each <VirtualHost> that serves one of these sites (or put it
 # in the .htaccess of the document root). Sources match on the scheme, the host
@@ -116,10 +133,6 @@ RewriteRule ^ "https://example.com/q" [R=301,L,NE,QSD]
 RewriteCond %{HTTPS} =on
 RewriteCond %{HTTP_HOST} ^example\.com\.?(?::[0-9]+)?$ [NC]
 RewriteCond %{THE_REQUEST} ^\S+\s/x1(?:\?\S*)?(?:\s|$)
-RewriteRule ^ "https://example.com/x3" [R=301,L,NE,QSD]
-RewriteCond %{HTTPS} =on
-RewriteCond %{HTTP_HOST} ^example\.com\.?(?::[0-9]+)?$ [NC]
-RewriteCond %{THE_REQUEST} ^\S+\s/x2(?:\?\S*)?(?:\s|$)
 RewriteRule ^ "https://example.com/x3" [R=301,L,NE,QSD]
 RewriteCond %{HTTPS} =on
 RewriteCond %{HTTP_HOST} ^www\.example\.com\.?(?::[0-9]+)?$ [NC]
@@ -180,12 +193,13 @@ fn csv_fields_are_quoted() {
             source: "https://e.com/a,b".into(),
             target: "https://e.com/\"q\"".into(),
             status: 301,
+            today: None,
         }],
         ..FixFiles::default()
     };
     assert_eq!(
         ff.redirects_csv(),
-        "source,target,status\n\"https://e.com/a,b\",\"https://e.com/\"\"q\"\"\",301\n"
+        "source,target,status,change,site_status,site_target\n\"https://e.com/a,b\",\"https://e.com/\"\"q\"\"\",301,new,,\n"
     );
     let html = CanonicalTag {
         page: "p".into(),

@@ -9,6 +9,7 @@ mod hreflang;
 mod links;
 mod main_content;
 mod seeds;
+mod wording;
 
 use crate::*;
 use std::collections::HashMap;
@@ -232,7 +233,7 @@ impl B {
         let id = self.id(url);
         let row = self.row(url);
         row.state = UrlState::Blocked;
-        row.reason = Some("robots_txt".into());
+        row.reason = Some(crate::input::ReasonKind::RobotsTxt.into());
         self.input.robots_blocks.push(id);
         self
     }
@@ -247,7 +248,12 @@ impl B {
     pub fn skipped(&mut self, url: &str, reason: &str) -> &mut Self {
         let row = self.row(url);
         row.state = UrlState::Skipped;
-        row.reason = Some(reason.to_owned());
+        // Text that names no kind is kept as the detail of `other`, as the store
+        // converts what earlier versions recorded.
+        row.reason = Some(reason.parse().unwrap_or_else(|_| crate::input::UrlReason {
+            kind: crate::input::ReasonKind::Other,
+            detail: Some(reason.to_owned()),
+        }));
         self
     }
 
