@@ -524,8 +524,15 @@ pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> Tabl
                 url("Source"),
                 url("Destination"),
                 url("Preferred URL"),
+                text("Anchor Text"),
+                text("Link Position"),
                 text("Nofollow"),
             ]);
+            let anchors: HashMap<(UrlId, UrlId), &str> = input
+                .anchors
+                .iter()
+                .map(|a| ((a.from, a.to), a.text.as_str()))
+                .collect();
             for l in &input.links {
                 let Some(to) = l.to else { continue };
                 let Some(preferred) = ix.preferred.get(&to) else {
@@ -538,6 +545,8 @@ pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> Tabl
                     ix.url(l.from).into(),
                     ix.url(to).into(),
                     (*preferred).into(),
+                    anchors.get(&(l.from, to)).copied().unwrap_or("").into(),
+                    l.region.map_or("", |r| r.as_str()).into(),
                     l.nofollow.into(),
                 ]);
             }

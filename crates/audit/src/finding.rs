@@ -279,6 +279,61 @@ impl FindingId {
     }
 }
 
+/// The family a finding is listed under, one per kind of finding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Family {
+    /// The same page under several URLs, and clusters whose signals disagree.
+    Duplicates,
+    /// rel=canonical declarations.
+    Canonicals,
+    /// Redirects and links to redirects.
+    Redirects,
+    /// Sitemaps.
+    Sitemaps,
+    /// Learned DUST rules, and policy rules that do not hold on the site.
+    Dust,
+    /// hreflang annotations.
+    Hreflang,
+    /// Everything else the crawl met: traps, robots.txt, broken links.
+    Crawl,
+}
+
+impl FindingId {
+    /// The family findings of this kind are listed under.
+    pub fn family(self) -> Family {
+        use FindingId::*;
+        match self {
+            DupHost | DupScheme | DupSlash | DupIndex | DupCase | DupParam | DupContent
+            | DupNear | ClusterConflict => Family::Duplicates,
+            DupDust | RuleDoesNotHold => Family::Dust,
+            CanonMultiple | CanonConflict | CanonInvalid | CanonOutsideHead | CanonRelative
+            | CanonToRedirect | CanonToError | CanonToNoindex | CanonToBlocked | CanonChain
+            | CanonLoop | CanonCrossHost | CanonCrossScheme | CanonToUnrelated | CanonLinked => {
+                Family::Canonicals
+            }
+            RedirectChain | RedirectLoop | RedirectTemporary | RedirectToError
+            | RedirectMetaRefresh | RedirectHttpNotHttps | LinkToRedirect => Family::Redirects,
+            SitemapRedirect
+            | SitemapError
+            | SitemapNoindex
+            | SitemapBlocked
+            | SitemapCanonicalised
+            | SitemapNonPreferred
+            | SitemapMissing
+            | SitemapOrphan
+            | SitemapInvalid
+            | SitemapOverLimit
+            | SitemapLocationRedirect
+            | SitemapGuessUnreadable => Family::Sitemaps,
+            HreflangToRedirect | HreflangToError | HreflangToNoindex | HreflangNonPreferred
+            | HreflangNoReturn | HreflangInvalidLang | HreflangNoSelf | HreflangConflict
+            | HreflangXDefault => Family::Hreflang,
+            Trap | RobotsHidesDup | LinkBroken => Family::Crawl,
+        }
+    }
+}
+
 impl fmt::Display for FindingId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.code())
@@ -348,6 +403,9 @@ pub enum Fix {
         pages: u32,
         /// Its most common anchor text.
         anchor: Option<String>,
+        /// Where in the pages it sits, when recorded.
+        #[serde(default)]
+        region: Option<crate::LinkRegion>,
     },
     /// Link to `to` from relevant crawlable pages.
     AddLinks {
@@ -510,22 +568,27 @@ impl fmt::Display for Fix {
                 to,
                 pages,
                 anchor,
+                region,
             } => {
                 let named = anchor
                     .as_deref()
                     .map_or_else(String::new, |a| format!(" (\"{a}\")"));
+                let place = match region {
+                    Some(crate::LinkRegion::Body) | None => {
+                        "template (navigation, header, footer or sidebar)"
+                    }
+                    r => crate::checks::template_place(*r),
+                };
                 match to {
                     Some(to) => write!(
                         f,
-                        "In the site's template (navigation, header, footer or sidebar), change \
-                         the link{named} to {from} into a link to {to}: one edit changes it on \
-                         all {pages} pages that carry it."
+                        "In the site's {place}, change the link{named} to {from} into a link to \
+                         {to}: one edit changes it on all {pages} pages that carry it."
                     ),
                     None => write!(
                         f,
-                        "In the site's template (navigation, header, footer or sidebar), remove \
-                         or replace the link{named} to {from}: one edit changes it on all \
-                         {pages} pages that carry it."
+                        "In the site's {place}, remove or replace the link{named} to {from}: one \
+                         edit changes it on all {pages} pages that carry it."
                     ),
                 }
             }

@@ -4,6 +4,7 @@
 //! field that the schema lets be absent has a serde default, so a fixture only writes
 //! what matters to it.
 
+pub use extract::LinkRegion;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -430,10 +431,14 @@ pub struct LinkRow {
     pub to: Option<UrlId>,
     /// rel=nofollow on the link.
     pub nofollow: bool,
+    /// Where in the page it sits, when recorded.
+    #[serde(default)]
+    pub region: Option<LinkRegion>,
 }
 
 /// The anchor text of one link (`links.anchor_text`). Only the links a finding quotes
-/// (those to URLs answering 4xx/5xx or nothing) are loaded from the store.
+/// (those to URLs that redirect, answer 4xx/5xx or nothing, or are canonicalised) are
+/// loaded from the store.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct AnchorRow {

@@ -223,13 +223,13 @@ pub use dust::{
     ValidationCandidate, ValidationFetch, ValidationReport, measure_validation,
     validation_candidates,
 };
-pub use finding::{Comparison, Finding, FindingId, Fix, Severity, Tier, compare};
+pub use finding::{Comparison, Family, Finding, FindingId, Fix, Severity, Tier, compare};
 pub use fixes::{CanonicalTag, FixFiles, RedirectLine, RedirectState, SiteRedirect, SitemapChange};
 pub use input::{
     AnchorRow, AuditInput, CanonicalRow, ChainProblem, DeclarationSource, FetchRow, FoundVia,
-    HopKind, HreflangRow, LinkRow, ReasonKind, RedirectChainRow, RedirectRow, SitemapEntryRow,
-    SitemapId, SitemapIssue, SitemapRow, SitemapSource, UnknownReason, UrlId, UrlReason, UrlRow,
-    UrlState,
+    HopKind, HreflangRow, LinkRegion, LinkRow, ReasonKind, RedirectChainRow, RedirectRow,
+    SitemapEntryRow, SitemapId, SitemapIssue, SitemapRow, SitemapSource, UnknownReason, UrlId,
+    UrlReason, UrlRow, UrlState,
 };
 pub use prediction::{PREDICTED_DUPLICATE, PredictionCheck, check_predictions};
 

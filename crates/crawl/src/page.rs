@@ -511,16 +511,31 @@ fn html(
         };
         let text = (!link.text.is_empty()).then(|| truncate_chars(&link.text, MAX_ANCHOR_CHARS));
         let unfollowed = (link.nofollow && !ctx.config.follow_nofollow) || nofollow_page;
-        (&link.href, text, link.nofollow, unfollowed, tag)
+        let region = match link.region {
+            extract::LinkRegion::Navigation => store::LinkRegion::Navigation,
+            extract::LinkRegion::Header => store::LinkRegion::Header,
+            extract::LinkRegion::Footer => store::LinkRegion::Footer,
+            extract::LinkRegion::Sidebar => store::LinkRegion::Sidebar,
+            extract::LinkRegion::Main => store::LinkRegion::Main,
+            extract::LinkRegion::Body => store::LinkRegion::Body,
+        };
+        (
+            &link.href,
+            text,
+            link.nofollow,
+            unfollowed,
+            tag,
+            Some(region),
+        )
     });
     let pagination = page.pagination.iter().map(|p| {
         let tag = match p.direction {
             PageDirection::Next => "link_next",
             PageDirection::Prev => "link_prev",
         };
-        (&p.href, None, false, nofollow_page, tag)
+        (&p.href, None, false, nofollow_page, tag, None)
     });
-    for (href, anchor_text, nofollow, unfollowed, tag) in anchors.chain(pagination) {
+    for (href, anchor_text, nofollow, unfollowed, tag, region) in anchors.chain(pagination) {
         let i = record.links.len();
         let error = found.add(
             &base,
@@ -537,6 +552,7 @@ fn html(
             nofollow,
             tag: tag.to_owned(),
             error,
+            region,
         });
     }
     for c in &page.canonicals {

@@ -173,7 +173,9 @@ pub enum LinkTag {
 /// Where in the page a link sits, by HTML5 semantics: the innermost of `<nav>`,
 /// `<aside>`, the page's `<header>`/`<footer>` (those outside `<main>` and `<article>`),
 /// and `<main>`/`<article>` around it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum LinkRegion {
     /// Inside `<nav>`.

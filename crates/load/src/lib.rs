@@ -132,6 +132,7 @@ pub async fn load(store: &store::Store, audit: store::AuditId) -> Result<AuditIn
             from: ck.id(l.from),
             to: l.to.map(|v| ck.id(v)),
             nofollow: l.nofollow,
+            region: l.region.map(region),
         })),
         store.scan_hreflang(audit, |h| hreflang.push(HreflangRow {
             page: ck.id(h.page),
@@ -146,7 +147,7 @@ pub async fn load(store: &store::Store, audit: store::AuditId) -> Result<AuditIn
         })),
         async {
             *anchors = store
-                .anchors_to_failures(audit)
+                .quoted_anchors(audit)
                 .await?
                 .into_iter()
                 .map(|a| AnchorRow {
@@ -325,6 +326,17 @@ fn hop_kind(k: store::HopKind) -> HopKind {
     match k {
         store::HopKind::Http => HopKind::Http,
         store::HopKind::MetaRefresh => HopKind::MetaRefresh,
+    }
+}
+
+fn region(r: store::LinkRegion) -> audit::LinkRegion {
+    match r {
+        store::LinkRegion::Navigation => audit::LinkRegion::Navigation,
+        store::LinkRegion::Header => audit::LinkRegion::Header,
+        store::LinkRegion::Footer => audit::LinkRegion::Footer,
+        store::LinkRegion::Sidebar => audit::LinkRegion::Sidebar,
+        store::LinkRegion::Main => audit::LinkRegion::Main,
+        store::LinkRegion::Body => audit::LinkRegion::Body,
     }
 }
 

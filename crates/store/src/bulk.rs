@@ -126,6 +126,8 @@ pub struct LinkEdge {
     /// It carries rel=nofollow.
     #[serde(deserialize_with = "flag")]
     pub nofollow: bool,
+    /// Where in the page it sits (`links.region`), when recorded.
+    pub region: Option<crate::LinkRegion>,
 }
 
 /// One hreflang alternate (`hreflang`).
@@ -153,7 +155,7 @@ pub struct SitemapListing {
     pub loc_raw: String,
 }
 
-/// The anchor text of one link, for the links [`Store::anchors_to_failures`] reads.
+/// The anchor text of one link, for the links [`Store::quoted_anchors`] reads.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct LinkAnchor {
     /// The page the link is in.
@@ -381,7 +383,7 @@ impl Store {
         let spec = Chunked {
             what: "reading links",
             table: "links",
-            elements: "from_url_id, to_url_id, nofollow",
+            elements: "from_url_id, to_url_id, nofollow, region",
             key: "from_url_id",
             within: Some("position"),
             rows: CHUNK,
@@ -423,20 +425,27 @@ impl Store {
         self.chunked(audit, spec, each).await
     }
 
-    /// The anchor text of every link of `audit` whose target answered 4xx/5xx or not
-    /// at all: the only links whose text a finding quotes, so the rest is never read.
-    pub async fn anchors_to_failures(&self, audit: AuditId) -> Result<Vec<LinkAnchor>, StoreError> {
+    /// The anchor text of every link of `audit` whose target a link fix names: it
+    /// redirects (3xx), answers 4xx/5xx or nothing, or declares another URL canonical.
+    /// Findings and the links table quote these; the text of links to plain pages is
+    /// never read.
+    pub async fn quoted_anchors(&self, audit: AuditId) -> Result<Vec<LinkAnchor>, StoreError> {
         let rows = sqlx::query(
             "SELECT from_url_id, to_url_id, coalesce(anchor_text, '') FROM links
              WHERE audit_id = ? AND to_url_id IN (
                    SELECT url_id FROM fetches
-                   WHERE audit_id = ? AND (status IS NULL OR status >= 400)
+                   WHERE audit_id = ? AND (status IS NULL OR status >= 300)
                    UNION
                    SELECT id FROM urls u WHERE audit_id = ? AND state = 'failed'
                      AND NOT EXISTS (SELECT 1 FROM fetches f
-                                     WHERE f.audit_id = u.audit_id AND f.url_id = u.id))
+                                     WHERE f.audit_id = u.audit_id AND f.url_id = u.id)
+                   UNION
+                   SELECT page_url_id FROM canonicals
+                   WHERE audit_id = ? AND target_url_id IS NOT NULL
+                     AND target_url_id != page_url_id)
              ORDER BY from_url_id, position",
         )
+        .bind(audit.0)
         .bind(audit.0)
         .bind(audit.0)
         .bind(audit.0)
@@ -499,6 +508,7 @@ mod tests {
             nofollow,
             tag: "a".into(),
             error: None,
+            region: Some(crate::LinkRegion::Main),
         }
     }
 
@@ -645,13 +655,14 @@ mod tests {
             ]
         );
 
-        // Only links to the 404 carry their text, including the one without any.
-        let anchors = store.anchors_to_failures(a).await.unwrap();
+        // Only links to the page declaring other URLs canonical (5) and to the 404 (8)
+        // carry their text, including the one without any; links to plain pages do not.
+        let anchors = store.quoted_anchors(a).await.unwrap();
         let got: Vec<_> = anchors
             .iter()
             .map(|l| (l.from, l.to, l.text.as_str()))
             .collect();
-        assert_eq!(got, [(1, 8, "to 8"), (2, 8, "")]);
+        assert_eq!(got, [(1, 5, "to 5"), (1, 8, "to 8"), (2, 8, "")]);
     }
 
     #[tokio::test]

@@ -441,6 +441,56 @@ pub struct LinkRecord {
     pub tag: String,
     /// Why `to` is None (a canon error kind).
     pub error: Option<String>,
+    /// Where in the page it sits; `None` for a `<link>` element.
+    pub region: Option<LinkRegion>,
+}
+
+/// Where in its page a link sits (`links.region`, constrained to these words): the
+/// stored form of the extractor's region.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LinkRegion {
+    /// Inside `<nav>`.
+    Navigation,
+    /// Inside the page's `<header>`.
+    Header,
+    /// Inside the page's `<footer>`.
+    Footer,
+    /// Inside `<aside>`.
+    Sidebar,
+    /// Inside `<main>` or `<article>`.
+    Main,
+    /// None of those.
+    Body,
+}
+
+impl LinkRegion {
+    /// Every region.
+    pub const ALL: [LinkRegion; 6] = [
+        LinkRegion::Navigation,
+        LinkRegion::Header,
+        LinkRegion::Footer,
+        LinkRegion::Sidebar,
+        LinkRegion::Main,
+        LinkRegion::Body,
+    ];
+
+    /// The region of a stored word.
+    pub fn parse(word: &str) -> Option<LinkRegion> {
+        LinkRegion::ALL.into_iter().find(|r| r.as_str() == word)
+    }
+
+    /// The stored word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LinkRegion::Navigation => "navigation",
+            LinkRegion::Header => "header",
+            LinkRegion::Footer => "footer",
+            LinkRegion::Sidebar => "sidebar",
+            LinkRegion::Main => "main",
+            LinkRegion::Body => "body",
+        }
+    }
 }
 
 /// A rel=canonical declaration.

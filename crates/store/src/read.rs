@@ -187,7 +187,7 @@ impl Store {
         url_id: UrlId,
     ) -> Result<Vec<LinkRecord>, StoreError> {
         let rows = sqlx::query(
-            "SELECT to_url_id, href_raw, anchor_text, nofollow, tag, error FROM links
+            "SELECT to_url_id, href_raw, anchor_text, nofollow, tag, error, region FROM links
              WHERE audit_id = ? AND from_url_id = ? ORDER BY position",
         )
         .bind(audit.0)
@@ -204,6 +204,11 @@ impl Store {
                 nofollow: r.get(3),
                 tag: r.get(4),
                 error: r.get(5),
+                // The column's CHECK constraint admits only the words parse reads.
+                region: r
+                    .get::<Option<String>, _>(6)
+                    .as_deref()
+                    .and_then(crate::LinkRegion::parse),
             })
             .collect())
     }

@@ -359,8 +359,8 @@ impl BatchRow for LinkRow {
     // needs no statement journal (SQLite would otherwise copy every page the statement
     // touches, which was a sixth of the writer's time on large crawls).
     const HEAD: &'static str = "INSERT OR IGNORE INTO links (audit_id, from_url_id, position, to_url_id, \
-         href_raw, anchor_text, nofollow, tag, error)";
-    const GROUP: &'static str = "(?,?,?,?,?,?,?,?,?)";
+         href_raw, anchor_text, nofollow, tag, error, region)";
+    const GROUP: &'static str = "(?,?,?,?,?,?,?,?,?,?)";
     const CONTEXT: &'static str = "storing links";
     fn bind(self, q: Query, audit: i64, ids: &IdMap) -> Query {
         let l = self.2;
@@ -373,6 +373,7 @@ impl BatchRow for LinkRow {
             .bind(l.nofollow)
             .bind(l.tag)
             .bind(l.error)
+            .bind(l.region.map(crate::LinkRegion::as_str))
     }
 }
 

@@ -42,6 +42,7 @@ fn link(to: UrlId, href: &str) -> LinkRecord {
         nofollow: false,
         tag: "a".into(),
         error: None,
+        region: Some(store::LinkRegion::Navigation),
     }
 }
 

@@ -67,6 +67,7 @@ async fn crawl(store: &Store, pages: i64) -> AuditId {
                 nofollow: false,
                 tag: "a".into(),
                 error: None,
+                region: None,
             })
             .collect();
         page.canonicals = vec![CanonicalRecord {

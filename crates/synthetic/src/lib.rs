@@ -345,6 +345,14 @@ pub async fn write(store: &store::Store, input: &AuditInput) -> store::AuditId {
             nofollow: false,
             tag: "a".into(),
             error: None,
+            region: l.region.map(|r| match r {
+                audit::LinkRegion::Navigation => store::LinkRegion::Navigation,
+                audit::LinkRegion::Header => store::LinkRegion::Header,
+                audit::LinkRegion::Footer => store::LinkRegion::Footer,
+                audit::LinkRegion::Sidebar => store::LinkRegion::Sidebar,
+                audit::LinkRegion::Main => store::LinkRegion::Main,
+                audit::LinkRegion::Body => store::LinkRegion::Body,
+            }),
         });
     }
     let mut canonicals: HashMap<u32, Vec<CanonicalRecord>> = HashMap::new();

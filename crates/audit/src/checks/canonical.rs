@@ -447,6 +447,7 @@ fn linked(cx: &Ctx<'_, '_>, i: u32, t: u32, out: &mut Vec<Finding>) {
             to: Some(target.clone()),
             pages: tl.pages,
             anchor: tl.anchor,
+            region: tl.region,
         },
         None => Fix::UpdateLinks {
             pages,

@@ -76,6 +76,7 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
                 to: Some(cx.url(to)),
                 pages: tl.pages,
                 anchor: tl.anchor,
+                region: tl.region,
             }),
             (Some((to, how)), None) => f.evidence(how).fix(Fix::UpdateLinks {
                 pages,
@@ -88,6 +89,7 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
                 to: None,
                 pages: tl.pages,
                 anchor: tl.anchor,
+                region: tl.region,
             }),
             (None, None) => f.fix(Fix::RemoveLinks {
                 pages,

@@ -17,7 +17,7 @@ use crate::dust::Mined;
 use crate::finding::{Finding, Fix};
 use crate::keys::Keys;
 use crate::site::{Chain, NONE, Site};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// What every check can read.
 pub(crate) struct Ctx<'s, 'a> {
@@ -43,6 +43,8 @@ pub(crate) struct TemplateLink {
     pub of: u32,
     /// Its most common anchor text.
     pub anchor: Option<String>,
+    /// Where in the pages it sits, when recorded.
+    pub region: Option<crate::LinkRegion>,
 }
 
 /// A link is the template's when at least this share of a host's pages carry it...
@@ -105,23 +107,37 @@ impl<'s, 'a> Ctx<'s, 'a> {
         if pages < TEMPLATE_LINK_MIN_PAGES {
             return None;
         }
-        let mut by_host: FxHashMap<String, u32> = FxHashMap::default();
-        for &p in &linkers {
-            *by_host.entry(host_of(self.site.url(p))).or_default() += 1;
+        let id = self.site.id(i);
+        // Pages carrying the link, by host and by where in the page it sits: a template
+        // link is in the same place on most pages of one host.
+        let linking: FxHashSet<u32> = linkers.iter().map(|&p| self.site.id(p)).collect();
+        let mut seen: FxHashSet<(u32, Option<crate::LinkRegion>)> = FxHashSet::default();
+        let mut by_place: FxHashMap<(String, Option<crate::LinkRegion>), u32> =
+            FxHashMap::default();
+        for l in self.site.input.links.iter().filter(|l| l.to == Some(id)) {
+            if linking.contains(&l.from) && seen.insert((l.from, l.region)) {
+                let Some(p) = self.site.idx(l.from) else {
+                    continue;
+                };
+                *by_place
+                    .entry((host_of(self.site.url(p)), l.region))
+                    .or_default() += 1;
+            }
         }
-        let (host, on_host) = by_host
+        let ((host, region), on_host) = by_place
             .into_iter()
-            .max_by_key(|(h, n)| (*n, std::cmp::Reverse(h.clone())))?;
+            .max_by(|(a, n), (b, m)| n.cmp(m).then_with(|| b.cmp(a)))?;
         let of = self
             .host_pages
             .get(&host)
             .copied()
             .unwrap_or(0)
             .max(on_host);
-        if f64::from(on_host) < TEMPLATE_LINK_SHARE * f64::from(of) {
+        if on_host < TEMPLATE_LINK_MIN_PAGES
+            || f64::from(on_host) < TEMPLATE_LINK_SHARE * f64::from(of)
+        {
             return None;
         }
-        let id = self.site.id(i);
         let mut texts: FxHashMap<&str, u32> = FxHashMap::default();
         for a in self.site.input.anchors.iter().filter(|a| a.to == id) {
             let t = a.text.trim();
@@ -133,7 +149,12 @@ impl<'s, 'a> Ctx<'s, 'a> {
             .into_iter()
             .max_by_key(|&(t, n)| (n, std::cmp::Reverse(t)))
             .map(|(t, _)| t.to_owned());
-        Some(TemplateLink { pages, of, anchor })
+        Some(TemplateLink {
+            pages,
+            of,
+            anchor,
+            region,
+        })
     }
 
     /// Who links to `i`, in words: "a link in the site's template, on 419 of the 450
@@ -142,7 +163,8 @@ impl<'s, 'a> Ctx<'s, 'a> {
         match self.template_link(i) {
             Some(t) => (
                 format!(
-                    "A link in the site's template{}, on {} of its {} pages,",
+                    "A link in the site's {}{}, on {} of its {} pages,",
+                    template_place(t.region),
                     t.anchor
                         .as_deref()
                         .map_or_else(String::new, |a| format!(" (\"{a}\")")),
@@ -235,6 +257,7 @@ impl<'s, 'a> Ctx<'s, 'a> {
                 to: Some(self.url(to)),
                 pages: t.pages,
                 anchor: t.anchor,
+                region: t.region,
             });
         }
         let (pages, more_pages) = self.linking_pages(from);
@@ -294,6 +317,20 @@ impl<'s, 'a> Ctx<'s, 'a> {
             cur = h.to;
         }
         path
+    }
+}
+
+/// Where a template link sits, as the site's part that carries it: "navigation",
+/// "footer", ... or "template" when the pages do not say.
+pub(crate) fn template_place(region: Option<crate::LinkRegion>) -> &'static str {
+    use crate::LinkRegion as R;
+    match region {
+        Some(R::Navigation) => "navigation",
+        Some(R::Header) => "header",
+        Some(R::Footer) => "footer",
+        Some(R::Sidebar) => "sidebar",
+        Some(R::Main) => "page template (inside the main content)",
+        Some(R::Body) | None => "template",
     }
 }
 
