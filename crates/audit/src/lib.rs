@@ -198,6 +198,7 @@
 mod checks;
 mod cluster;
 mod config;
+pub mod consistency;
 mod dust;
 pub mod export;
 mod finding;

@@ -873,3 +873,41 @@ fn a_page_linked_through_a_redirect_is_no_orphan() {
     );
     assert_eq!(a.findings_with(FindingId::LinkToRedirect).count(), 1);
 }
+
+#[test]
+fn the_consistency_checks_find_a_contradiction_and_pass_a_clean_analysis() {
+    let mut b = B::new();
+    b.page(&u("/"), 1)
+        .start(&u("/"))
+        .listed(&u("/sitemap.xml"), &u("/"))
+        .listed(&u("/sitemap.xml"), &u("/about/"))
+        .page(&u("/about/"), 2)
+        .link(&u("/"), &u("/?page_id=2"))
+        .redirect(&u("/?page_id=2"), &u("/about/"), 301)
+        .page("https://www.example.com/about/", 2);
+    let mut a = b.analyse();
+    assert_eq!(crate::consistency::contradictions(&b.input, &a), []);
+    // An orphan finding for the page the menu reaches through its redirect contradicts
+    // the link; so does a canonical to set on a page the map redirects.
+    a.findings.push(
+        Finding::new(FindingId::SitemapOrphan, &[&u("/about/")], String::new())
+            .urls([u("/about/")]),
+    );
+    a.findings.push(
+        Finding::new(FindingId::CanonLinked, &[&u("/x")], String::new()).fix(Fix::SetCanonical {
+            page: u("/x"),
+            href: "https://www.example.com/about/".into(),
+        }),
+    );
+    let found: Vec<&str> = crate::consistency::contradictions(&b.input, &a)
+        .iter()
+        .map(|c| c.rule)
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "an orphan that links reach",
+            "a canonical to a redirected URL"
+        ]
+    );
+}
