@@ -7,6 +7,7 @@ ALTER TABLE urls ADD COLUMN reason_kind TEXT
     CHECK (reason_kind IN ('out_of_scope', 'address_refused', 'max_depth', 'nofollow',
                            'not_followed', 'redirect_limit', 'url_too_long',
                            'too_many_params', 'trap_repeated_segment', 'trap_pattern',
+                           'trap_facets',
                            'max_urls', 'dust_duplicate', 'robots_txt', 'invalid_url',
                            'timeout', 'connect', 'dropped', 'decode', 'body', 'request',
                            'panic', 'other'));

@@ -25,7 +25,8 @@ pub struct Args {
     #[arg(long, value_name = "ID", conflicts_with_all = [
         "config", "starts", "max_urls", "max_depth", "concurrency", "rate", "no_robots",
         "user_agent", "include_subdomains", "includes", "excludes", "sitemaps", "resolves",
-        "ca_certs", "timeout", "max_response_bytes", "trap_budget", "rules", "any_port",
+        "ca_certs", "timeout", "max_response_bytes", "trap_budget", "facet_budget", "rules",
+        "any_port",
     ])]
     resume: Option<i64>,
     /// Start a new audit with the configuration audit ID was started with (for scheduled
@@ -33,8 +34,8 @@ pub struct Args {
     #[arg(long, value_name = "ID", conflicts_with_all = [
         "resume", "config", "starts", "max_urls", "max_depth", "concurrency", "rate",
         "no_robots", "user_agent", "include_subdomains", "includes", "excludes", "sitemaps",
-        "resolves", "ca_certs", "timeout", "max_response_bytes", "trap_budget", "rules",
-        "any_port",
+        "resolves", "ca_certs", "timeout", "max_response_bytes", "trap_budget", "facet_budget",
+        "rules", "any_port",
     ])]
     like: Option<i64>,
     /// A crawl configuration file (TOML, or JSON when it ends in .json) with any field
@@ -96,6 +97,12 @@ pub struct Args {
     /// trap guard; raise it for large numbered catalogues (0 = off) [default: 10000].
     #[arg(long, value_name = "N")]
     trap_budget: Option<u64>,
+    /// Most URLs with two or more query parameters admitted per path, the guard against
+    /// faceted navigation (filters that combine without end); a URL repeating a
+    /// parameter with its value is never crawled. Raise it to crawl more filter
+    /// combinations (0 = off) [default: 200].
+    #[arg(long, value_name = "N")]
+    facet_budget: Option<u64>,
     /// Learned DUST rules from an earlier audit (`dustpan report --save-rules FILE`):
     /// URLs they predict to duplicate a URL already queued are skipped, except a
     /// verification sample that is fetched to count wrong predictions.
@@ -159,6 +166,9 @@ impl Args {
         }
         if let Some(n) = self.trap_budget {
             config.trap_pattern_budget = n;
+        }
+        if let Some(n) = self.facet_budget {
+            config.facet_budget = n;
         }
         if let Some(path) = &self.rules {
             config.learned_rules = Some(load_rules(path)?);

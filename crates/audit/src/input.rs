@@ -114,6 +114,9 @@ pub enum ReasonKind {
     TrapRepeatedSegment,
     /// A crawler trap: too many URLs of one numeric pattern.
     TrapPattern,
+    /// A crawler trap: faceted navigation (parameters combined past the budget of one
+    /// path, or a parameter repeated).
+    TrapFacets,
     /// The audit already held its maximum number of URLs.
     MaxUrls,
     /// Learned DUST rules predicted it duplicates a URL already queued
@@ -143,7 +146,7 @@ pub enum ReasonKind {
 
 impl ReasonKind {
     /// Every kind.
-    pub const ALL: [ReasonKind; 22] = [
+    pub const ALL: [ReasonKind; 23] = [
         Self::OutOfScope,
         Self::AddressRefused,
         Self::MaxDepth,
@@ -154,6 +157,7 @@ impl ReasonKind {
         Self::TooManyParams,
         Self::TrapRepeatedSegment,
         Self::TrapPattern,
+        Self::TrapFacets,
         Self::MaxUrls,
         Self::DustDuplicate,
         Self::RobotsTxt,
@@ -181,6 +185,7 @@ impl ReasonKind {
             Self::TooManyParams => "too_many_params",
             Self::TrapRepeatedSegment => "trap_repeated_segment",
             Self::TrapPattern => "trap_pattern",
+            Self::TrapFacets => "trap_facets",
             Self::MaxUrls => "max_urls",
             Self::DustDuplicate => "dust_duplicate",
             Self::RobotsTxt => "robots_txt",
@@ -201,9 +206,13 @@ impl ReasonKind {
         Self::ALL.into_iter().find(|k| k.as_str() == word)
     }
 
-    /// A crawler trap (repeated segments or a numeric pattern over its budget).
+    /// A crawler trap (repeated segments, a numeric pattern or parameter combinations
+    /// over their budget).
     pub fn is_trap(self) -> bool {
-        matches!(self, Self::TrapRepeatedSegment | Self::TrapPattern)
+        matches!(
+            self,
+            Self::TrapRepeatedSegment | Self::TrapPattern | Self::TrapFacets
+        )
     }
 }
 

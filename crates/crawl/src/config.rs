@@ -115,6 +115,11 @@ pub struct CrawlConfig {
     /// check off. Further URLs of the pattern are recorded as skipped `trap`. Raise it for
     /// catalogues with more numbered products than this.
     pub trap_pattern_budget: u64,
+    /// Trap detection for faceted navigation: most URLs with two or more query
+    /// parameters admitted per path (`/shop/?color=red&size=m`, `/shop/?size=m&sort=price`,
+    /// ...); 0 turns the check off. Further combinations of the path, and any URL that
+    /// repeats a parameter with the same value, are recorded as skipped `trap_facets`.
+    pub facet_budget: u64,
     /// Trap detection: most times one path segment may repeat (`/a/b/a/b/a/b` repeats
     /// `a` three times); 0 turns the check off.
     pub max_segment_repeats: usize,
@@ -166,6 +171,7 @@ impl Default for CrawlConfig {
             resolve: Vec::new(),
             extra_root_certs_pem: Vec::new(),
             trap_pattern_budget: 10_000,
+            facet_budget: 200,
             max_segment_repeats: 2,
             known_url_cache: 4_000_000,
             learned_rules: None,

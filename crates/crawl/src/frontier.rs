@@ -29,6 +29,8 @@ pub(crate) struct Found<'a> {
     pub redirect_depth: u32,
     /// The page that found it.
     pub from: Option<UrlId>,
+    /// That page's URL has a query string: a filter state linking further states.
+    pub from_query: bool,
     /// How.
     pub via: FoundVia,
     /// Why it must not be followed from here (`Nofollow`, `NotFollowed`), if so.
@@ -126,6 +128,8 @@ pub(crate) struct Frontier {
     next_id: UrlId,
     counts: FrontierCounts,
     patterns: HashMap<u64, u64>,
+    /// URLs of two or more query parameters admitted, by path (see [`facet_path`]).
+    facets: HashMap<u64, u64>,
     scope: Scope,
     seo: Policy,
     max_urls: u64,
@@ -134,6 +138,7 @@ pub(crate) struct Frontier {
     max_query_params: usize,
     max_redirects: u32,
     trap_pattern_budget: u64,
+    facet_budget: u64,
     max_segment_repeats: usize,
 }
 
@@ -229,6 +234,30 @@ fn repeated_segment(url: &Url, max: usize) -> Option<String> {
     None
 }
 
+/// The hashed scheme, host and path of a URL with two or more query parameters: the
+/// listing whose filters combine (faceted navigation); `None` for fewer parameters.
+fn facet_path(key: &str) -> Option<u64> {
+    let (path, query) = key.split_once('?')?;
+    let query = query.split('#').next().unwrap_or(query);
+    (query.split('&').filter(|p| !p.is_empty()).count() >= 2).then(|| xxh3_64(path.as_bytes()))
+}
+
+/// A parameter given twice with the same value (`?color=red&color=red`): a URL no
+/// navigation needs, made by filter links that add to the current URL (refused when a
+/// filter state links it; a page without a query that links it names it on purpose).
+fn repeated_parameter(url: &Url) -> Option<String> {
+    let query = url.query()?;
+    let mut seen: Vec<&str> = Vec::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        if seen.contains(&pair) {
+            let name = pair.split_once('=').map_or(pair, |(n, _)| n);
+            return Some(name.chars().take(100).collect());
+        }
+        seen.push(pair);
+    }
+    None
+}
+
 fn query_params(url: &Url) -> usize {
     url.query()
         .map_or(0, |q| q.split('&').filter(|p| !p.is_empty()).count())
@@ -244,6 +273,7 @@ impl Frontier {
             next_id,
             counts: FrontierCounts::default(),
             patterns: HashMap::new(),
+            facets: HashMap::new(),
             scope: Scope::new(config)?,
             seo: Policy::seo(),
             max_urls: config.max_urls,
@@ -252,6 +282,7 @@ impl Frontier {
             max_query_params: config.max_query_params,
             max_redirects: config.max_redirects,
             trap_pattern_budget: config.trap_pattern_budget,
+            facet_budget: config.facet_budget,
             max_segment_repeats: config.max_segment_repeats,
         })
     }
@@ -286,6 +317,11 @@ impl Frontier {
                 && let Some(p) = numeric_pattern(&known.url_rfc3986)
             {
                 *self.patterns.entry(p).or_insert(0) += 1;
+            }
+            if !budget_exempt(known.found_via)
+                && let Some(p) = facet_path(&known.url_rfc3986)
+            {
+                *self.facets.entry(p).or_insert(0) += 1;
             }
         }
     }
@@ -344,6 +380,28 @@ impl Frontier {
                 ),
             ));
         }
+        if self.facet_budget > 0 && !budget_exempt(found.via) {
+            if found.from_query
+                && let Some(name) = repeated_parameter(url)
+            {
+                return Some(UrlReason::with_detail(
+                    ReasonKind::TrapFacets,
+                    format!("parameter {name} repeated in {}", url.path()),
+                ));
+            }
+            if let Some(p) = facet_path(found.key)
+                && self.facets.get(&p).copied().unwrap_or(0) >= self.facet_budget
+            {
+                return Some(UrlReason::with_detail(
+                    ReasonKind::TrapFacets,
+                    format!(
+                        "over {} combinations of query parameters on {}",
+                        self.facet_budget,
+                        url.path()
+                    ),
+                ));
+            }
+        }
         if self.counts.admitted >= self.max_urls {
             return Some(ReasonKind::MaxUrls.into());
         }
@@ -399,6 +457,11 @@ impl Frontier {
             {
                 *self.patterns.entry(p).or_insert(0) += 1;
             }
+            if !budget_exempt(found.via)
+                && let Some(p) = facet_path(found.key)
+            {
+                *self.facets.entry(p).or_insert(0) += 1;
+            }
         }
         Admission::New(NewUrl {
             id,
@@ -450,7 +513,24 @@ mod tests {
             depth,
             redirect_depth: 0,
             from: None,
+            from_query: false,
             via,
+            unfollowed: None,
+        })
+    }
+
+    /// Admits `url` as a link on a filter state (a page whose URL has a query string).
+    fn admit_from_filter(f: &mut Frontier, url: &str) -> Admission {
+        let url = Url::parse(url).unwrap();
+        let key = rfc3986_key(&url, &Policy::rfc3986()).unwrap();
+        f.admit(&Found {
+            url: &url,
+            key: &key,
+            depth: 2,
+            redirect_depth: 0,
+            from: Some(1),
+            from_query: true,
+            via: FoundVia::Link,
             unfollowed: None,
         })
     }
@@ -586,6 +666,59 @@ mod tests {
             });
         }
         assert_eq!(reason(&admit(&mut f, "https://example.test/q/8", 1)), None);
+    }
+
+    #[test]
+    fn facet_combinations_stop_at_the_budget_of_their_path_and_repeats_never_pass() {
+        let mut f = Frontier::new(
+            &CrawlConfig {
+                max_urls: 1_000,
+                facet_budget: 3,
+                ..config()
+            },
+            1,
+        )
+        .unwrap();
+        let shop = "https://example.test/shop/";
+        // Single parameters are not combinations: no budget.
+        for q in ["color=red", "color=blue", "size=m", "sort=price", "page=2"] {
+            assert_eq!(
+                reason(&admit(&mut f, &format!("{shop}?{q}"), 1)),
+                None,
+                "{q}"
+            );
+        }
+        for q in ["color=red&size=m", "color=blue&size=m", "size=m&sort=price"] {
+            assert_eq!(
+                reason(&admit(&mut f, &format!("{shop}?{q}"), 1)),
+                None,
+                "{q}"
+            );
+        }
+        let over = admit(&mut f, &format!("{shop}?color=red&size=l"), 1);
+        assert_eq!(reason(&over), Some(ReasonKind::TrapFacets));
+        assert_eq!(
+            detail(&over),
+            Some("over 3 combinations of query parameters on /shop/")
+        );
+        // Another listing has its own budget.
+        let other = "https://example.test/boots/?color=red&size=m";
+        assert_eq!(reason(&admit(&mut f, other, 1)), None);
+        // A parameter repeated with its value, linked from a filter state, is refused
+        // whatever the budget; a page without a query names it on purpose.
+        let repeat = admit_from_filter(&mut f, "https://example.test/bags/?color=red&color=red");
+        assert_eq!(reason(&repeat), Some(ReasonKind::TrapFacets));
+        assert_eq!(detail(&repeat), Some("parameter color repeated in /bags/"));
+        let named = admit(&mut f, "https://example.test/hats/?size=m&size=m", 1);
+        assert_eq!(reason(&named), None);
+        // Sitemap URLs are the site's own list: exempt.
+        let listed = admit_via(
+            &mut f,
+            &format!("{shop}?color=green&size=s"),
+            1,
+            FoundVia::Sitemap,
+        );
+        assert_eq!(reason(&listed), None);
     }
 
     #[test]

@@ -47,14 +47,17 @@ struct Candidate {
 struct Discoveries<'a> {
     ctx: &'a Ctx,
     page: UrlId,
+    /// The page's URL has a query string (a filter state linking further states).
+    page_has_query: bool,
     candidates: Vec<Candidate>,
 }
 
 impl<'a> Discoveries<'a> {
-    fn new(ctx: &'a Ctx, page: UrlId) -> Self {
+    fn new(ctx: &'a Ctx, page: UrlId, page_has_query: bool) -> Self {
         Self {
             ctx,
             page,
+            page_has_query,
             candidates: Vec::new(),
         }
     }
@@ -105,6 +108,7 @@ impl<'a> Discoveries<'a> {
                 depth: c.depth,
                 redirect_depth: c.redirect_depth,
                 from: Some(self.page),
+                from_query: self.page_has_query,
                 via: c.via,
                 unfollowed: c.unfollowed,
             });
@@ -269,7 +273,7 @@ pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
     fetch.truncated = response.truncated;
     record.fetch = Some(fetch);
 
-    let mut found = Discoveries::new(ctx, claimed.id);
+    let mut found = Discoveries::new(ctx, claimed.id, url.query().is_some());
     let mut directives = Directives::default();
     if let Some(tag) = response.header_all("x-robots-tag") {
         for scope in extract::parse_robots_scopes(&tag) {

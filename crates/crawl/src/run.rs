@@ -126,6 +126,7 @@ impl Ctx {
                 depth,
                 redirect_depth: 0,
                 from: None,
+                from_query: false,
                 via,
                 unfollowed: None,
             });

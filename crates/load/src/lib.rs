@@ -253,6 +253,7 @@ fn reason_kind(k: store::ReasonKind) -> audit::ReasonKind {
         S::TooManyParams => A::TooManyParams,
         S::TrapRepeatedSegment => A::TrapRepeatedSegment,
         S::TrapPattern => A::TrapPattern,
+        S::TrapFacets => A::TrapFacets,
         S::MaxUrls => A::MaxUrls,
         S::DustDuplicate => A::DustDuplicate,
         S::RobotsTxt => A::RobotsTxt,

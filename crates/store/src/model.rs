@@ -193,6 +193,9 @@ text_enum! {
         /// A crawler trap: too many URLs of one numeric pattern (the detail gives the
         /// budget and the pattern).
         TrapPattern = "trap_pattern",
+        /// A crawler trap: faceted navigation, query parameters combined past the budget
+        /// of one path, or a parameter repeated (the detail says which).
+        TrapFacets = "trap_facets",
         /// The audit already holds its maximum number of URLs.
         MaxUrls = "max_urls",
         /// Learned DUST rules predict it duplicates a URL already queued.
@@ -223,7 +226,7 @@ text_enum! {
 
 impl ReasonKind {
     /// Every kind, in declaration order (the words of the column's CHECK constraint).
-    pub const ALL: [ReasonKind; 22] = [
+    pub const ALL: [ReasonKind; 23] = [
         Self::OutOfScope,
         Self::AddressRefused,
         Self::MaxDepth,
@@ -234,6 +237,7 @@ impl ReasonKind {
         Self::TooManyParams,
         Self::TrapRepeatedSegment,
         Self::TrapPattern,
+        Self::TrapFacets,
         Self::MaxUrls,
         Self::DustDuplicate,
         Self::RobotsTxt,
@@ -248,9 +252,13 @@ impl ReasonKind {
         Self::Other,
     ];
 
-    /// A crawler trap (repeated segments or a numeric pattern over its budget).
+    /// A crawler trap (repeated segments, a numeric pattern or parameter combinations
+    /// over their budget).
     pub fn is_trap(self) -> bool {
-        matches!(self, Self::TrapRepeatedSegment | Self::TrapPattern)
+        matches!(
+            self,
+            Self::TrapRepeatedSegment | Self::TrapPattern | Self::TrapFacets
+        )
     }
 
     /// Depends on how the URL was found, not on the URL: finding it again in a better

@@ -12,7 +12,7 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
 
 fn traps(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     let site = cx.site;
-    let mut by_reason: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+    let mut by_reason: BTreeMap<String, (bool, Vec<u32>)> = BTreeMap::new();
     for u in 0..site.n as u32 {
         if let Some(r) = site.reason(u)
             && r.kind.is_trap()
@@ -20,11 +20,12 @@ fn traps(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             let detail = r.detail.as_deref().unwrap_or(r.kind.as_str());
             by_reason
                 .entry(format!("trap: {detail}"))
-                .or_default()
+                .or_insert_with(|| (r.kind == crate::ReasonKind::TrapFacets, Vec::new()))
+                .1
                 .push(u);
         }
     }
-    for (reason, mut urls) in by_reason {
+    for (reason, (facets, mut urls)) in by_reason {
         urls.sort_by(|&a, &b| site.url(a).cmp(site.url(b)));
         let mut from: Vec<u32> = urls
             .iter()
@@ -54,6 +55,20 @@ fn traps(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             super::count(from.len(), "crawled page", "crawled pages"),
             if from.len() == 1 { "links" } else { "link" }
         ));
+        if facets {
+            // Faceted navigation: the filter links are the site's; what stops crawlers
+            // is a robots.txt pattern for the combinations (or the repeats).
+            f = f.evidence(
+                "faceted navigation: filter links that combine or repeat query parameters make \
+                 more URLs than the listing has pages; the crawl stopped expanding them here"
+                    .to_owned(),
+            );
+            if let Some(pattern) = facet_pattern(cx, &urls) {
+                f = f.fix(Fix::DisallowInRobots { pattern });
+            }
+            out.push(f);
+            continue;
+        }
         if !from.is_empty() {
             let (pages, more_pages) = cx.pages(&from);
             f = f.fix(Fix::RemoveLinks {
@@ -70,6 +85,26 @@ fn traps(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         }
         out.push(f);
     }
+}
+
+/// The robots.txt pattern that stops crawlers at a facet trap: the URLs' path followed
+/// by a query of two or more parameters (`/shop/?*&`), or by the parameter they repeat
+/// (`/shop/?*color=*color=`).
+fn facet_pattern(cx: &Ctx<'_, '_>, urls: &[u32]) -> Option<String> {
+    let first = split(cx.site.url(*urls.first()?));
+    let path = first.path;
+    if urls.iter().any(|&u| split(cx.site.url(u)).path != path) {
+        return None;
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for pair in first.query?.split('&').filter(|p| !p.is_empty()) {
+        if seen.contains(&pair) {
+            let name = pair.split_once('=').map_or(pair, |(n, _)| n);
+            return Some(format!("{path}?*{name}=*{name}="));
+        }
+        seen.push(pair);
+    }
+    Some(format!("{path}?*&"))
 }
 
 /// The longest common path prefix of the URLs, cut after its last `/`, if it is more

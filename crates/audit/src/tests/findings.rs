@@ -911,3 +911,42 @@ fn the_consistency_checks_find_a_contradiction_and_pass_a_clean_analysis() {
         ]
     );
 }
+
+#[test]
+fn a_facet_trap_is_one_crawl_budget_finding_with_a_robots_pattern() {
+    let mut b = B::new();
+    b.page(&u("/shop/"), 1).start(&u("/shop/"));
+    for q in ["color=red&size=m", "color=blue&size=l", "size=s&sort=price"] {
+        let url = u(&format!("/shop/?{q}"));
+        b.link(&u("/shop/"), &url).skipped(
+            &url,
+            "trap_facets: over 2 combinations of query parameters on /shop/",
+        );
+    }
+    let repeat = u("/shop/?color=red&color=red");
+    b.link(&u("/shop/"), &repeat)
+        .skipped(&repeat, "trap_facets: parameter color repeated in /shop/");
+    let a = b.analyse();
+    let traps: Vec<&Finding> = a.findings_with(FindingId::Trap).collect();
+    assert_eq!(traps.len(), 2, "{traps:#?}");
+    let combos = traps
+        .iter()
+        .find(|f| f.summary.starts_with("3 URLs were"))
+        .unwrap();
+    assert_eq!(
+        combos.fixes,
+        [Fix::DisallowInRobots {
+            pattern: "/shop/?*&".into()
+        }]
+    );
+    let repeats = traps
+        .iter()
+        .find(|f| f.summary.starts_with("1 URL was"))
+        .unwrap();
+    assert_eq!(
+        repeats.fixes,
+        [Fix::DisallowInRobots {
+            pattern: "/shop/?*color=*color=".into()
+        }]
+    );
+}
