@@ -106,7 +106,7 @@ mod handlers {
     ) -> Answer<i64> {
         state.forget(audit_id);
         let events = Arc::new(state.events(app));
-        let policy = state.policy_of(audit_id).await;
+        let policy = state.policy_of(audit_id).await?;
         Ok(state
             .runs
             .resume(state.store.clone(), audit_id, policy, events)
@@ -121,7 +121,7 @@ mod handlers {
         let config = crawl::audit_config(&state.store, store::AuditId(audit_id))
             .await
             .map_err(ViewError::from)?;
-        let policy = state.policy_of(audit_id).await;
+        let policy = state.policy_of(audit_id).await?;
         let events = Arc::new(state.events(app));
         let id = state
             .runs

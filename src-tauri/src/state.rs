@@ -7,7 +7,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use tauri::{AppHandle, Emitter, Manager};
 use view::runs::{RunEvents, Runs};
-use view::{AnalysisPolicy, OpenAudit, Overview, Progress, Session, ViewError};
+use view::{
+    AnalysisPolicy, FINISHED_EVENT, OpenAudit, Overview, PROGRESS_EVENT, Progress, Session,
+    ViewError,
+};
 
 /// Everything the commands share.
 pub struct AppState {
@@ -22,32 +25,30 @@ pub struct AppState {
 
 /// `$DUSTPAN_DB`, or `dustpan.sqlite` in the platform's data directory (as the
 /// command-line program).
-fn database_path() -> Result<PathBuf, String> {
+fn database_path() -> Result<PathBuf, ViewError> {
     if let Some(p) = std::env::var_os("DUSTPAN_DB").filter(|p| !p.is_empty()) {
         return Ok(PathBuf::from(p));
     }
-    let dirs = directories::ProjectDirs::from("", "", "dustpan")
-        .ok_or("cannot find a home directory for the audit database; set DUSTPAN_DB")?;
+    let dirs = directories::ProjectDirs::from("", "", "dustpan").ok_or_else(|| {
+        ViewError::Invalid(
+            "cannot find a home directory for the audit database; set DUSTPAN_DB".into(),
+        )
+    })?;
     let dir = dirs.data_dir();
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| ViewError::io(dir, e))?;
     Ok(dir.join("dustpan.sqlite"))
 }
 
 impl AppState {
     /// Opens the database and reads `$DUSTPAN_CA_CERT`.
-    pub async fn from_env() -> Result<AppState, String> {
+    pub async fn from_env() -> Result<AppState, ViewError> {
         let path = database_path()?;
-        let store = store::Store::open(&path)
-            .await
-            .map_err(|e| format!("cannot open the audit database {}: {e}", path.display()))?;
+        // The store's error names the database file.
+        let store = store::Store::open(&path).await?;
         let mut ca_pems = Vec::new();
         if let Some(ca) = std::env::var_os("DUSTPAN_CA_CERT").filter(|p| !p.is_empty()) {
-            let pem = std::fs::read_to_string(&ca).map_err(|e| {
-                format!(
-                    "cannot read the CA certificate {}: {e}",
-                    PathBuf::from(&ca).display()
-                )
-            })?;
+            let ca = PathBuf::from(ca);
+            let pem = std::fs::read_to_string(&ca).map_err(|e| ViewError::io(&ca, e))?;
             ca_pems.push(pem);
         }
         Ok(AppState {
@@ -59,7 +60,7 @@ impl AppState {
     }
 
     /// The policy `id` is analysed under ([`Session::policy_of`]).
-    pub async fn policy_of(&self, id: i64) -> AnalysisPolicy {
+    pub async fn policy_of(&self, id: i64) -> Result<AnalysisPolicy, ViewError> {
         self.session.policy_of(id).await
     }
 
@@ -111,11 +112,11 @@ pub struct Events {
 impl RunEvents for Events {
     fn progress(&self, progress: &Progress) {
         // A closed window cannot receive events; the run goes on.
-        let _ = self.app.emit("audit-progress", progress);
+        let _ = self.app.emit(PROGRESS_EVENT, progress);
     }
 
     fn finished(&self, progress: &Progress, opened: Option<OpenAudit>) {
         self.session.run_finished(progress.audit_id, opened);
-        let _ = self.app.emit("audit-finished", progress);
+        let _ = self.app.emit(FINISHED_EVENT, progress);
     }
 }

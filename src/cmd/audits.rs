@@ -49,7 +49,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 "{:>5}  {:<19}  {:<9}  {:>8}  {:>8}  {:>7}  {:>16}  {:>8}  {}",
                 a.id.0,
                 utc(a.started_at),
-                a.status.as_str(),
+                // The app's word for it; a running audit may run in another process.
+                view::AuditStatus::of(a.status, true).as_str(),
                 a.urls_found,
                 a.pages_fetched,
                 a.fetch_errors,

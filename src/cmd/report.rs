@@ -2,6 +2,7 @@
 
 use super::db::DbArgs;
 use anyhow::{Context, Result, bail};
+use audit::export::fix_text;
 use audit::{Analysis, AuditInput, Severity};
 use canon::{Policy, Preset};
 use std::collections::BTreeMap;
@@ -37,6 +38,12 @@ impl Target {
 
     /// Opens the database, loads the audit and analyses it.
     pub async fn analyse(&self) -> Result<(AuditId, AuditInput, Analysis)> {
+        let report = self.report().await?;
+        Ok((report.audit.id, report.input, report.analysis))
+    }
+
+    /// Opens the database, loads the audit and analyses it, keeping the audit's row.
+    pub async fn report(&self) -> Result<Report> {
         let store = self.db.open().await?;
         let id = match self.audit {
             Some(id) => AuditId(id),
@@ -55,7 +62,47 @@ impl Target {
         if self.preset.is_none() && self.policy.is_none() {
             super::audits::record_analysis(&store, id, &input, &analysis).await?;
         }
-        Ok((id, input, analysis))
+        Ok(Report {
+            audit: loaded.audit,
+            input,
+            analysis,
+        })
+    }
+}
+
+/// An audit analysed for its report.
+pub struct Report {
+    /// The audit's row (its counts).
+    pub audit: store::Audit,
+    /// Everything the crawl stored.
+    pub input: AuditInput,
+    /// The analysis.
+    pub analysis: Analysis,
+}
+
+/// What the report's first line says about the audit.
+pub struct Subject {
+    id: AuditId,
+    /// The audit's pages fetched ([`store::Audit::pages_fetched`]), when at hand.
+    pages_fetched: Option<u64>,
+}
+
+impl From<AuditId> for Subject {
+    /// An audit whose pages fetched were just printed (the end-of-crawl summary).
+    fn from(id: AuditId) -> Subject {
+        Subject {
+            id,
+            pages_fetched: None,
+        }
+    }
+}
+
+impl From<&store::Audit> for Subject {
+    fn from(audit: &store::Audit) -> Subject {
+        Subject {
+            id: audit.id,
+            pages_fetched: Some(audit.pages_fetched),
+        }
     }
 }
 
@@ -77,8 +124,12 @@ pub struct Args {
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    let (id, input, analysis) = runtime.block_on(args.target.analyse())?;
-    print(id, &input, &analysis, args.top);
+    let Report {
+        audit,
+        input,
+        analysis,
+    } = runtime.block_on(args.target.report())?;
+    print(&audit, &input, &analysis, args.top);
     if let Some(path) = &args.save_rules {
         let json = serde_json::to_string_pretty(&analysis.learned)
             .context("cannot serialize the learned rules")?;
@@ -106,19 +157,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
 /// Prints the report of an analysis: pages, clusters by cause, findings by severity,
 /// the `top` largest clusters with their fixes and the first `top` findings, learned
 /// DUST rules.
-pub fn print(id: AuditId, input: &AuditInput, analysis: &Analysis, top: usize) {
-    let fetched = input.fetches.len();
+pub fn print(audit: impl Into<Subject>, input: &AuditInput, analysis: &Analysis, top: usize) {
+    let Subject { id, pages_fetched } = audit.into();
     let ok = input
         .fetches
         .iter()
         .filter(|f| f.status.is_some_and(|s| (200..300).contains(&s)))
         .count();
+    // Pages fetched is the audit's one count, the one every screen shows.
+    let fetched = pages_fetched.map_or_else(String::new, |n| format!(", {n} fetched"));
     println!(
-        "Audit {}: {} URLs, {} fetched ({} answered 2xx)",
+        "Audit {}: {} URLs{fetched} ({ok} answered 2xx)",
         id.0,
         input.urls.len(),
-        fetched,
-        ok
     );
 
     // A cluster's main cause, named as the desktop app names it.
@@ -181,9 +232,10 @@ pub fn print(id: AuditId, input: &AuditInput, analysis: &Analysis, top: usize) {
                 .first()
                 .map(|e| e.kind.to_string())
                 .unwrap_or_default();
+            // The fix as the exports and the app's cluster page word it.
             let fix = match m.action {
                 audit::Action::None => String::new(),
-                a => format!(" -> fix: {}", a.as_str()),
+                a => format!(" -> fix: {}", fix_text(a, &c.preferred_url)),
             };
             println!("      {}  [{why}]{fix}", m.url);
         }

@@ -14,9 +14,23 @@ pub enum ViewError {
     /// A stored audit cannot be read as the analysis input.
     #[error(transparent)]
     Load(#[from] load::LoadError),
-    /// A policy file cannot be read.
-    #[error(transparent)]
-    Policy(#[from] canon::PolicyError),
+    /// A policy file cannot be read or is not a valid policy.
+    #[error("policy file {path}: {}", policy_reason(.source))]
+    Policy {
+        /// The file.
+        path: String,
+        /// Why.
+        source: canon::PolicyError,
+    },
+    /// The policy an audit is analysed under (the one its last analysis used) cannot be
+    /// used.
+    #[error("audit {audit}: {source}")]
+    AuditPolicy {
+        /// The audit.
+        audit: i64,
+        /// Why.
+        source: Box<ViewError>,
+    },
     /// The crawl cannot start or resume.
     #[error(transparent)]
     Crawl(#[from] crawl::CrawlError),
@@ -48,6 +62,14 @@ pub enum ViewError {
     Busy(i64),
 }
 
+/// Why a policy file failed, without repeating its path.
+fn policy_reason(e: &canon::PolicyError) -> String {
+    match e {
+        canon::PolicyError::Io { source, .. } => source.to_string(),
+        e => e.to_string(),
+    }
+}
+
 impl ViewError {
     /// An I/O error on `path`.
     pub fn io(path: &Path, source: std::io::Error) -> ViewError {
@@ -65,9 +87,10 @@ impl ViewError {
             ViewError::Store(e) => store_code(e),
             ViewError::Load(load::LoadError::Store(e)) => store_code(e),
             ViewError::Load(_) => ErrorCode::Unreadable,
-            ViewError::Policy(_) | ViewError::Query(_) | ViewError::Invalid(_) => {
+            ViewError::Policy { .. } | ViewError::Query(_) | ViewError::Invalid(_) => {
                 ErrorCode::InvalidInput
             }
+            ViewError::AuditPolicy { source, .. } => source.code(),
             ViewError::Crawl(e) => match e {
                 crawl::CrawlError::Store(e) => store_code(e),
                 crawl::CrawlError::StoredConfig { .. } => ErrorCode::Unreadable,

@@ -1,4 +1,5 @@
-//! Which [`Family`] a finding belongs to, from its id's prefix.
+//! Which [`Family`] a finding is listed under: the analysis' own catalogue
+//! ([`audit::FindingId::family`]), in the app's words.
 
 use crate::types::Family;
 
@@ -13,46 +14,43 @@ pub const FAMILIES: [&str; 7] = {
     names
 };
 
-/// The family of a finding id such as `DUP-HOST`: duplicates, canonicals, redirects,
-/// sitemaps, dust (learned rules and policy rules that do not hold), hreflang, or crawl
-/// (everything else: traps, robots.txt, links).
-pub fn family_of(code: &str) -> Family {
-    match code {
-        "DUP-DUST" | "RULE-DOES-NOT-HOLD" => Family::Dust,
-        "CLUSTER-CONFLICT" => Family::Duplicates,
-        "LINK-TO-REDIRECT" => Family::Redirects,
-        _ => match code.split('-').next().unwrap_or("") {
-            "DUP" => Family::Duplicates,
-            "CANON" => Family::Canonicals,
-            "REDIRECT" => Family::Redirects,
-            "SITEMAP" => Family::Sitemaps,
-            "HREFLANG" => Family::Hreflang,
-            _ => Family::Crawl,
-        },
-    }
+/// The family of a finding of kind `id`.
+pub fn family_of(id: audit::FindingId) -> Family {
+    id.family().into()
 }
 
-/// The name of the family of a finding id (see [`family_of`]).
-pub fn family(code: &str) -> &'static str {
-    family_of(code).as_str()
+/// The name of the family of a finding of kind `id` (see [`family_of`]).
+pub fn family(id: audit::FindingId) -> &'static str {
+    family_of(id).as_str()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use audit::FindingId;
 
     #[test]
-    fn families_follow_prefixes() {
-        assert_eq!(family("DUP-HOST"), "duplicates");
-        assert_eq!(family("DUP-DUST"), "dust");
-        assert_eq!(family("RULE-DOES-NOT-HOLD"), "dust");
-        assert_eq!(family("CANON-LOOP"), "canonicals");
-        assert_eq!(family("REDIRECT-CHAIN"), "redirects");
-        assert_eq!(family("LINK-TO-REDIRECT"), "redirects");
-        assert_eq!(family("SITEMAP-ERROR"), "sitemaps");
-        assert_eq!(family("TRAP"), "crawl");
-        assert_eq!(family("ROBOTS-HIDES-DUP"), "crawl");
-        assert_eq!(family("HREFLANG-NO-RETURN"), "hreflang");
+    fn families_come_from_the_catalogue() {
+        let of = |code: &str| family(FindingId::from_code(code).unwrap());
+        assert_eq!(of("DUP-HOST"), "duplicates");
+        assert_eq!(of("CLUSTER-CONFLICT"), "duplicates");
+        assert_eq!(of("DUP-DUST"), "dust");
+        assert_eq!(of("RULE-DOES-NOT-HOLD"), "dust");
+        assert_eq!(of("CANON-LOOP"), "canonicals");
+        assert_eq!(of("REDIRECT-CHAIN"), "redirects");
+        assert_eq!(of("LINK-TO-REDIRECT"), "redirects");
+        assert_eq!(of("SITEMAP-ERROR"), "sitemaps");
+        assert_eq!(of("TRAP"), "crawl");
+        assert_eq!(of("ROBOTS-HIDES-DUP"), "crawl");
+        assert_eq!(of("LINK-BROKEN"), "crawl");
+        assert_eq!(of("HREFLANG-NO-RETURN"), "hreflang");
+    }
+
+    #[test]
+    fn every_family_has_findings() {
+        for f in Family::ALL {
+            assert!(FindingId::ALL.iter().any(|&id| family_of(id) == f), "{f:?}");
+        }
     }
 
     #[test]

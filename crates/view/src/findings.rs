@@ -11,7 +11,7 @@ pub fn finding_view(f: &Finding) -> FindingView {
         key: f.key.clone(),
         id: f.id.code().to_owned(),
         severity: f.severity.into(),
-        family: family_of(f.id.code()),
+        family: family_of(f.id),
         tier: f.id.tier().into(),
         title: f.title.to_string(),
         summary: f.summary.clone(),
@@ -88,7 +88,7 @@ impl FindingIndex {
         let mut items = Vec::new();
         for (i, f) in analysis.findings.iter().enumerate() {
             let keep = severity.is_none_or(|s| Severity::from(f.severity) == s)
-                && fam.is_none_or(|x| family_of(f.id.code()) == x)
+                && fam.is_none_or(|x| family_of(f.id) == x)
                 && needle
                     .as_ref()
                     .is_none_or(|n| self.text[i].contains(n.as_str()));

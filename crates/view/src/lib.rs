@@ -6,7 +6,11 @@
 //!
 //! - [`OpenAudit`]: one audit loaded and analysed: its [`Overview`], paged
 //!   [`TableQuery`]s over every table, a cluster's detail, findings, CSV exports.
+//! - [`workflow`]: the audit workflow both front ends call: an audit's analysis
+//!   configuration, finishing a crawled audit, the full report export.
 //! - [`runs`]: starting, resuming and cancelling audits, with throttled [`Progress`].
+//! - [`session`]: what the app keeps between commands: a few opened audits, shared
+//!   opens, and the policy each audit is analysed under ([`Session`]).
 //! - [`list_audits`]: the history; [`compare`]: what changed between two audits.
 //! - [`types`]: what the app exchanges with its web front end; their TypeScript
 //!   declarations are generated from them ([`bindings`]).

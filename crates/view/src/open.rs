@@ -63,19 +63,13 @@ impl AnalysisPolicy {
         }
     }
 
-    /// [`AnalysisPolicy::named`] without the reason: `None` when a policy file no longer
-    /// reads. A caller must not stand another policy in for it without saying so; prefer
-    /// `named`, whose error says which file and why.
-    pub fn from_name(name: &str) -> Option<AnalysisPolicy> {
-        AnalysisPolicy::named(name).ok()
-    }
-
     /// A TOML or JSON policy file.
     pub fn from_file(path: &Path) -> Result<AnalysisPolicy, ViewError> {
-        Ok(AnalysisPolicy {
-            name: path.display().to_string(),
-            policy: Policy::from_path(path)?,
-        })
+        let name = path.display().to_string();
+        match Policy::from_path(path) {
+            Ok(policy) => Ok(AnalysisPolicy { name, policy }),
+            Err(source) => Err(ViewError::Policy { path: name, source }),
+        }
     }
 
     /// The preset or policy file of a start request (the seo preset when neither).
@@ -347,8 +341,12 @@ mod tests {
         );
         let missing = "/nonexistent/dustpan-policy.toml";
         let error = AnalysisPolicy::named(missing).unwrap_err();
-        assert!(matches!(error, ViewError::Policy(_)), "{error:?}");
-        assert_eq!(AnalysisPolicy::from_name(missing), None);
+        assert!(matches!(error, ViewError::Policy { .. }), "{error:?}");
+        assert!(
+            error
+                .to_string()
+                .starts_with(&format!("policy file {missing}: "))
+        );
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use crate::family::{FAMILIES, family};
 use crate::tables::cluster_cause;
-use crate::types::{CountItem, Overview};
+use crate::types::{AuditStatus, CountItem, Overview};
 use audit::{Analysis, AuditInput, Severity, UrlId};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -10,16 +10,6 @@ fn item(label: impl Into<String>, count: usize) -> CountItem {
     CountItem {
         label: label.into(),
         count: count as u32,
-    }
-}
-
-/// The store's status word as the app shows it.
-pub fn status_word(s: store::AuditStatus) -> &'static str {
-    match s {
-        store::AuditStatus::Running => "running",
-        store::AuditStatus::Finished => "done",
-        store::AuditStatus::Cancelled => "cancelled",
-        store::AuditStatus::Failed => "failed",
     }
 }
 
@@ -65,7 +55,7 @@ pub fn compute(
             Severity::Warning => 1,
             Severity::Notice => 2,
         }] += 1;
-        *families.entry(family(f.id.code())).or_default() += 1;
+        *families.entry(family(f.id)).or_default() += 1;
     }
     let mut causes: BTreeMap<&'static str, usize> = BTreeMap::new();
     for c in &analysis.clusters {
@@ -95,7 +85,9 @@ pub fn compute(
     Overview {
         audit_id: audit.id.0,
         start_url: audit.start_urls.first().cloned().unwrap_or_default(),
-        status: status_word(audit.status).to_owned(),
+        // An audit marked running is shown running: only the audits list knows which
+        // runs this process carries.
+        status: AuditStatus::of(audit.status, true),
         started_at: audit.started_at,
         finished_at: audit.finished_at,
         // The audit's one count of pages fetched (URLs whose request got a response).

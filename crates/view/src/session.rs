@@ -75,18 +75,25 @@ impl Session {
 
     /// The policy audit `id` is analysed under: the one it was started with in this
     /// session, else the one its last analysis used (stored with its summary, so it
-    /// survives a restart), else the default (seo).
-    pub async fn policy_of(&self, id: i64) -> AnalysisPolicy {
+    /// survives a restart), else the default (seo). A stored policy file that no longer
+    /// reads is an error naming it, never the default in its place.
+    pub async fn policy_of(&self, id: i64) -> Result<AnalysisPolicy, ViewError> {
         let remembered = lock(&self.inner.policies).get(&id).cloned();
         if let Some(p) = remembered {
-            return p;
+            return Ok(p);
         }
-        let stored = self.inner.store.analysis_summary(store::AuditId(id)).await;
-        stored
-            .ok()
-            .flatten()
-            .and_then(|s| AnalysisPolicy::from_name(&s.policy))
-            .unwrap_or_default()
+        match self
+            .inner
+            .store
+            .analysis_summary(store::AuditId(id))
+            .await?
+        {
+            Some(s) => AnalysisPolicy::named(&s.policy).map_err(|e| ViewError::AuditPolicy {
+                audit: id,
+                source: Box::new(e),
+            }),
+            None => Ok(AnalysisPolicy::default()),
+        }
     }
 
     /// Remembers the policy of an audit started in this session.
@@ -135,7 +142,7 @@ impl Session {
         let cell = Arc::clone(lock(&self.inner.opening).entry(id).or_default());
         let result = cell
             .get_or_try_init(|| async {
-                let policy = self.policy_of(id).await;
+                let policy = self.policy_of(id).await?;
                 let open = Arc::new(OpenAudit::open(&self.inner.store, id, &policy).await?);
                 // Kept only if the audit was not forgotten meanwhile.
                 let opening = lock(&self.inner.opening);
@@ -163,7 +170,7 @@ impl Session {
                 stored: false,
             });
         }
-        let policy = self.policy_of(id).await;
+        let policy = self.policy_of(id).await?;
         if let Some(overview) = OpenAudit::stored_overview(&self.inner.store, id, &policy).await? {
             return Ok(QuickOverview {
                 overview,
@@ -298,7 +305,10 @@ mod tests {
         let session = Session::new(store.clone());
 
         // Never analysed: the default.
-        assert_eq!(session.policy_of(fresh).await, AnalysisPolicy::default());
+        assert_eq!(
+            session.policy_of(fresh).await.unwrap(),
+            AnalysisPolicy::default()
+        );
         let open = session.open(fresh).await.unwrap();
         assert_eq!(open.policy(), "seo");
 
@@ -306,7 +316,7 @@ mod tests {
         session.open(remembered).await.unwrap();
         let aggressive = AnalysisPolicy::preset(PresetName::Aggressive);
         session.remember_policy(remembered, aggressive.clone());
-        assert_eq!(session.policy_of(remembered).await, aggressive);
+        assert_eq!(session.policy_of(remembered).await.unwrap(), aggressive);
         session.forget(remembered);
         let open = session.open(remembered).await.unwrap();
         assert_eq!(open.policy(), "aggressive");
@@ -324,15 +334,55 @@ mod tests {
 
         // After a restart, each audit keeps the policy its last analysis used.
         let restarted = Session::new(store);
-        assert_eq!(restarted.policy_of(fresh).await, AnalysisPolicy::default());
-        assert_eq!(restarted.policy_of(remembered).await, aggressive);
-        let again = restarted.policy_of(from_file).await;
+        assert_eq!(
+            restarted.policy_of(fresh).await.unwrap(),
+            AnalysisPolicy::default()
+        );
+        assert_eq!(restarted.policy_of(remembered).await.unwrap(), aggressive);
+        let again = restarted.policy_of(from_file).await.unwrap();
         assert_eq!(again, custom);
         assert_eq!(again.policy, canon::Policy::rfc3986());
         assert_eq!(
             restarted.open(from_file).await.unwrap().policy(),
             custom.name
         );
+    }
+
+    #[tokio::test]
+    async fn a_policy_file_that_no_longer_reads_is_an_error_naming_it() {
+        let (dir, store, ids) = store_with(1).await;
+        let id = ids[0];
+        let file = dir.path().join("policy.json");
+        std::fs::write(
+            &file,
+            serde_json::to_string(&canon::Policy::rfc3986()).unwrap(),
+        )
+        .unwrap();
+        let session = Session::new(store.clone());
+        session.remember_policy(id, AnalysisPolicy::from_file(&file).unwrap());
+        session.open(id).await.unwrap();
+
+        // The file moves away; after a restart the audit's last policy cannot be read.
+        std::fs::rename(&file, dir.path().join("moved.json")).unwrap();
+        let restarted = Session::new(store);
+        let error = restarted.policy_of(id).await.unwrap_err();
+        let message = error.to_string();
+        assert!(
+            message.contains(&file.display().to_string())
+                && message.contains(&format!("audit {id}")),
+            "{message}"
+        );
+        assert_eq!(error.code(), crate::error::ErrorCode::InvalidInput);
+
+        // Nothing is opened or answered under the default policy in its place.
+        assert!(restarted.open(id).await.is_err());
+        assert!(restarted.overview(id).await.is_err());
+        assert!(restarted.open_ids().is_empty());
+
+        // A file that is there but not a policy is an error too.
+        std::fs::write(&file, "{ \"no such key\": 1 }").unwrap();
+        let message = restarted.policy_of(id).await.unwrap_err().to_string();
+        assert!(message.contains(&file.display().to_string()), "{message}");
     }
 
     #[tokio::test]

@@ -317,7 +317,7 @@ mod tests {
         ),
         (
             TableName::LinksToNonPreferred,
-            "source destination preferred_url nofollow",
+            "source destination preferred_url anchor_text link_position nofollow",
         ),
         (
             TableName::Params,

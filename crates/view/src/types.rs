@@ -319,9 +319,8 @@ pub struct Overview {
     pub audit_id: i64,
     /// The first start URL.
     pub start_url: String,
-    /// Its status (one of [`AuditStatus`]'s words).
-    #[ts(as = "AuditStatus")]
-    pub status: String,
+    /// Its status.
+    pub status: AuditStatus,
     /// When it started (ms since the epoch).
     pub started_at: i64,
     /// When its last run ended.
@@ -336,7 +335,7 @@ pub struct Overview {
     pub clustered_urls: u32,
     /// Findings per severity (`error`, `warning`, `notice`).
     pub findings_by_severity: Vec<CountItem>,
-    /// Findings per family (duplicates, canonicals, redirects, sitemaps, dust, crawl).
+    /// Findings per family (each a [`Family`] name), in the order [`Family::ALL`] lists them.
     pub findings_by_family: Vec<CountItem>,
     /// Clusters per main cause.
     pub clusters_by_cause: Vec<CountItem>,
@@ -577,6 +576,20 @@ impl Family {
             Family::Dust => "dust",
             Family::Hreflang => "hreflang",
             Family::Crawl => "crawl",
+        }
+    }
+}
+
+impl From<audit::Family> for Family {
+    fn from(f: audit::Family) -> Family {
+        match f {
+            audit::Family::Duplicates => Family::Duplicates,
+            audit::Family::Canonicals => Family::Canonicals,
+            audit::Family::Redirects => Family::Redirects,
+            audit::Family::Sitemaps => Family::Sitemaps,
+            audit::Family::Dust => Family::Dust,
+            audit::Family::Hreflang => Family::Hreflang,
+            audit::Family::Crawl => Family::Crawl,
         }
     }
 }

@@ -183,7 +183,7 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
 
     // The overview agrees with the analysis.
     let o = open.overview();
-    assert_eq!(o.status, "done");
+    assert_eq!(o.status, view::AuditStatus::Done);
     assert_eq!(o.start_url, "https://example.test/");
     assert_eq!(o.clusters as usize, open.analysis().clusters.len());
     let by_severity: u32 = o.findings_by_severity.iter().map(|c| c.count).sum();

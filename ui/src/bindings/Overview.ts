@@ -15,7 +15,7 @@ auditId: number,
  */
 startUrl: string, 
 /**
- * Its status (one of [`AuditStatus`]'s words).
+ * Its status.
  */
 status: AuditStatus, 
 /**
@@ -47,7 +47,7 @@ clusteredUrls: number,
  */
 findingsBySeverity: Array<CountItem>, 
 /**
- * Findings per family (duplicates, canonicals, redirects, sitemaps, dust, crawl).
+ * Findings per family (each a [`Family`] name), in the order [`Family::ALL`] lists them.
  */
 findingsByFamily: Array<CountItem>, 
 /**
