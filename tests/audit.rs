@@ -211,7 +211,7 @@ fn the_summary_matches_the_database_and_audits_lists_it() {
     assert!(rows[0].contains("status") && rows[0].contains("start URL"));
     let fields: Vec<&str> = rows[1].split_whitespace().collect();
     assert_eq!(fields[0], c.snap.audit.id.to_string());
-    assert_eq!(fields[3], "finished", "{}", rows[1]);
+    assert_eq!(fields[3], "done", "{}", rows[1]);
     assert_eq!(fields[4], s.audit.urls_found.to_string());
     assert_eq!(fields[5], s.audit.pages_fetched.to_string());
     assert_eq!(fields.last(), Some(&START));

@@ -3,8 +3,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod audit;
-mod consistency;
 mod cli;
+mod consistency;
 mod diff;
 mod golden;
 mod hostile;

@@ -665,10 +665,11 @@ impl<'a> Walker<'a> {
             }
             Kind::Chrome => {
                 self.chrome_depth += 1;
-                let region = if self.is(node, &local_name!("nav")) {
-                    LinkRegion::Navigation
-                } else {
-                    LinkRegion::Sidebar
+                // A `<nav>` inside the page's footer (its link list) is the footer's.
+                let region = match self.regions.last() {
+                    Some(&(_, LinkRegion::Footer)) => LinkRegion::Footer,
+                    _ if self.is(node, &local_name!("nav")) => LinkRegion::Navigation,
+                    _ => LinkRegion::Sidebar,
                 };
                 self.regions.push((node, region));
                 self.boundary();

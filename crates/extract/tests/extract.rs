@@ -532,7 +532,7 @@ fn links_know_where_in_the_page_they_sit() {
           <footer><a href="/article-footer">tags</a></footer>
           <nav><a href="/pages">2</a></nav></article>
         </main>
-        <footer><a href="/foot">Contact</a></footer>
+        <footer><a href="/foot">Contact</a><nav><a href="/foot-nav">Returns</a></nav></footer>
         <p><a href="/after">after</a></p>
         </body></html>"#,
     );
@@ -553,6 +553,7 @@ fn links_know_where_in_the_page_they_sit() {
             ("/article-footer", "main"),
             ("/pages", "navigation"),
             ("/foot", "footer"),
+            ("/foot-nav", "footer"),
             ("/after", "body"),
         ]
     );

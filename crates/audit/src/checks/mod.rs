@@ -349,9 +349,12 @@ pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
     }
 }
 
-/// "1 internal page links" / "3 internal pages link": the verb agrees with `who`.
+/// The verb after [`Ctx::who_links`]: "1 internal page links", "3 internal pages link",
+/// "A link in the site's footer, on 40 of its 40 pages, points".
 pub(crate) fn link_verb(who: &str) -> &'static str {
-    if who.starts_with("1 ") {
+    if who.starts_with("A link") {
+        "points"
+    } else if who.starts_with("1 ") {
         "links"
     } else {
         "link"

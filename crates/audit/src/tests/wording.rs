@@ -44,7 +44,14 @@ fn site(n: u64) -> B {
 /// Texts that do not agree in number or are not sentences.
 fn faults(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for bad in ["(s)", "which no response", "fix: status", "fix: ", "; fix"] {
+    for bad in [
+        "(s)",
+        "which no response",
+        "fix: status",
+        "fix: ",
+        "; fix",
+        "pages, link to",
+    ] {
         if text.contains(bad) {
             out.push(format!("`{bad}` in: {text}"));
         }
@@ -141,6 +148,7 @@ fn a_link_on_most_pages_is_one_template_fix() {
         "{}",
         f.summary
     );
+    assert!(f.summary.contains("pages, points to"), "{}", f.summary);
     assert!(
         matches!(
             &f.fixes[..],
