@@ -100,7 +100,7 @@ else
 fi
 
 cat "$tmp/audit.txt"
-fetched=$(sed -n 's/^  URLs .* recorded: \([0-9]*\) fetched.*/\1/p' "$tmp/audit.txt")
+fetched=$(sed -n 's/^  Pages *\([0-9]*\) fetched.*/\1/p' "$tmp/audit.txt")
 fixture_cpu=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$fixture_pid/stat")
 # The -wal file is gone when the audit closed the database cleanly.
 db_bytes=$(cat "$db" "$db-wal" 2>/dev/null | wc -c || true)
