@@ -3,6 +3,49 @@
 
 pub(crate) use rules::url::split;
 
+/// Whether the URL is a page of a paginated list or of paginated comments (`?page=2`,
+/// `/page/3/`, `/comment-page-2/`, `?paged=2`, `?pg=`, `?cpage=`): listing pages are for crawlers to find
+/// pages through, not for the sitemaps, whatever the sitemaps list.
+pub(crate) fn paginated(url: &str) -> bool {
+    page_number(url).is_some()
+}
+
+/// The page number of a page of a paginated list or of paginated comments (see
+/// [`paginated`]): `?page=3` is 3, `/comment-page-2/` is 2.
+pub(crate) fn page_number(url: &str) -> Option<u64> {
+    let p = split(url);
+    let number = |v: &str| {
+        (!v.is_empty() && v.len() < 19 && v.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| v.parse::<u64>().ok())
+            .flatten()
+    };
+    let by_query = p.query.and_then(|q| {
+        q.split('&').find_map(|kv| {
+            let (k, v) = kv.split_once('=')?;
+            matches!(
+                k.to_ascii_lowercase().as_str(),
+                "page" | "paged" | "pg" | "cpage"
+            )
+            .then(|| number(v))
+            .flatten()
+        })
+    });
+    let segments: Vec<&str> = p.path.split('/').filter(|s| !s.is_empty()).collect();
+    by_query
+        .or_else(|| {
+            segments
+                .windows(2)
+                .find(|w| w[0].eq_ignore_ascii_case("page"))
+                .and_then(|w| number(w[1]))
+        })
+        .or_else(|| {
+            segments.iter().find_map(|s| {
+                let lower = s.to_ascii_lowercase();
+                number(lower.strip_prefix("comment-page-")?)
+            })
+        })
+}
+
 /// The host without a leading `www.` label.
 pub(crate) fn strip_www(host: &str) -> &str {
     match host.get(..4) {
@@ -97,6 +140,19 @@ pub(crate) use rules::url::params;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn page_numbers_of_lists_and_comments() {
+        let n = |u: &str| page_number(&format!("https://e.com{u}"));
+        assert_eq!(n("/news/post/comment-page-2/"), Some(2));
+        assert_eq!(n("/blog/page/3/"), Some(3));
+        assert_eq!(n("/list?sort=a&page=1"), Some(1));
+        assert_eq!(n("/?paged=4"), Some(4));
+        assert_eq!(n("/?p=31"), None, "WordPress post ids are not pages");
+        assert_eq!(n("/page/about/"), None);
+        assert_eq!(n("/2022/06/"), None);
+        assert!(!paginated("https://e.com/shop/?color=red"));
+    }
 
     #[test]
     fn splits() {

@@ -4,7 +4,7 @@ use super::Ctx;
 use crate::cluster::{DupKind, SignalKind, percent, unsafe_rules};
 use crate::finding::{Finding, FindingId, Fix};
 use crate::site::{Chain, NONE};
-use crate::urlparts::{Variant, is_ip, split};
+use crate::urlparts::{Variant, is_ip, page_number, split};
 use canon::Rule;
 use std::collections::BTreeMap;
 
@@ -302,10 +302,17 @@ fn one_duplicate(cx: &Ctx<'_, '_>, id: FindingId, key: &str, words: &str, d: Dup
             status: 301,
         })
     };
-    if let Some(fix) = cx.update_links(m, p) {
+    if !later_page(&mu)
+        && let Some(fix) = cx.update_links(m, p)
+    {
         f = f.fix(fix);
     }
     f
+}
+
+/// A second or later page of a paginated list or of paginated comments.
+fn later_page(url: &str) -> bool {
+    page_number(url).is_some_and(|n| n >= 2)
 }
 
 /// "1 internal page links to X" / "3 internal pages link to X".
@@ -353,9 +360,11 @@ fn pattern_of_duplicates(
             content_line(cx, d.m, d.p, d.kind)
         ));
     }
+    // Links to a later page of paginated comments or lists are the pagination itself:
+    // they stay, whatever the canonical.
     let linked: Vec<&Dup> = dups
         .iter()
-        .filter(|d| !cx.linkers(d.m).is_empty())
+        .filter(|d| !later_page(site.url(d.m)) && !cx.linkers(d.m).is_empty())
         .collect();
     if !linked.is_empty() {
         f = f.evidence(format!(

@@ -285,7 +285,7 @@ fn missing(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         {
             continue;
         }
-        if paginated(site.url(u)) {
+        if crate::urlparts::paginated(site.url(u)) {
             continue;
         }
         let Some((row, siblings)) = listed_by_shape
@@ -326,34 +326,6 @@ fn missing(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             .fix(Fix::SitemapAdd { loc: url, sitemap }),
         );
     }
-}
-
-/// Whether the URL is a page of a paginated list or of paginated comments (`?page=2`,
-/// `/page/3/`, `/comment-page-2/`, `?paged=2`): listing pages are for crawlers to find
-/// pages through, not for the sitemaps, whatever the sitemaps list.
-fn paginated(url: &str) -> bool {
-    let p = split(url);
-    let numeric = |v: &str| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit());
-    let by_query = p.query.is_some_and(|q| {
-        q.split('&').any(|kv| {
-            kv.split_once('=').is_some_and(|(k, v)| {
-                matches!(
-                    k.to_ascii_lowercase().as_str(),
-                    "page" | "paged" | "pg" | "p" | "start" | "offset" | "cpage"
-                ) && numeric(v)
-            })
-        })
-    });
-    let segments: Vec<&str> = p.path.split('/').filter(|s| !s.is_empty()).collect();
-    let by_path = segments
-        .windows(2)
-        .any(|w| w[0].eq_ignore_ascii_case("page") && numeric(w[1]))
-        || segments.iter().any(|s| {
-            s.to_ascii_lowercase()
-                .strip_prefix("comment-page-")
-                .is_some_and(numeric)
-        });
-    by_query || by_path
 }
 
 /// A URL's shape: its host, its parent path with numbers written `#`, its depth and
