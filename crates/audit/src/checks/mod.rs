@@ -15,6 +15,7 @@ mod sitemap;
 use crate::cluster::{Clusters, Graph};
 use crate::dust::Mined;
 use crate::finding::{Finding, Fix};
+use crate::input::UrlId;
 use crate::keys::Keys;
 use crate::site::{Chain, NONE, Site};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -31,6 +32,8 @@ pub(crate) struct Ctx<'s, 'a> {
     /// Distinct pages each host serves (2xx, no hop, preferred in their cluster), by
     /// lower-cased host and port.
     host_pages: FxHashMap<String, u32>,
+    /// Template links by target index, found on first use.
+    template_links: std::cell::OnceCell<FxHashMap<u32, TemplateLink>>,
 }
 
 /// A link on most pages of a host: it comes from the site's template (menu, header,
@@ -96,65 +99,111 @@ impl<'s, 'a> Ctx<'s, 'a> {
             keys,
             listed,
             host_pages,
+            template_links: std::cell::OnceCell::new(),
         }
     }
 
-    /// Whether the links to `i` are the site's template: carried by most pages of the
-    /// linking host (the host of most linking pages).
+    /// Whether the links to `i` are the site's template: carried by most pages of one
+    /// host, in one region of the page.
     pub(crate) fn template_link(&self, i: u32) -> Option<TemplateLink> {
-        let linkers = self.linkers(i);
-        let pages = linkers.len() as u32;
-        if pages < TEMPLATE_LINK_MIN_PAGES {
-            return None;
-        }
-        let id = self.site.id(i);
-        // Pages carrying the link, by host and by where in the page it sits: a template
-        // link is in the same place on most pages of one host.
-        let linking: FxHashSet<u32> = linkers.iter().map(|&p| self.site.id(p)).collect();
-        let mut seen: FxHashSet<(u32, Option<crate::LinkRegion>)> = FxHashSet::default();
-        let mut by_place: FxHashMap<(String, Option<crate::LinkRegion>), u32> =
-            FxHashMap::default();
-        for l in self.site.input.links.iter().filter(|l| l.to == Some(id)) {
-            if linking.contains(&l.from) && seen.insert((l.from, l.region)) {
-                let Some(p) = self.site.idx(l.from) else {
-                    continue;
-                };
-                *by_place
-                    .entry((host_of(self.site.url(p)), l.region))
-                    .or_default() += 1;
+        self.template_links
+            .get_or_init(|| self.find_template_links())
+            .get(&i)
+            .cloned()
+    }
+
+    /// Every template link of the site, by target: the targets that most pages of one
+    /// host link (cheap, from the link graph), then one pass over the links for where
+    /// in the page they sit and one over the anchors for their text.
+    fn find_template_links(&self) -> FxHashMap<u32, TemplateLink> {
+        let site = self.site;
+        let passes = |on_host: u32, host: &str| {
+            let of = self.host_pages.get(host).copied().unwrap_or(0).max(on_host);
+            (on_host >= TEMPLATE_LINK_MIN_PAGES
+                && f64::from(on_host) >= TEMPLATE_LINK_SHARE * f64::from(of))
+            .then_some(of)
+        };
+        // Targets whose linking pages are most pages of one host, with those pages.
+        let mut linking: FxHashMap<UrlId, (u32, FxHashSet<UrlId>)> = FxHashMap::default();
+        for i in 0..site.n as u32 {
+            let linkers = self.linkers(i);
+            if (linkers.len() as u32) < TEMPLATE_LINK_MIN_PAGES {
+                continue;
+            }
+            let mut by_host: FxHashMap<String, u32> = FxHashMap::default();
+            for &p in &linkers {
+                *by_host.entry(host_of(site.url(p))).or_default() += 1;
+            }
+            if by_host.iter().any(|(h, &n)| passes(n, h).is_some()) {
+                let pages = linkers.iter().map(|&p| site.id(p)).collect();
+                linking.insert(site.id(i), (i, pages));
             }
         }
-        let ((host, region), on_host) = by_place
-            .into_iter()
-            .max_by(|(a, n), (b, m)| n.cmp(m).then_with(|| b.cmp(a)))?;
-        let of = self
-            .host_pages
-            .get(&host)
-            .copied()
-            .unwrap_or(0)
-            .max(on_host);
-        if on_host < TEMPLATE_LINK_MIN_PAGES
-            || f64::from(on_host) < TEMPLATE_LINK_SHARE * f64::from(of)
-        {
-            return None;
+        if linking.is_empty() {
+            return FxHashMap::default();
         }
-        let mut texts: FxHashMap<&str, u32> = FxHashMap::default();
-        for a in self.site.input.anchors.iter().filter(|a| a.to == id) {
-            let t = a.text.trim();
-            if !t.is_empty() {
-                *texts.entry(t).or_default() += 1;
+        // Where in the page: pages carrying the link, by host and region.
+        type Place = (String, Option<crate::LinkRegion>);
+        let mut seen: FxHashSet<(UrlId, UrlId, Option<crate::LinkRegion>)> = FxHashSet::default();
+        let mut by_place: FxHashMap<UrlId, FxHashMap<Place, u32>> = FxHashMap::default();
+        for l in &site.input.links {
+            let Some(to) = l.to else { continue };
+            let Some((_, pages)) = linking.get(&to) else {
+                continue;
+            };
+            if !pages.contains(&l.from) || !seen.insert((to, l.from, l.region)) {
+                continue;
+            }
+            let Some(p) = site.idx(l.from) else { continue };
+            *by_place
+                .entry(to)
+                .or_default()
+                .entry((host_of(site.url(p)), l.region))
+                .or_default() += 1;
+        }
+        let mut found: FxHashMap<UrlId, TemplateLink> = FxHashMap::default();
+        for (to, places) in by_place {
+            let Some(((host, region), on_host)) = places
+                .into_iter()
+                .max_by(|(a, n), (b, m)| n.cmp(m).then_with(|| b.cmp(a)))
+            else {
+                continue;
+            };
+            if let Some(of) = passes(on_host, &host) {
+                let pages = linking[&to].1.len() as u32;
+                found.insert(
+                    to,
+                    TemplateLink {
+                        pages,
+                        of,
+                        anchor: None,
+                        region,
+                    },
+                );
             }
         }
-        let anchor = texts
+        // The most common anchor text of each.
+        let mut texts: FxHashMap<UrlId, FxHashMap<&str, u32>> = FxHashMap::default();
+        for a in &site.input.anchors {
+            if found.contains_key(&a.to) {
+                let t = a.text.trim();
+                if !t.is_empty() {
+                    *texts.entry(a.to).or_default().entry(t).or_default() += 1;
+                }
+            }
+        }
+        for (to, counts) in texts {
+            if let Some(t) = found.get_mut(&to) {
+                t.anchor = counts
+                    .into_iter()
+                    .max_by_key(|&(t, n)| (n, std::cmp::Reverse(t)))
+                    .map(|(t, _)| t.to_owned());
+            }
+        }
+        found
             .into_iter()
-            .max_by_key(|&(t, n)| (n, std::cmp::Reverse(t)))
-            .map(|(t, _)| t.to_owned());
-        Some(TemplateLink {
-            pages,
-            of,
-            anchor,
-            region,
-        })
+            .map(|(to, t)| (linking[&to].0, t))
+            .collect()
     }
 
     /// Who links to `i`, in words: "a link in the site's template, on 419 of the 450
