@@ -47,7 +47,7 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             format!(
                 "{who} {} to {url}, which {}.",
                 super::link_verb(&who),
-                answer(&site.describe(t))
+                super::answer(&site.describe(t))
             ),
         )
         .urls([url.clone()])
@@ -98,15 +98,6 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             }),
         };
         out.push(f);
-    }
-}
-
-/// A URL's response after "which": "answers 404", "gets no response (connect)".
-fn answer(describe: &str) -> String {
-    match describe.strip_prefix("no response") {
-        Some(rest) => format!("gets no response{rest}"),
-        None if describe == "not fetched" => "was not fetched".to_owned(),
-        None => describe.to_owned(),
     }
 }
 

@@ -383,6 +383,15 @@ pub(crate) fn template_place(region: Option<crate::LinkRegion>) -> &'static str 
     }
 }
 
+/// A URL's response after "which": "answers 404", "gets no response (connect)".
+pub(crate) fn answer(describe: &str) -> String {
+    match describe.strip_prefix("no response") {
+        Some(rest) => format!("gets no response{rest}"),
+        None if describe == "not fetched" => "was not fetched".to_owned(),
+        None => describe.to_owned(),
+    }
+}
+
 /// The host and port of a URL, lower-cased.
 fn host_of(url: &str) -> String {
     let p = crate::urlparts::split(url);

@@ -65,6 +65,12 @@ fn entries(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         let url = cx.url(u);
         let sitemaps = cx.sitemaps_of(u);
         let listed = format!("listed in {}", sitemaps.join(", "));
+        // "Sitemap https://…/sitemap.xml" (or "Sitemaps A, B"): every finding names the
+        // sitemap files it is about.
+        let which = match sitemaps.as_slice() {
+            [one] => format!("Sitemap {one}"),
+            many => format!("Sitemaps {}", many.join(", ")),
+        };
         let replace = |f: Finding, with: Option<u32>| {
             sitemaps.iter().fold(f, |f, sm| match with {
                 Some(w) => f.fix(Fix::SitemapReplace {
@@ -87,7 +93,7 @@ fn entries(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             let to = cx.live_final(u);
             let f = new(
                 FindingId::SitemapRedirect,
-                format!("The sitemap lists {url}, which redirects."),
+                format!("{which} lists {url}, which redirects."),
             )
             .evidence(cx.hop_line(u));
             let f = match to {
@@ -98,19 +104,22 @@ fn entries(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         } else if site.fetch(u).is_some() && site.error(u) {
             let f = new(
                 FindingId::SitemapError,
-                format!("The sitemap lists {url}, which {}.", site.describe(u)),
+                format!(
+                    "{which} lists {url}, which {}.",
+                    super::answer(&site.describe(u))
+                ),
             );
             out.push(replace(f, None));
         } else if site.blocked[u as usize] {
             let f = new(
                 FindingId::SitemapBlocked,
-                format!("The sitemap lists {url}, which robots.txt blocks."),
+                format!("{which} lists {url}, which robots.txt blocks."),
             );
             out.push(replace(f, None));
         } else if site.serves(u) && site.noindex(u) {
             let f = new(
                 FindingId::SitemapNoindex,
-                format!("The sitemap lists {url}, which is noindex."),
+                format!("{which} lists {url}, which is noindex."),
             );
             out.push(replace(f, None));
         } else if site.serves(u)
@@ -134,7 +143,7 @@ fn entries(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             let f = new(
                 FindingId::SitemapCanonicalised,
                 format!(
-                    "The sitemap lists {url}, which declares {} canonical.",
+                    "{which} lists {url}, which declares {} canonical.",
                     site.url(t)
                 ),
             )
@@ -148,7 +157,7 @@ fn entries(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             let f = new(
                 FindingId::SitemapNonPreferred,
                 format!(
-                    "The sitemap lists {url}, a duplicate of the preferred {}.",
+                    "{which} lists {url}, a duplicate of the preferred {}.",
                     site.url(p)
                 ),
             )
@@ -166,7 +175,10 @@ fn entries(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             out.push(
                 new(
                     FindingId::SitemapOrphan,
-                    format!("{url} is in the sitemap but no crawled page links to it."),
+                    format!(
+                        "{url} is in {} but no crawled page links to it.",
+                        which.replacen("Sitemap", "sitemap", 1)
+                    ),
                 )
                 .evidence("no internal link found".to_owned())
                 .fix(Fix::AddLinks { to: url.clone() }),
