@@ -351,7 +351,8 @@ impl FixFiles {
     /// Every redirect is one entry of a `map` on `$scheme://$host$request_uri` (the raw
     /// request target, exact, so a query string must match too). A source with no query
     /// string and a plain path (no escapes, `//`, dot segments, unusual characters or
-    /// directory index file) goes in a second map on `$scheme://$host$uri`, the path
+    /// directory index file; not the site root or a script, whose pages are chosen by
+    /// the query string) goes in a second map on `$scheme://$host$uri`, the path
     /// nginx has normalized, and so matches with any query string, like
     /// `location = /path`; unless its target has the same path, which would loop. `$host`
     /// has no port, so the redirects answer on any port. nginx compares map strings
@@ -385,6 +386,7 @@ impl FixFiles {
                 continue;
             }
             let plain = l.src.query.is_none()
+                && !dispatches_on_query(&l.src.path)
                 && nginx_location_safe(&l.src.path)
                 && !l.src.same_path(&l.tgt);
             if !seen.insert((plain, key.clone())) {
@@ -418,7 +420,9 @@ impl FixFiles {
             "#\n\
              # Sources match exactly and case-sensitively on $scheme://$host$request_uri, on any\n\
              # port; a source with a plain path and no query string matches on the normalized\n\
-             # path ($uri) with any query string. The target gets no query string but its own.\n\
+             # path ($uri) with any query string (not the site root or a script such as\n\
+             # index.php, whose pages the query string chooses). The target gets no query\n\
+             # string but its own.\n\
              # Values are quoted; a $ in a target is written %24 (nginx has no escape for it).\n",
         );
         // nginx refuses a map whose longest key does not fit in a hash bucket, and warns
@@ -475,8 +479,8 @@ impl FixFiles {
     /// One rule per redirect: `HTTPS` on or off for the source's scheme, `HTTP_HOST`
     /// against the host with any port (any letter case, an optional final dot), and the
     /// raw request target of the request line (`THE_REQUEST`), exactly; a source with a
-    /// plain path and no query string matches with any query string (as in
-    /// [`FixFiles::nginx`]). Patterns are unquoted regular expressions with every special
+    /// plain path and no query string matches with any query string, except the site root
+    /// and scripts (as in [`FixFiles::nginx`]). Patterns are unquoted regular expressions with every special
     /// character escaped (`"`, `'` and `\` as `\xHH`); the substitution is quoted with `\`,
     /// `$` and `%` escaped, `NE` keeps its percent-encoding and `QSD` drops the request's
     /// query string.
@@ -488,7 +492,8 @@ impl FixFiles {
              # in the .htaccess of the document root). Sources match on the scheme, the host\n\
              # with any port, and exactly, case-sensitively, on the request target of the\n\
              # request line; a source with a plain path and no query string matches with any\n\
-             # query string. The target gets no query string but its own.\n",
+             # query string (not the site root or a script such as index.php, whose pages the\n\
+             # query string chooses). The target gets no query string but its own.\n",
         );
         let mut notes = String::new();
         let mut rules = String::new();
@@ -511,6 +516,7 @@ impl FixFiles {
                 continue;
             }
             let any_query = l.src.query.is_none()
+                && !dispatches_on_query(&l.src.path)
                 && nginx_location_safe(&l.src.path)
                 && !l.src.same_path(&l.tgt);
             if !seen.insert((any_query, key)) {
@@ -924,6 +930,18 @@ fn nginx_map(out: &mut String, subject: &str, var: &str, entries: &[NginxEntry])
 }
 
 /// Whether `location = {path}` matches exactly the requests for this raw path.
+/// A path whose pages are chosen by the query string: the site root (`/?p=31`,
+/// `/?title=Page`) and scripts (`/index.php?title=Page`, `/default.aspx?id=3`). A
+/// redirect of such a path without a query must match only without one: with any
+/// query string it would redirect every page the path serves.
+fn dispatches_on_query(path: &str) -> bool {
+    let last = path.rsplit('/').next().unwrap_or("").to_ascii_lowercase();
+    path == "/"
+        || [".php", ".asp", ".aspx", ".jsp", ".cgi", ".pl", ".cfm"]
+            .iter()
+            .any(|ext| last.ends_with(ext))
+}
+
 fn nginx_location_safe(path: &str) -> bool {
     path.starts_with('/')
         && !path.contains("//")

@@ -71,6 +71,7 @@ fn site(port: u16, server: Server) -> (FixFiles, Vec<Case>) {
             format!("{base}/a;}}return 200 pwned;#f"),
         ),
         (format!("{base}/docs/index.html"), format!("{base}/docs/")),
+        (format!("{base}/w/index.php"), format!("{base}/wiki/Main")),
     ];
     let redirects = lines
         .into_iter()
@@ -142,6 +143,9 @@ fn site(port: u16, server: Server) -> (FixFiles, Vec<Case>) {
         go("/brace", format!("{base}/a;}}return%20200%20pwned;#f")),
         go("/docs/index.html", format!("{base}/docs/")),
         stay("/docs/", "127.0.0.1"),
+        // A script's pages are chosen by the query string: only the bare path moves.
+        go("/w/index.php", format!("{base}/wiki/Main")),
+        stay("/w/index.php?title=Other", "127.0.0.1"),
         stay("/unrelated", "127.0.0.1"),
         stay("/", "127.0.0.1"),
         stay("/old", "127.0.0.1"),

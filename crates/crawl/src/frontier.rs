@@ -128,8 +128,11 @@ pub(crate) struct Frontier {
     next_id: UrlId,
     counts: FrontierCounts,
     patterns: HashMap<u64, u64>,
-    /// URLs of two or more query parameters admitted, by path (see [`facet_path`]).
+    /// Filter combinations admitted, by path (see [`Frontier::facet_path`]).
     facets: HashMap<u64, u64>,
+    /// Distinct values seen per path and parameter name (hashes, at most
+    /// [`FACET_VALUES`] + 1 kept: past that the parameter is an identifier).
+    param_values: HashMap<u64, Vec<u64>>,
     scope: Scope,
     seo: Policy,
     max_urls: u64,
@@ -234,12 +237,28 @@ fn repeated_segment(url: &Url, max: usize) -> Option<String> {
     None
 }
 
-/// The hashed scheme, host and path of a URL with two or more query parameters: the
-/// listing whose filters combine (faceted navigation); `None` for fewer parameters.
-fn facet_path(key: &str) -> Option<u64> {
+/// A query parameter is filter-like (a facet) while at most this many distinct values
+/// of it have been seen on its path: a colour, a size, a sort order. One with more is
+/// an identifier (a page title, a product id) whose URLs are pages, not combinations.
+/// Until an identifier shows more values than this, its first URLs count as
+/// combinations: the facet budget stays well above this times the views a page has
+/// (the default 200 against 24 × 6 wiki actions).
+const FACET_VALUES: usize = 24;
+
+/// The path (scheme, host, path) and the `name=value` pairs of a URL key with a query.
+fn path_and_pairs(key: &str) -> Option<(&str, impl Iterator<Item = (&str, &str)>)> {
     let (path, query) = key.split_once('?')?;
     let query = query.split('#').next().unwrap_or(query);
-    (query.split('&').filter(|p| !p.is_empty()).count() >= 2).then(|| xxh3_64(path.as_bytes()))
+    let pairs = query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| p.split_once('=').unwrap_or((p, "")));
+    Some((path, pairs))
+}
+
+/// The hash of a path and a parameter name.
+fn param_key(path: &str, name: &str) -> u64 {
+    xxh3_64(format!("{path}?{name}").as_bytes())
 }
 
 /// A parameter given twice with the same value (`?color=red&color=red`): a URL no
@@ -274,6 +293,7 @@ impl Frontier {
             counts: FrontierCounts::default(),
             patterns: HashMap::new(),
             facets: HashMap::new(),
+            param_values: HashMap::new(),
             scope: Scope::new(config)?,
             seo: Policy::seo(),
             max_urls: config.max_urls,
@@ -318,12 +338,46 @@ impl Frontier {
             {
                 *self.patterns.entry(p).or_insert(0) += 1;
             }
+            self.observe_params(&known.url_rfc3986);
             if !budget_exempt(known.found_via)
-                && let Some(p) = facet_path(&known.url_rfc3986)
+                && let Some(p) = self.facet_path(&known.url_rfc3986)
             {
                 *self.facets.entry(p).or_insert(0) += 1;
             }
         }
+    }
+
+    /// Records the values of a URL's query parameters, which tell filters from
+    /// identifiers (see [`FACET_VALUES`]).
+    fn observe_params(&mut self, key: &str) {
+        let Some((path, pairs)) = path_and_pairs(key) else {
+            return;
+        };
+        for (name, value) in pairs {
+            let values = self.param_values.entry(param_key(path, name)).or_default();
+            if values.len() <= FACET_VALUES {
+                let v = xxh3_64(value.as_bytes());
+                if !values.contains(&v) {
+                    values.push(v);
+                }
+            }
+        }
+    }
+
+    /// The hashed path of a URL that combines two or more filter-like parameters (each
+    /// with at most [`FACET_VALUES`] values seen on the path): a listing whose filters
+    /// combine (faceted navigation). `?title=Page&action=edit` is no combination once
+    /// many titles are seen: `title` identifies a page.
+    fn facet_path(&self, key: &str) -> Option<u64> {
+        let (path, pairs) = path_and_pairs(key)?;
+        let filters = pairs
+            .filter(|(name, _)| {
+                self.param_values
+                    .get(&param_key(path, name))
+                    .is_none_or(|v| v.len() <= FACET_VALUES)
+            })
+            .count();
+        (filters >= 2).then(|| xxh3_64(path.as_bytes()))
     }
 
     /// Admission counts so far.
@@ -389,7 +443,7 @@ impl Frontier {
                     format!("parameter {name} repeated in {}", url.path()),
                 ));
             }
-            if let Some(p) = facet_path(found.key)
+            if let Some(p) = self.facet_path(found.key)
                 && self.facets.get(&p).copied().unwrap_or(0) >= self.facet_budget
             {
                 return Some(UrlReason::with_detail(
@@ -429,6 +483,7 @@ impl Frontier {
             }
             return Admission::Known(slot.id);
         }
+        self.observe_params(found.key);
         let context = self.context_reason(found);
         let mut reason = context.clone().or_else(|| self.url_reason(found));
         if reason.is_none()
@@ -458,7 +513,7 @@ impl Frontier {
                 *self.patterns.entry(p).or_insert(0) += 1;
             }
             if !budget_exempt(found.via)
-                && let Some(p) = facet_path(found.key)
+                && let Some(p) = self.facet_path(found.key)
             {
                 *self.facets.entry(p).or_insert(0) += 1;
             }
@@ -719,6 +774,34 @@ mod tests {
             FoundVia::Sitemap,
         );
         assert_eq!(reason(&listed), None);
+    }
+
+    #[test]
+    fn identifiers_are_not_filters_a_wiki_is_no_facet_trap() {
+        let mut f = Frontier::new(
+            &CrawlConfig {
+                max_urls: 100_000,
+                // The default: until more than FACET_VALUES titles are seen, a title
+                // could be a filter, and the first titles' views count as combinations.
+                facet_budget: CrawlConfig::default().facet_budget,
+                trap_pattern_budget: 0,
+                ..config()
+            },
+            1,
+        )
+        .unwrap();
+        // 300 pages, each with six views, all through one script: `title` names a page.
+        let mut skipped = 0;
+        for t in 0..300 {
+            for action in ["edit", "history", "info", "raw", "purge", "watch"] {
+                let url =
+                    format!("https://example.test/w/index.php?title=Page_{t}&action={action}");
+                if reason(&admit(&mut f, &url, 1)).is_some() {
+                    skipped += 1;
+                }
+            }
+        }
+        assert_eq!(skipped, 0);
     }
 
     #[test]

@@ -128,7 +128,20 @@ fn pattern(cx: &Ctx<'_, '_>, m: u32, p: u32, kind: DupKind) -> (FindingId, Strin
             format!("in another letter case, on {host}"),
         ),
         DupKind::Url(Variant::Param) => {
-            let names = differing_params(a.query, b.query);
+            // A parameter that changes other pages (`action` on a wiki: `action=edit` is
+            // another page) is named with its value here: `action=view` is the neutral one.
+            let changes_content = |name: &str| {
+                cx.mined.params.iter().any(|p| {
+                    p.name == name && p.class == crate::dust::ParamClass::ChangesContent
+                })
+            };
+            let names: Vec<String> = differing_params(a.query, b.query)
+                .into_iter()
+                .map(|name| match param_value(a.query, &name) {
+                    Some(v) if changes_content(&name) => format!("{name}={v}"),
+                    _ => name,
+                })
+                .collect();
             let words = if names.is_empty() {
                 format!("with the same query parameters in another order, on {host}")
             } else {
@@ -197,6 +210,14 @@ fn differing_params(a: Option<&str>, b: Option<&str>) -> Vec<String> {
     names.sort_unstable();
     names.dedup();
     names
+}
+
+/// The value of the first `name` parameter of a query string.
+fn param_value<'q>(query: Option<&'q str>, name: &str) -> Option<&'q str> {
+    query?
+        .split('&')
+        .filter_map(|kv| kv.split_once('='))
+        .find_map(|(k, v)| (k == name).then_some(v))
 }
 
 /// The parts where two URL paths differ, widened to whole words and with every run of

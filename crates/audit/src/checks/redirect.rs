@@ -295,13 +295,19 @@ fn links_to_redirects(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         let Some(f) = cx.live_final(i) else { continue };
         let (from, to) = (cx.url(i), cx.url(f));
         let (who, _) = cx.who_links(i);
+        // A temporary redirect may answer another target next time (a login, a random
+        // or a localized page): its links are not to be pointed at today's target.
+        let temporary = site.hops[i as usize]
+            .filter(|h| h.kind == HopKind::Http && matches!(h.status, 302 | 303 | 307))
+            .map(|h| h.status);
+        let how = match temporary {
+            Some(status) => format!("redirects temporarily ({status}), today to {to}"),
+            None => format!("redirects to {to}"),
+        };
         let mut finding = Finding::new(
             FindingId::LinkToRedirect,
             &[&from],
-            format!(
-                "{who} {} to {from}, which redirects to {to}.",
-                super::link_verb(&who)
-            ),
+            format!("{who} {} to {from}, which {how}.", super::link_verb(&who)),
         )
         .urls([from.clone(), to.clone()]);
         for &x in &cx.chain_path(i)[..] {
@@ -309,7 +315,13 @@ fn links_to_redirects(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
                 finding = finding.evidence(cx.hop_line(x));
             }
         }
-        if let Some(fix) = cx.update_links(i, f) {
+        if temporary.is_some() {
+            finding = finding.evidence(
+                "a temporary redirect may lead elsewhere on the next request: point the links \
+                 at its target only if the move is permanent (and then make it a 301)"
+                    .to_owned(),
+            );
+        } else if let Some(fix) = cx.update_links(i, f) {
             finding = finding.fix(fix);
         }
         out.push(finding);

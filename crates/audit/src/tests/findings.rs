@@ -950,3 +950,22 @@ fn a_facet_trap_is_one_crawl_budget_finding_with_a_robots_pattern() {
         }]
     );
 }
+
+#[test]
+fn a_parameter_that_changes_other_pages_is_named_with_its_neutral_value() {
+    let mut b = B::new();
+    for (k, page) in ["/a", "/b", "/c"].into_iter().enumerate() {
+        let text = 500 + k as u64;
+        b.page(&u(page), text)
+            .page(&u(&format!("{page}?action=view")), text)
+            .page(&u(&format!("{page}?action=edit")), 600 + k as u64);
+    }
+    let a = b.analyse();
+    let f = only(&a, FindingId::DupParam);
+    assert!(
+        f.summary.contains("with the parameter action=view (which does not change the page)"),
+        "{}",
+        f.summary
+    );
+    assert_eq!(f.key, "DUP-PARAM param example.com action=view");
+}

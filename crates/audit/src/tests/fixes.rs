@@ -75,7 +75,9 @@ fn nginx_config() {
 #
 # Sources match exactly and case-sensitively on $scheme://$host$request_uri, on any
 # port; a source with a plain path and no query string matches on the normalized
-# path ($uri) with any query string. The target gets no query string but its own.
+# path ($uri) with any query string (not the site root or a script such as
+# index.php, whose pages the query string chooses). The target gets no query
+# string but its own.
 # Values are quoted; a $ in a target is written %24 (nginx has no escape for it).
 map $scheme://$host$request_uri $dustpan_request {
     default "";
@@ -116,7 +118,8 @@ fn apache_config() {
 # in the .htaccess of the document root). Sources match on the scheme, the host
 # with any port, and exactly, case-sensitively, on the request target of the
 # request line; a source with a plain path and no query string matches with any
-# query string. The target gets no query string but its own.
+# query string (not the site root or a script such as index.php, whose pages the
+# query string chooses). The target gets no query string but its own.
 RewriteEngine On
 RewriteCond %{HTTPS} =on
 RewriteCond %{HTTP_HOST} ^example\.com\.?(?::[0-9]+)?$ [NC]
