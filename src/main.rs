@@ -62,9 +62,24 @@ fn one_line(err: &anyhow::Error) -> String {
     line
 }
 
+/// The libraries' log on standard error, written around the progress bar: warnings and
+/// errors unless `RUST_LOG` asks for more (`RUST_LOG=debug`, `RUST_LOG=crawl=trace`).
+fn install_logging() {
+    use std::io::IsTerminal;
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(|| cmd::audit::LogWriter)
+        .with_ansi(std::io::stderr().is_terminal())
+        .without_time()
+        .init();
+}
+
 fn main() -> ExitCode {
     quiet_on_closed_pipe();
     let cli = Cli::parse();
+    install_logging();
     let result = match cli.command {
         Command::Audit(args) => cmd::audit::run(*args),
         Command::Audits(args) => cmd::audits::run(args),

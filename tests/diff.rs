@@ -432,3 +432,20 @@ fn before_and_after_give_exactly_the_changes_between_them() {
     ]);
     assert_eq!(again.code, 2, "{}", again.stderr);
 }
+
+/// An audit that stopped at `--max-urls` says so where it ends and in `dustpan audits`.
+#[test]
+fn an_audit_stopped_at_a_limit_says_which_and_where() {
+    let site = site();
+    let args = site.audit_args(START, &["-q", "--max-urls", "20"]);
+    let out = run(&args);
+    check(&out, "dustpan audit --max-urls 20");
+    assert!(out.stdout.contains("Stopped at"), "{}", out.stdout);
+    let audits = run(&["audits".to_owned(), "--db".to_owned(), path(&site.db)]);
+    check(&audits, "dustpan audits");
+    assert!(
+        audits.stdout.contains("[stopped: max_urls"),
+        "{}",
+        audits.stdout
+    );
+}

@@ -118,9 +118,9 @@ mod handlers {
         state: State<'_, AppState>,
         audit_id: i64,
     ) -> Answer<i64> {
-        let config = crawl::audit_config(&state.store, store::AuditId(audit_id))
-            .await
-            .map_err(ViewError::from)?;
+        // The stored configuration, checked against the audit's row: a database from
+        // someone else cannot send a re-run elsewhere unseen.
+        let config = view::runs::stored_run_config(&state.store, store::AuditId(audit_id)).await?;
         let policy = state.policy_of(audit_id).await?;
         let events = Arc::new(state.events(app));
         let id = state

@@ -26,7 +26,7 @@ pub struct Args {
         "config", "starts", "max_urls", "max_depth", "concurrency", "rate", "no_robots",
         "user_agent", "include_subdomains", "includes", "excludes", "sitemaps", "resolves",
         "ca_certs", "timeout", "max_response_bytes", "trap_budget", "facet_budget", "rules",
-        "any_port",
+        "any_port", "max_db_bytes", "max_duration", "slow_host",
     ])]
     resume: Option<i64>,
     /// Start a new audit with the configuration audit ID was started with (for scheduled
@@ -35,7 +35,7 @@ pub struct Args {
         "resume", "config", "starts", "max_urls", "max_depth", "concurrency", "rate",
         "no_robots", "user_agent", "include_subdomains", "includes", "excludes", "sitemaps",
         "resolves", "ca_certs", "timeout", "max_response_bytes", "trap_budget", "facet_budget",
-        "rules", "any_port",
+        "rules", "any_port", "max_db_bytes", "max_duration", "slow_host",
     ])]
     like: Option<i64>,
     /// A crawl configuration file (TOML, or JSON when it ends in .json) with any field
@@ -103,6 +103,19 @@ pub struct Args {
     /// combinations (0 = off) [default: 200].
     #[arg(long, value_name = "N")]
     facet_budget: Option<u64>,
+    /// Most bytes the audit may store in the database (over all its runs); the crawl
+    /// then stops, keeps what it fetched and says so (0 = off) [default: 2 GiB].
+    #[arg(long, value_name = "BYTES")]
+    max_db_bytes: Option<u64>,
+    /// Most time one run may crawl, in seconds, or with a unit: `90s`, `30m`, `2h`;
+    /// the crawl then stops, keeps what it fetched, and `--resume` continues [default: no limit].
+    #[arg(long, value_name = "TIME", value_parser = parse_duration_ms)]
+    max_duration: Option<u64>,
+    /// Stop requesting a host whose median response time over its last 20 requests
+    /// exceeds this many seconds; its URLs stay queued for `--resume` (0 = off)
+    /// [default: 20].
+    #[arg(long, value_name = "SECONDS")]
+    slow_host: Option<u64>,
     /// Learned DUST rules from an earlier audit (`dustpan report --save-rules FILE`):
     /// URLs they predict to duplicate a URL already queued are skipped, except a
     /// verification sample that is fetched to count wrong predictions.
@@ -170,6 +183,15 @@ impl Args {
         if let Some(n) = self.facet_budget {
             config.facet_budget = n;
         }
+        if let Some(n) = self.max_db_bytes {
+            config.max_db_bytes = n;
+        }
+        if let Some(ms) = self.max_duration {
+            config.max_duration_ms = ms;
+        }
+        if let Some(s) = self.slow_host {
+            config.slow_host_ms = s.saturating_mul(1000);
+        }
         if let Some(path) = &self.rules {
             config.learned_rules = Some(load_rules(path)?);
         }
@@ -209,43 +231,178 @@ fn load_config(path: &std::path::Path) -> Result<CrawlConfig> {
     config.with_context(|| format!("invalid crawl configuration {}", path.display()))
 }
 
-/// Runs the subcommand.
+/// Runs the subcommand: takes the audit's lease (a new audit's at once; a resumed one's
+/// before anything is read or written, refused while another process crawls it), crawls,
+/// finishes, and releases the lease whatever happened.
 pub fn run(args: Args) -> Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let store = args.db.open().await?;
-        let summary = match (args.resume, args.like) {
+        let (lease, config) = match (args.resume, args.like) {
+            (Some(id), _) => {
+                let lease = store.acquire_lease(AuditId(id)).await?;
+                match resumable_config(&store, AuditId(id)).await {
+                    Ok(config) => (lease, config),
+                    Err(e) => {
+                        release(lease).await;
+                        return Err(e);
+                    }
+                }
+            }
             (None, Some(id)) => {
                 let id = AuditId(id);
-                let config = crawl::audit_config(&store, id)
-                    .await
-                    .with_context(|| format!("cannot read the configuration of audit {}", id.0))?;
-                crawl_with_progress(args.quiet, |tx, cancel| {
-                    let store = store.clone();
-                    async move { crawl::start_audit(&store, &config, &tx, &cancel).await }
-                })
-                .await?
+                let row = store.audit(id).await?;
+                let config = crawl::stored_config(&row)?;
+                view::runs::check_stored_config(&row, &config)?;
+                println!(
+                    "Starting a new audit with the configuration of audit {}:",
+                    id.0
+                );
+                print_config(&config);
+                new_audit(&store, config).await?
             }
-            (Some(id), _) => {
-                crawl_with_progress(args.quiet, |tx, cancel| {
-                    let store = store.clone();
-                    async move { crawl::resume_audit(&store, AuditId(id), &tx, &cancel).await }
-                })
-                .await?
-            }
-            (None, None) => {
-                let config = args.crawl_config()?;
-                crawl_with_progress(args.quiet, |tx, cancel| {
-                    let store = store.clone();
-                    async move { crawl::start_audit(&store, &config, &tx, &cancel).await }
-                })
-                .await?
-            }
+            (None, None) => new_audit(&store, args.crawl_config()?).await?,
         };
-        print_summary(&store, &summary).await?;
-        after_crawl(&store, &summary).await?;
-        Ok(exit_code(&summary))
+        let result = crawl_and_finish(&store, &lease, config, args.quiet).await;
+        release(lease).await;
+        result
     })
+}
+
+/// Creates an audit for `config` and takes its lease.
+async fn new_audit(store: &Store, config: CrawlConfig) -> Result<(store::Lease, CrawlConfig)> {
+    let id = crawl::create_audit(store, &config).await?;
+    Ok((store.acquire_lease(id).await?, config))
+}
+
+/// The stored configuration of an audit to resume: not finished, and starting at the
+/// audit's start URLs.
+async fn resumable_config(store: &Store, id: AuditId) -> Result<CrawlConfig> {
+    let row = store.audit(id).await?;
+    if row.status == store::AuditStatus::Finished {
+        return Err(crawl::CrawlError::AlreadyFinished(id).into());
+    }
+    let config = crawl::stored_config(&row)?;
+    view::runs::check_stored_config(&row, &config)?;
+    Ok(config)
+}
+
+/// Releases a lease; a failure only leaves it to time out, so it is a warning.
+async fn release(lease: store::Lease) {
+    let id = lease.audit().0;
+    if let Err(e) = lease.release().await {
+        eprintln!(
+            "dustpan: warning: the lease of audit {id} stays until it times out ({} s): {e}",
+            store::lease_timeout().as_secs()
+        );
+    }
+}
+
+/// Crawls the leased audit with `config`, prints its summary and finishes it; stops the
+/// crawl if another process takes the lease over.
+async fn crawl_and_finish(
+    store: &Store,
+    lease: &store::Lease,
+    config: CrawlConfig,
+    quiet: bool,
+) -> Result<ExitCode> {
+    let id = lease.audit();
+    let lost = async {
+        lease.lost().await;
+        eprintln!(
+            "\nstopping: another process took over audit {} (this one stopped renewing its lease)",
+            id.0
+        );
+    };
+    let summary = crawl_with_progress_until(quiet, lost, |tx, cancel| {
+        let store = store.clone();
+        async move { crawl::run(&store, id, &config, &tx, &cancel).await }
+    })
+    .await?;
+    print_summary(store, &summary).await?;
+    after_crawl(store, &summary).await?;
+    Ok(exit_code(&summary))
+}
+
+/// Prints what a stored configuration runs, one line per kind of setting.
+pub fn print_config(config: &CrawlConfig) {
+    let list = |items: &[String]| {
+        if items.is_empty() {
+            "none".to_owned()
+        } else {
+            items.join(" ")
+        }
+    };
+    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    println!("  Start URLs    {}", list(&config.start_urls));
+    println!(
+        "  Scope         subdomains {}, any port {}, extra hosts {}",
+        yes_no(config.include_subdomains),
+        yes_no(config.any_port),
+        list(&config.extra_hosts)
+    );
+    println!("  Include       {}", list(&config.include_patterns));
+    println!("  Exclude       {}", list(&config.exclude_patterns));
+    println!("  Sitemaps      {}", list(&config.sitemaps));
+    println!("  Resolve       {}", list(&config.resolve));
+    println!(
+        "  CA certs      {} extra",
+        view::runs::certificate_count(&config.extra_root_certs_pem)
+    );
+    println!(
+        "  Robots.txt    {}; user agent {}",
+        if config.obey_robots {
+            "obeyed"
+        } else {
+            "ignored"
+        },
+        config.user_agent
+    );
+    let rate = if config.requests_per_second > 0.0 {
+        format!("{} requests/s per host", config.requests_per_second)
+    } else {
+        "no rate limit".to_owned()
+    };
+    println!(
+        "  Limits        {} URLs, depth {}, {} in flight, {rate}, {} s per request, {} bytes per response, trap budget {}, facet budget {}",
+        config.max_urls,
+        config.max_depth,
+        config.concurrency,
+        config.total_timeout_ms / 1000,
+        config.max_response_bytes,
+        config.trap_pattern_budget,
+        config.facet_budget
+    );
+    let duration = match config.max_duration_ms {
+        0 => "no time limit".to_owned(),
+        ms => format!("at most {} s a run", ms / 1000),
+    };
+    println!(
+        "  Budgets       {} bytes stored, {duration}, slow host after a median of {} ms",
+        config.max_db_bytes, config.slow_host_ms
+    );
+    if let Some(rules) = &config.learned_rules {
+        println!("  Learned rules {}", rules.rules.len());
+    }
+}
+
+/// A duration in seconds (`90`) or with a unit (`90s`, `30m`, `2h`), in milliseconds.
+fn parse_duration_ms(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let (number, unit) = match text.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
+        Some((at, _)) => text.split_at(at),
+        None => (text, "s"),
+    };
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a duration such as 90s, 30m or 2h"))?;
+    let seconds = match unit.trim() {
+        "s" => n,
+        "m" => n.saturating_mul(60),
+        "h" => n.saturating_mul(3600),
+        other => return Err(format!("unknown unit {other:?}: use s, m or h")),
+    };
+    Ok(seconds.saturating_mul(1000))
 }
 
 /// After a finished crawl: the workflow's finishing step (DUST rule validation, the
@@ -297,6 +454,19 @@ where
     F: FnOnce(tokio::sync::watch::Sender<Progress>, CancellationToken) -> Fut,
     Fut: std::future::Future<Output = Result<CrawlSummary, crawl::CrawlError>> + Send + 'static,
 {
+    crawl_with_progress_until(quiet, std::future::pending(), start).await
+}
+
+/// [`crawl_with_progress`] that also cancels the crawl when `stop` resolves.
+pub async fn crawl_with_progress_until<F, Fut>(
+    quiet: bool,
+    stop: impl std::future::Future<Output = ()>,
+    start: F,
+) -> Result<CrawlSummary>
+where
+    F: FnOnce(tokio::sync::watch::Sender<Progress>, CancellationToken) -> Fut,
+    Fut: std::future::Future<Output = Result<CrawlSummary, crawl::CrawlError>> + Send + 'static,
+{
     let (tx, mut rx) = tokio::sync::watch::channel(Progress::default());
     let cancel = CancellationToken::new();
     let ctrl_c = {
@@ -321,7 +491,8 @@ where
             .unwrap_or_else(|_| ProgressStyle::default_spinner()),
     );
     bar.enable_steady_tick(Duration::from_millis(120));
-    let crawl = tokio::spawn(start(tx, cancel.clone()));
+    set_bar(Some(bar.clone()));
+    let mut crawl = tokio::spawn(start(tx, cancel.clone()));
     let drawer = {
         let bar = bar.clone();
         tokio::spawn(async move {
@@ -334,11 +505,48 @@ where
             }
         })
     };
-    let result = crawl.await.context("the crawl task panicked")?;
+    let result = tokio::select! {
+        result = &mut crawl => result,
+        () = stop => {
+            cancel.cancel();
+            crawl.await
+        }
+    };
     drawer.abort();
     ctrl_c.abort();
+    set_bar(None);
     bar.finish_and_clear();
-    Ok(result?)
+    Ok(result.context("the crawl task panicked")??)
+}
+
+/// The progress bar on screen, if any: log lines are written around it.
+static BAR: std::sync::Mutex<Option<ProgressBar>> = std::sync::Mutex::new(None);
+
+fn set_bar(bar: Option<ProgressBar>) {
+    *BAR.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = bar;
+}
+
+/// Standard error for log lines: each is written with the progress bar (if one is on
+/// screen) cleared, then the bar is drawn again below it.
+pub struct LogWriter;
+
+impl std::io::Write for LogWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let bar = BAR
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        match bar {
+            Some(bar) => bar.suspend(|| std::io::stderr().write_all(buf))?,
+            None => std::io::stderr().write_all(buf)?,
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        std::io::stderr().flush()
+    }
 }
 
 /// Prints the end-of-audit summary from the database.
@@ -393,6 +601,12 @@ pub async fn print_summary(store: &Store, summary: &CrawlSummary) -> Result<()> 
             .collect();
         println!("  Skipped       {}", reasons.join(", "));
     }
+    if let Some(stop) = &s.audit.stop {
+        println!("  Stopped at    {}: {}", stop.reason, stop.detail);
+        if stop.reason.resumable() {
+            println!("Continue with: dustpan audit --resume {id}");
+        }
+    }
     match summary.status {
         store::AuditStatus::Cancelled => {
             println!("Resume with: dustpan audit --resume {id}");
@@ -407,4 +621,19 @@ pub async fn print_summary(store: &Store, summary: &CrawlSummary) -> Result<()> 
         _ => {}
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_duration_ms;
+
+    #[test]
+    fn durations_in_seconds_minutes_and_hours() {
+        assert_eq!(parse_duration_ms("90"), Ok(90_000));
+        assert_eq!(parse_duration_ms("90s"), Ok(90_000));
+        assert_eq!(parse_duration_ms("30m"), Ok(1_800_000));
+        assert_eq!(parse_duration_ms("2h"), Ok(7_200_000));
+        assert!(parse_duration_ms("2 days").is_err());
+        assert!(parse_duration_ms("h").is_err());
+    }
 }

@@ -6,9 +6,13 @@ use audit::{Analysis, AuditInput};
 use std::process::ExitCode;
 use store::{AuditId, Store};
 
-/// List the audits in the database, newest first: date, status, URLs and pages, and
-/// the findings (errors/warnings/notices) and clusters of its latest analysis (`-` when
-/// it was never analysed).
+/// List the audits in the database, newest first: date, status, URLs and pages, the
+/// findings (errors/warnings/notices) and clusters of its latest analysis (`-` when it
+/// was never analysed), and the start URLs of its stored configuration (what `--resume`
+/// and `--like` request), marked `[resolve: ...]` and `[N extra CA]` when the
+/// configuration sends requests to other addresses or trusts more certificate
+/// authorities, `[not run: ...]` when it cannot be run, and `[stopped: ...]` when its
+/// crawl stopped at a limit or a budget.
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
@@ -56,11 +60,36 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 a.fetch_errors,
                 findings,
                 clusters,
-                a.start_urls.join(" ")
+                configured(&a)
             );
         }
         Ok(ExitCode::SUCCESS)
     })
+}
+
+/// The start URLs of an audit's stored configuration, with what else it carries that
+/// decides where its requests go, or why it is not run.
+fn configured(audit: &store::Audit) -> String {
+    let config = match crawl::stored_config(audit) {
+        Ok(config) => config,
+        Err(e) => return format!("{} [not run: {e}]", audit.start_urls.join(" ")),
+    };
+    let mut line = config.start_urls.join(" ");
+    if let Err(e) = view::runs::check_stored_config(audit, &config) {
+        line.push_str(&format!(" [not run: {e}]"));
+    }
+    if !config.resolve.is_empty() {
+        line.push_str(&format!(" [resolve: {}]", config.resolve.join(" ")));
+    }
+    let cas = view::runs::certificate_count(&config.extra_root_certs_pem);
+    if cas > 0 {
+        line.push_str(&format!(" [{cas} extra CA]"));
+    }
+    // A crawl that stopped at a limit or a budget is not a whole site.
+    if let Some(stop) = &audit.stop {
+        line.push_str(&format!(" [stopped: {stop}]"));
+    }
+    line
 }
 
 /// Stores the summary of an analysis under the default policy, so `dustpan audits` can
@@ -79,25 +108,7 @@ pub async fn record_analysis(
 
 /// `YYYY-MM-DD HH:MM:SS` for milliseconds since the Unix epoch (UTC).
 pub fn utc(ms: i64) -> String {
-    let secs = ms.div_euclid(1000);
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // Civil-from-days (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    store::utc(ms)
 }
 
 #[cfg(test)]

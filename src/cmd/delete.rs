@@ -12,7 +12,8 @@ pub struct Args {
     /// The audit id (see `dustpan audits`).
     id: i64,
     /// Delete it even if it is marked running (a crawl killed without a chance to say
-    /// so stays marked running; never delete an audit another process is crawling).
+    /// so stays marked running). An audit a process is crawling (it holds the audit's
+    /// lease) is never deleted.
     #[arg(long)]
     force: bool,
     #[command(flatten)]
@@ -29,13 +30,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .audit(id)
             .await
             .with_context(|| format!("no audit {} in the database", id.0))?;
+        if let Some(holder) = store.lease_holder(id).await? {
+            return Err(store::StoreError::AuditBusy(Box::new(holder)).into());
+        }
         if audit.status == AuditStatus::Running && !args.force {
             bail!(
-                "audit {} is marked running; if no crawl is running it (it was killed), delete it with --force",
+                "audit {} is marked running but no process is crawling it (it was killed): resume it with `dustpan audit --resume {}`, or delete it with --force",
+                id.0,
                 id.0
             );
         }
         let started = std::time::Instant::now();
+        // The store checks the lease again, in the deleting transaction.
         let rows = store
             .delete_audit(id)
             .await

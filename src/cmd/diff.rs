@@ -78,6 +78,39 @@ async fn describe(store: &Store, id: AuditId) -> Result<String> {
     ))
 }
 
+/// The crawl settings that differ between two audits (by name), and a line per audit
+/// that stopped short of its site.
+async fn config_differences(store: &Store, old: AuditId, new: AuditId) -> Result<Vec<String>> {
+    let (a, b) = (store.audit(old).await?, store.audit(new).await?);
+    let mut out = Vec::new();
+    let json = |s: &str| serde_json::from_str::<serde_json::Value>(s).unwrap_or_default();
+    if let (serde_json::Value::Object(x), serde_json::Value::Object(y)) =
+        (json(&a.config_json), json(&b.config_json))
+    {
+        let null = serde_json::Value::Null;
+        let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+        keys.sort();
+        keys.dedup();
+        let differ: Vec<&str> = keys
+            .into_iter()
+            .filter(|k| x.get(*k).unwrap_or(&null) != y.get(*k).unwrap_or(&null))
+            .map(String::as_str)
+            .collect();
+        if !differ.is_empty() {
+            out.push(format!(
+                "the audits ran with different crawl settings: {}",
+                differ.join(", ")
+            ));
+        }
+    }
+    for audit in [&a, &b] {
+        if let Some(stop) = &audit.stop {
+            out.push(format!("audit {} stopped at {stop}", audit.id));
+        }
+    }
+    Ok(out)
+}
+
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
@@ -124,6 +157,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
             describe(&store, old).await?,
             describe(&store, new).await?
         );
+        let mut warnings = config_differences(&store, old, new).await?;
+        warnings.extend(d.warnings.iter().cloned());
+        for w in &warnings {
+            println!("  warning: {w}");
+        }
+        if !d.findings.not_crawled.is_empty() {
+            println!(
+                "  warning: {} findings of the older audit are on URLs the newer one did not fetch: listed as \"not crawled\", not resolved",
+                d.findings.not_crawled.len()
+            );
+        }
         store.close().await;
         anyhow::Ok(())
     })?;

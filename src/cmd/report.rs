@@ -85,6 +85,8 @@ pub struct Subject {
     id: AuditId,
     /// The audit's pages fetched ([`store::Audit::pages_fetched`]), when at hand.
     pages_fetched: Option<u64>,
+    /// Why its crawl stopped short, when at hand.
+    stop: Option<store::AuditStop>,
 }
 
 impl From<AuditId> for Subject {
@@ -93,6 +95,7 @@ impl From<AuditId> for Subject {
         Subject {
             id,
             pages_fetched: None,
+            stop: None,
         }
     }
 }
@@ -102,6 +105,7 @@ impl From<&store::Audit> for Subject {
         Subject {
             id: audit.id,
             pages_fetched: Some(audit.pages_fetched),
+            stop: audit.stop.clone(),
         }
     }
 }
@@ -158,7 +162,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
 /// the `top` largest clusters with their fixes and the first `top` findings, learned
 /// DUST rules.
 pub fn print(audit: impl Into<Subject>, input: &AuditInput, analysis: &Analysis, top: usize) {
-    let Subject { id, pages_fetched } = audit.into();
+    let Subject {
+        id,
+        pages_fetched,
+        stop,
+    } = audit.into();
     let ok = input
         .fetches
         .iter()
@@ -171,6 +179,9 @@ pub fn print(audit: impl Into<Subject>, input: &AuditInput, analysis: &Analysis,
         id.0,
         input.urls.len(),
     );
+    if let Some(stop) = &stop {
+        println!("Stopped at {}: {}", stop.reason, stop.detail);
+    }
 
     // A cluster's main cause, named as the desktop app names it.
     let mut by_cause: BTreeMap<&str, usize> = BTreeMap::new();

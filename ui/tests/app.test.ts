@@ -16,6 +16,10 @@ function audit(id: number, status: AuditStatus = "done"): AuditListItem {
   return {
     id,
     startUrl: `https://site${id}.test/`,
+    startUrls: [`https://site${id}.test/`],
+    resolve: [],
+    extraCaCerts: 0,
+    configProblem: null,
     status,
     startedAt: Date.UTC(2024, 4, id, 10, 0),
     finishedAt: null,

@@ -66,6 +66,10 @@ describe("hostile crawled text", () => {
       {
         id: 3,
         startUrl: HOSTILE_URL,
+        startUrls: [HOSTILE_URL],
+        resolve: [],
+        extraCaCerts: 0,
+        configProblem: null,
         status: "done",
         startedAt: Date.UTC(2024, 0, 2, 3, 4),
         finishedAt: null,

@@ -37,7 +37,9 @@ pub fn spreadsheet_safe(cell: &str) -> Cow<'_, str> {
 /// One exportable table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Table {
-    /// Every URL with its status, indexability, title, canonical and cluster.
+    /// Every URL with the SEO Spider's Internal columns ([`PAGES_HEADERS`]: status,
+    /// indexability, title, description, robots, canonicals, size, inlinks, text hash,
+    /// response time), its main-content hash and its cluster.
     Pages,
     /// One row per cluster member: the preferred URL, why the member is in, its fix.
     Clusters,
@@ -252,6 +254,105 @@ impl TableData {
     }
 }
 
+/// The columns of `pages.csv`: Screaming Frog SEO Spider's names, in the order of its
+/// Internal tab export (`internal_all.csv`), then Dustpan's own columns.
+pub const PAGES_HEADERS: [Header; 25] = [
+    url("Address"),
+    text("Content Type"),
+    number("Status Code"),
+    text("Indexability"),
+    text("Indexability Status"),
+    text("Title 1"),
+    number("Title 1 Length"),
+    text("Meta Description 1"),
+    text("H1-1"),
+    text("Meta Robots 1"),
+    text("X-Robots-Tag 1"),
+    url("Canonical Link Element 1"),
+    url("HTTP Canonical 1"),
+    number("Size (bytes)"),
+    number("Word Count"),
+    number("Crawl Depth"),
+    number("Inlinks"),
+    number("Unique Inlinks"),
+    text("Hash"),
+    text("Response Time"),
+    url("Redirect URL"),
+    text("Main Content Hash"),
+    number("Main Content Word Count"),
+    number("Cluster"),
+    url("Preferred URL"),
+];
+
+/// Per URL: the links to it (`Inlinks`) and the pages they are on (`Unique Inlinks`).
+/// Hyperlinks only (`<a>`, `<area>`), where the audit recorded which links are.
+fn inlinks(input: &AuditInput) -> HashMap<UrlId, (u32, u32)> {
+    let hyperlinks_known = input.links.iter().any(|l| l.region.is_some());
+    let counted = |l: &&crate::input::LinkRow| !hyperlinks_known || l.region.is_some();
+    // (links, pages, the last page counted): a page's links are contiguous in the
+    // stored order, so one pass counts each page once.
+    let mut n: HashMap<UrlId, (u32, u32, UrlId)> = HashMap::new();
+    let mut count = |from: UrlId, to: UrlId| {
+        let e = n.entry(to).or_insert((0, 0, from));
+        if e.0 == 0 || e.2 != from {
+            e.1 += 1;
+            e.2 = from;
+        }
+        e.0 += 1;
+    };
+    if input.links.is_sorted_by_key(|l| l.from) {
+        for l in input.links.iter().filter(counted) {
+            if let Some(to) = l.to {
+                count(l.from, to);
+            }
+        }
+    } else {
+        let mut pairs: Vec<(UrlId, UrlId)> = input
+            .links
+            .iter()
+            .filter(counted)
+            .filter_map(|l| Some((l.from, l.to?)))
+            .collect();
+        pairs.sort_unstable();
+        for (from, to) in pairs {
+            count(from, to);
+        }
+    }
+    n.into_iter().map(|(k, (a, b, _))| (k, (a, b))).collect()
+}
+
+/// The first robots meta of a stored list (`name: content`, `; `-separated): its
+/// content for `robots`, the whole entry for a named crawler (`googlebot: noindex`).
+fn first_meta_robots(stored: &str) -> &str {
+    const NAMES: [&str; 4] = ["robots: ", "googlebot: ", "googlebot-news: ", "bingbot: "];
+    let end = stored
+        .match_indices("; ")
+        .map(|(i, _)| i)
+        .find(|&i| NAMES.iter().any(|n| stored[i + 2..].starts_with(n)))
+        .unwrap_or(stored.len());
+    let first = &stored[..end];
+    first.strip_prefix("robots: ").unwrap_or(first)
+}
+
+/// Characters of the title; 0 for an HTML page without one.
+fn title_length(f: Option<&FetchRow>) -> Cell {
+    match f {
+        Some(FetchRow { title: Some(t), .. }) => int(t.chars().count() as i64),
+        Some(f) if f.text_hash.is_some() => int(0),
+        _ => Cell::Empty,
+    }
+}
+
+/// A 64-bit hash as 16 hex digits.
+fn hex(hash: Option<u64>) -> Cell {
+    hash.map_or(Cell::Empty, |h| Cell::Text(format!("{h:016x}")))
+}
+
+/// Milliseconds as seconds with three decimals, as Screaming Frog's `Response Time`.
+fn seconds(ms: u32) -> String {
+    format!("{}.{:03}", ms / 1000, ms % 1000)
+}
+
 fn int(n: impl Into<i64>) -> Cell {
     Cell::Int(n.into())
 }
@@ -299,40 +400,57 @@ pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> Tabl
     let status = |id: UrlId| -> Cell { ix.fetch.get(&id).and_then(|f| f.status).into() };
     match table {
         Table::Pages => {
-            let mut t = TableData::new(&[
-                url("Address"),
-                number("Status Code"),
-                text("Content Type"),
-                text("Indexability"),
-                text("Indexability Status"),
-                text("Title 1"),
-                url("Canonical Link Element 1"),
-                url("Redirect URL"),
-                number("Crawl Depth"),
-                number("Word Count"),
-                number("Main Content Word Count"),
-                number("Cluster"),
-                url("Preferred URL"),
-            ]);
+            let mut t = TableData::new(&PAGES_HEADERS);
+            let inlinks = inlinks(input);
+            let main_hash: HashMap<UrlId, u64> = analysis.main_hashes.iter().copied().collect();
+            // The first declaration of each source (headers come first in `canonicals`).
+            let mut declared: HashMap<(UrlId, bool), &str> = HashMap::new();
+            for c in &input.canonicals {
+                let header = c.source == crate::input::DeclarationSource::HttpHeader;
+                declared
+                    .entry((c.page, header))
+                    .or_insert_with(|| c.target.map_or(c.href_raw.as_str(), |t| ix.url(t)));
+            }
             t.rows.reserve(input.urls.len());
             for u in &input.urls {
                 let canonical = first_canonical.get(&u.id).copied().flatten();
                 let (indexable, why) = ix.indexability(u.id, canonical);
                 let f = ix.fetch.get(&u.id);
+                let answered = f.is_some_and(|f| f.status.is_some());
+                let (links_in, sources) = inlinks.get(&u.id).copied().unwrap_or_default();
                 t.rows.push(vec![
                     u.found_url().into(),
-                    status(u.id),
                     opt_text(f.and_then(|f| f.content_type.as_deref())),
+                    status(u.id),
                     indexable.into(),
                     why.into(),
                     opt_text(f.and_then(|f| f.title.as_deref())),
-                    canonical.map(|c| ix.url(c)).unwrap_or("").into(),
+                    title_length(f.copied()),
+                    opt_text(f.and_then(|f| f.meta_description.as_deref())),
+                    opt_text(f.and_then(|f| f.h1.as_deref())),
+                    opt_text(
+                        f.and_then(|f| f.meta_robots.as_deref())
+                            .map(first_meta_robots),
+                    ),
+                    opt_text(f.and_then(|f| f.x_robots_tag.as_deref())),
+                    declared.get(&(u.id, false)).copied().unwrap_or("").into(),
+                    declared.get(&(u.id, true)).copied().unwrap_or("").into(),
+                    answered
+                        .then(|| f.map_or(0, |f| f.body_bytes))
+                        .map(|n| i64::try_from(n).unwrap_or(i64::MAX))
+                        .into(),
+                    f.and_then(|f| f.word_count).into(),
+                    int(u.depth),
+                    int(links_in),
+                    int(sources),
+                    hex(f.and_then(|f| f.text_hash)),
+                    f.and_then(|f| f.response_ms)
+                        .map_or(Cell::Empty, |ms| seconds(ms).into()),
                     f.and_then(|f| f.redirect_to)
                         .map(|t| ix.url(t))
                         .unwrap_or("")
                         .into(),
-                    int(u.depth),
-                    f.and_then(|f| f.word_count).into(),
+                    hex(main_hash.get(&u.id).copied()),
                     ix.main_words.get(&u.id).copied().into(),
                     ix.cluster.get(&u.id).copied().into(),
                     ix.preferred.get(&u.id).copied().unwrap_or("").into(),
@@ -534,7 +652,10 @@ pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> Tabl
                 .map(|a| ((a.from, a.to), a.text.as_str()))
                 .collect();
             for l in &input.links {
-                let Some(to) = l.to else { continue };
+                // A link to the page itself (a fragment, a skip link) is no link to fix.
+                let Some(to) = l.to.filter(|&to| to != l.from) else {
+                    continue;
+                };
                 let Some(preferred) = ix.preferred.get(&to) else {
                     continue;
                 };
@@ -606,11 +727,119 @@ mod tests {
         assert_eq!(n, 1);
         let text = String::from_utf8(out).unwrap();
         let mut lines = text.lines();
-        assert!(lines.next().unwrap().starts_with("Address,Status Code,"));
+        assert!(
+            lines
+                .next()
+                .unwrap()
+                .starts_with("Address,Content Type,Status Code,")
+        );
         assert_eq!(
             lines.next().unwrap(),
-            "https://example.com/,200,,Indexable,,\"'=cmd|' /C calc'!A0, \"\"quoted\"\"\",,,0,30,,,"
+            "https://example.com/,,200,Indexable,,\"'=cmd|' /C calc'!A0, \"\"quoted\"\"\",28,,,,,,,0,30,0,0,0,,,,,,,"
         );
+    }
+
+    /// The pages table's row for `address`, by header title.
+    fn page_row(data: &TableData, address: &str) -> HashMap<&'static str, String> {
+        let row = data
+            .rows
+            .iter()
+            .find(|r| r[0] == Cell::Text(address.to_owned()))
+            .unwrap();
+        data.headers
+            .iter()
+            .map(|h| h.title)
+            .zip(row.iter().map(|c| c.as_text().into_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn pages_carry_the_seo_spider_columns() {
+        let input: AuditInput = serde_json::from_value(serde_json::json!({
+            "urls": [
+                {"id": 1, "url": "https://example.com/"},
+                {"id": 2, "url": "https://example.com/a"},
+                {"id": 3, "url": "https://example.com/b"},
+                {"id": 4, "url": "https://example.com/gone"}
+            ],
+            "fetches": [
+                {"url_id": 1, "status": 200, "title": "Héllo", "text_hash": 255,
+                 "h1": "Welcome", "meta_description": "All about us",
+                 "meta_robots": "robots: noindex, follow; googlebot: noarchive",
+                 "x_robots_tag": "noimageindex", "response_ms": 1234, "body_bytes": 5120},
+                {"url_id": 2, "status": 200, "text_hash": 1,
+                 "meta_robots": "googlebot: nosnippet", "response_ms": 7, "body_bytes": 10},
+                {"url_id": 3, "status": 200},
+                {"url_id": 4, "error_kind": "timeout", "response_ms": 30000}
+            ],
+            "canonicals": [
+                {"page": 2, "position": 0, "target": 1, "source": "http_header"},
+                {"page": 2, "position": 1, "href_raw": "/x y", "source": "link_element"}
+            ],
+            "links": [
+                {"from": 1, "to": 2, "region": "main"},
+                {"from": 1, "to": 2, "region": "navigation"},
+                {"from": 1, "to": 3, "region": "main"},
+                {"from": 1, "to": 3},
+                {"from": 3, "to": 2, "region": "footer"}
+            ]
+        }))
+        .unwrap();
+        let analysis = crate::analyse(&input, &crate::AnalysisConfig::default());
+        let data = table_data(Table::Pages, &input, &analysis);
+        let home = page_row(&data, "https://example.com/");
+        assert_eq!(home["Title 1"], "Héllo");
+        assert_eq!(home["Title 1 Length"], "5");
+        assert_eq!(home["Meta Description 1"], "All about us");
+        assert_eq!(home["H1-1"], "Welcome");
+        assert_eq!(home["Meta Robots 1"], "noindex, follow");
+        assert_eq!(home["X-Robots-Tag 1"], "noimageindex");
+        assert_eq!(home["Size (bytes)"], "5120");
+        assert_eq!(home["Response Time"], "1.234");
+        assert_eq!(home["Hash"], "00000000000000ff");
+        assert_eq!((&*home["Inlinks"], &*home["Unique Inlinks"]), ("0", "0"));
+
+        let a = page_row(&data, "https://example.com/a");
+        // Two links from the home page and one from /b: three links, two pages.
+        assert_eq!((&*a["Inlinks"], &*a["Unique Inlinks"]), ("3", "2"));
+        assert_eq!(a["Title 1 Length"], "0");
+        assert_eq!(a["Meta Robots 1"], "googlebot: nosnippet");
+        assert_eq!(a["HTTP Canonical 1"], "https://example.com/");
+        assert_eq!(a["Canonical Link Element 1"], "/x y");
+        assert_eq!(a["Response Time"], "0.007");
+        // The `<link>` element (no region) is not a hyperlink.
+        let b = page_row(&data, "https://example.com/b");
+        assert_eq!((&*b["Inlinks"], &*b["Unique Inlinks"]), ("1", "1"));
+        assert_eq!(b["Title 1 Length"], "");
+
+        // No response: no size, the time it waited.
+        let gone = page_row(&data, "https://example.com/gone");
+        assert_eq!(gone["Size (bytes)"], "");
+        assert_eq!(gone["Response Time"], "30.000");
+        assert_eq!(gone["Status Code"], "");
+
+        // Links in any order count the same.
+        let mut shuffled = input.clone();
+        shuffled.links.reverse();
+        let again = table_data(Table::Pages, &shuffled, &analysis);
+        assert_eq!(again, data);
+    }
+
+    #[test]
+    fn the_first_robots_meta_is_read_from_the_stored_list() {
+        assert_eq!(
+            first_meta_robots("robots: noindex, follow"),
+            "noindex, follow"
+        );
+        assert_eq!(
+            first_meta_robots("robots: max-snippet:5; noindex; bingbot: nofollow"),
+            "max-snippet:5; noindex"
+        );
+        assert_eq!(
+            first_meta_robots("bingbot: nofollow; robots: noindex"),
+            "bingbot: nofollow"
+        );
+        assert_eq!(first_meta_robots(""), "");
     }
 
     #[test]

@@ -208,6 +208,9 @@ findings! {
     /// Crawler trap.
     Trap => "TRAP", Warning, "Crawler trap",
         "The site generates endless URLs (calendars, repeated path segments, counters) that crawlers waste their budget on, and that hide real duplicates.";
+    /// A robots.txt larger than the 500 KiB search engines read.
+    RobotsTooLarge => "ROBOTS-TOO-LARGE", Warning, "robots.txt larger than 500 KiB",
+        "Google reads the first 500 KiB of robots.txt and ignores the rest, so rules past that point do not apply to it. Shorten the file: merge rules with wildcards and drop obsolete ones.";
     /// A robots-blocked URL that duplicates a crawlable page.
     RobotsHidesDup => "ROBOTS-HIDES-DUP", Notice, "robots.txt hides a duplicate",
         "The URL is linked but blocked, so search engines can index it without content and cannot see that it duplicates another page.";
@@ -329,7 +332,7 @@ impl FindingId {
             HreflangToRedirect | HreflangToError | HreflangToNoindex | HreflangNonPreferred
             | HreflangNoReturn | HreflangInvalidLang | HreflangNoSelf | HreflangConflict
             | HreflangXDefault => Family::Hreflang,
-            Trap | RobotsHidesDup | LinkBroken => Family::Crawl,
+            Trap | RobotsTooLarge | RobotsHidesDup | LinkBroken => Family::Crawl,
         }
     }
 }
@@ -406,6 +409,16 @@ pub enum Fix {
         /// Where in the pages it sits, when recorded.
         #[serde(default)]
         region: Option<crate::LinkRegion>,
+    },
+    /// Change the internal links to every URL of a pattern into links to where each
+    /// leads (the links table lists each link).
+    UpdateLinksForPattern {
+        /// What the linked URLs have in common, in words.
+        pattern: String,
+        /// How many URLs.
+        urls: u32,
+        /// One linked URL and where it leads.
+        example: [String; 2],
     },
     /// Link to `to` from relevant crawlable pages.
     AddLinks {
@@ -591,6 +604,20 @@ impl fmt::Display for Fix {
                          edit changes it on all {pages} pages that carry it."
                     ),
                 }
+            }
+            Fix::UpdateLinksForPattern {
+                pattern,
+                urls,
+                example,
+            } => {
+                let [from, to] = example;
+                write!(
+                    f,
+                    "Change the internal links to the {urls} URLs {pattern} into links to the \
+                     URLs they lead to (for example, link {to} instead of {from}): where one \
+                     template or editor writes them all, fix it there; \
+                     links_to_non_preferred.csv lists every link."
+                )
             }
             Fix::AddLinks { to } => write!(f, "Link to {to} from relevant crawlable pages."),
             Fix::SitemapRemove { sitemap, loc } => {

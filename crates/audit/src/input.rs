@@ -45,6 +45,20 @@ pub struct AuditInput {
     pub robots_blocks: Vec<UrlId>,
     /// Redirect chains the crawler found to loop or to be too long (`redirect_chains`).
     pub redirect_chains: Vec<RedirectChainRow>,
+    /// The robots.txt files read (`robots`), one per origin.
+    pub robots: Vec<RobotsRow>,
+}
+
+/// One origin's robots.txt as the crawler read it (`robots`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RobotsRow {
+    /// `scheme://host[:port]`.
+    pub origin: String,
+    /// The HTTP status; `None` when no response arrived.
+    pub status: Option<u16>,
+    /// Bytes of the file read (the crawler reads up to 512 KiB).
+    pub bytes: u64,
 }
 
 /// How a URL was first found (`urls.found_via`).
@@ -363,6 +377,17 @@ pub struct FetchRow {
     /// The text blocks outside site chrome, in `extract::blocks`' stored format: the
     /// analysis learns the template from them and keeps each page's main content.
     pub blocks: Option<Vec<u8>>,
+    /// The first `<meta name="description">` in `<head>`.
+    pub meta_description: Option<String>,
+    /// The page's robots metas as stored: `name: content`, `; `-separated (shared: a
+    /// site uses a handful of distinct ones).
+    pub meta_robots: Option<Arc<str>>,
+    /// The X-Robots-Tag header(s), as sent (shared like `meta_robots`).
+    pub x_robots_tag: Option<Arc<str>>,
+    /// Time to the end of the body (or the error), in ms.
+    pub response_ms: Option<u32>,
+    /// Body bytes read (after decompression).
+    pub body_bytes: u64,
 }
 
 /// The kind of a redirect hop (`redirects.kind`).

@@ -229,8 +229,8 @@ pub use fixes::{CanonicalTag, FixFiles, RedirectLine, RedirectState, SiteRedirec
 pub use input::{
     AnchorRow, AuditInput, CanonicalRow, ChainProblem, DeclarationSource, FetchRow, FoundVia,
     HopKind, HreflangRow, LinkRegion, LinkRow, ReasonKind, RedirectChainRow, RedirectRow,
-    SitemapEntryRow, SitemapId, SitemapIssue, SitemapRow, SitemapSource, UnknownReason, UrlId,
-    UrlReason, UrlRow, UrlState,
+    RobotsRow, SitemapEntryRow, SitemapId, SitemapIssue, SitemapRow, SitemapSource, UnknownReason,
+    UrlId, UrlReason, UrlRow, UrlState,
 };
 pub use prediction::{PREDICTED_DUPLICATE, PredictionCheck, check_predictions};
 
@@ -291,6 +291,10 @@ pub struct Analysis {
     /// blocks, by URL id.
     #[serde(default)]
     pub main_words: Vec<(UrlId, u32)>,
+    /// Hash of the main content per page with stored text blocks, by URL id: pages
+    /// with the same hash have the same main content.
+    #[serde(default)]
+    pub main_hashes: Vec<(UrlId, u64)>,
     /// The redirects the site answers today (first hop of every crawled URL that
     /// redirects), sorted by source: what the fix files compare their map with.
     #[serde(default)]
@@ -345,6 +349,9 @@ pub fn analyse(input: &AuditInput, config: &AnalysisConfig) -> Analysis {
     let main_words = (0..site.n as u32)
         .filter_map(|i| Some((site.id(i), site.main.words(i)?)))
         .collect();
+    let main_hashes = (0..site.n as u32)
+        .filter_map(|i| Some((site.id(i), site.main.get(i)?.0)))
+        .collect();
     let mut live_redirects: Vec<SiteRedirect> = (0..site.n as u32)
         .filter_map(|i| {
             let h = site.hops[i as usize]?;
@@ -370,6 +377,7 @@ pub fn analyse(input: &AuditInput, config: &AnalysisConfig) -> Analysis {
         },
         params: mined.params,
         main_words,
+        main_hashes,
         live_redirects,
         stats,
     }

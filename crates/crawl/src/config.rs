@@ -134,6 +134,24 @@ pub struct CrawlConfig {
     /// The first predicted duplicate, and then one in this many, is fetched anyway, so
     /// the audit can count wrong predictions (0: skip them all). Default 10.
     pub dust_check_every: u64,
+    /// The audit's storage budget: bytes the crawl may hand to the database (row
+    /// contents plus an estimate of their index entries, over all runs; within a few
+    /// tens of percent of the file's growth). Once spent, the crawl stops: what it fetched
+    /// is kept and the audit records `max_db_bytes`. 0 turns it off. Default 2 GiB: a
+    /// 50,000-page audit of an ordinary site stores a few hundred MB.
+    pub max_db_bytes: u64,
+    /// Most time one run may crawl, in ms (discovery included); the crawl then stops,
+    /// keeps what it fetched and records `max_duration`, and `--resume` continues with
+    /// a new budget. 0 (the default) means no limit.
+    pub max_duration_ms: u64,
+    /// Slow-host cut-off: a host whose median response time (request to end of body)
+    /// over its last [`slow_host_window`](Self::slow_host_window) requests exceeds this,
+    /// in ms, is no longer requested; its remaining URLs stay queued for a resume and the
+    /// audit records `slow_host`. 0 turns it off. Default 20 s: three times the slowest
+    /// ordinary pages, and a pace at which a 50,000-page site takes days.
+    pub slow_host_ms: u64,
+    /// Requests per host the slow-host median is taken over (at least 3). Default 20.
+    pub slow_host_window: u32,
 }
 
 impl Default for CrawlConfig {
@@ -176,6 +194,10 @@ impl Default for CrawlConfig {
             known_url_cache: 4_000_000,
             learned_rules: None,
             dust_check_every: 10,
+            max_db_bytes: 2 << 30,
+            max_duration_ms: 0,
+            slow_host_ms: 20_000,
+            slow_host_window: 20,
         }
     }
 }
@@ -222,6 +244,11 @@ impl CrawlConfig {
     /// Read timeout.
     pub fn read_timeout(&self) -> Duration {
         Duration::from_millis(self.read_timeout_ms.max(1))
+    }
+
+    /// The run's duration budget, if any.
+    pub fn max_duration(&self) -> Option<Duration> {
+        (self.max_duration_ms > 0).then(|| Duration::from_millis(self.max_duration_ms))
     }
 
     /// Total timeout of one request.

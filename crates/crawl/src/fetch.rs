@@ -69,6 +69,22 @@ impl Response {
         self.headers.get(name).and_then(|v| v.to_str().ok())
     }
 
+    /// The redirect target: the one `Location` header. Two or more are an error (their
+    /// values, as text, are returned): browsers refuse such a response, and joining
+    /// them would make up a URL.
+    pub(crate) fn location(&self) -> Result<Option<&str>, Vec<String>> {
+        let all = self.headers.get_all(reqwest::header::LOCATION);
+        let mut values = all.iter();
+        let first = values.next();
+        if values.next().is_some() {
+            return Err(all
+                .iter()
+                .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+                .collect());
+        }
+        Ok(first.and_then(|v| v.to_str().ok()))
+    }
+
     /// Every occurrence of a header, joined with ", ".
     pub(crate) fn header_all(&self, name: &str) -> Option<String> {
         let values: Vec<&str> = self

@@ -32,6 +32,7 @@
 //! ```
 
 mod address;
+mod budget;
 mod config;
 mod fetch;
 mod frontier;
@@ -153,6 +154,10 @@ pub struct CrawlSummary {
     pub scope_refused: u64,
     /// Why the run failed, if it did.
     pub failure: Option<String>,
+    /// Why the crawl stopped short of everything it found, and where: a budget that
+    /// stopped it (storage, duration, a slow host) or a limit that left URLs uncrawled
+    /// (`max_urls`, `max_depth`); `None` for a complete crawl (or a cancel or failure).
+    pub stop: Option<store::AuditStop>,
 }
 
 /// Creates an audit for `config` (stored with it) and runs it to the end, a cancel or
@@ -187,15 +192,21 @@ pub fn stored_config(row: &store::Audit) -> Result<CrawlConfig, CrawlError> {
     })
 }
 
-/// Resumes an audit that was cancelled, failed or killed, with its stored configuration:
-/// URLs left `fetching` are queued again, `done` URLs are not fetched again.
+/// Resumes an audit that was cancelled, failed or killed, or that a per-run budget
+/// stopped (`max_duration`, `slow_host`), with its stored configuration: URLs left
+/// `fetching` are queued again, `done` URLs are not fetched again.
 pub async fn resume_audit(
     store: &Store,
     audit: AuditId,
     progress: &watch::Sender<Progress>,
     cancel: &CancellationToken,
 ) -> Result<CrawlSummary, CrawlError> {
-    if store.audit(audit).await?.status == AuditStatus::Finished {
+    let row = store.audit(audit).await?;
+    // A finished audit that a per-run budget stopped (its duration, a slow host)
+    // continues; any other finished audit is complete.
+    if row.status == AuditStatus::Finished
+        && !row.stop.as_ref().is_some_and(|s| s.reason.resumable())
+    {
         return Err(CrawlError::AlreadyFinished(audit));
     }
     let config = audit_config(store, audit).await?;

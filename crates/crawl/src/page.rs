@@ -20,8 +20,22 @@ use crate::scope::Route;
 
 /// Bodies larger than this are parsed on the blocking pool, not on a runtime worker.
 const INLINE_PARSE_BYTES: usize = 256 * 1024;
-/// Anchor texts are stored up to this many characters.
+/// Anchor texts are stored up to this many characters: a card link wrapping a headline
+/// and its teaser runs to 150-250.
 const MAX_ANCHOR_CHARS: usize = 300;
+/// Links stored per page (anchors, areas, then next/prev). Google's guidelines long asked
+/// for "a few thousand at most"; the median page has under 100 and a very long
+/// Wikipedia list about 3,000. Past it, links are dropped and an error row counts them.
+pub(crate) const MAX_PAGE_LINKS: usize = 5_000;
+/// Anchor-text characters stored per page, over all its links: 5,000 links of 20
+/// characters (ordinary pages store a few thousand). Past it, anchors are stored
+/// without text and an error row counts them.
+pub(crate) const MAX_PAGE_ANCHOR_CHARS: usize = 100_000;
+/// Link href bytes stored per page: 5,000 links of 200 bytes (real URLs average under
+/// 100). Past it, links are dropped and an error row counts them.
+pub(crate) const MAX_PAGE_HREF_BYTES: usize = 1 << 20;
+/// The error kind of a page whose links or anchor texts went over the caps above.
+pub(crate) const PAGE_LINKS_CAPPED: &str = "links_capped";
 
 /// Where the id of an admitted URL goes once known.
 #[derive(Debug, Clone, Copy)]
@@ -286,8 +300,15 @@ pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
 
     // A redirect hop.
     let hop_depths = (claimed.depth, claimed.redirect_depth + 1);
+    let location = match response.location() {
+        Ok(location) => location.map(str::to_owned),
+        Err(values) => {
+            record.errors.push(multiple_locations(claimed.id, &values));
+            None
+        }
+    };
     if response.status.is_redirection()
-        && let Some(location) = response.header_all("location")
+        && let Some(location) = location
     {
         let error = found.add(
             &url,
@@ -394,6 +415,28 @@ pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
     record
 }
 
+/// The error kind of a response with more than one `Location` header.
+pub(crate) const MULTIPLE_LOCATIONS: &str = "multiple_locations";
+
+/// The error row of a response with more than one `Location` header: no redirect is
+/// recorded or followed.
+fn multiple_locations(url_id: UrlId, values: &[String]) -> ErrorRecord {
+    ErrorRecord {
+        url_id: Some(url_id),
+        phase: "fetch".into(),
+        kind: MULTIPLE_LOCATIONS.into(),
+        message: format!(
+            "{} Location headers ({}): browsers refuse the response; not followed",
+            values.len(),
+            values
+                .iter()
+                .map(|v| format!("{:?}", truncate_chars(v, 200)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
 /// The fetch error kind of a page whose HTML the extractor could not process.
 pub(crate) const EXTRACT_FAILED: &str = "extract";
 
@@ -470,6 +513,61 @@ fn meta_refresh_hop(
     });
 }
 
+/// What one page may store of its links ([`MAX_PAGE_LINKS`], [`MAX_PAGE_HREF_BYTES`],
+/// [`MAX_PAGE_ANCHOR_CHARS`]), and what went over.
+#[derive(Debug, Default)]
+struct PageCaps {
+    links: usize,
+    href_bytes: usize,
+    anchor_chars: usize,
+    /// Links not stored (over the link or href caps, or the extractor's own).
+    dropped_links: u64,
+    /// Anchors stored without (all of) their text.
+    cut_anchors: u64,
+}
+
+impl PageCaps {
+    /// Whether the link is stored, and with which anchor text.
+    fn admit(&mut self, href: &str, text: Option<String>) -> Option<Option<String>> {
+        if self.links >= MAX_PAGE_LINKS || self.href_bytes + href.len() > MAX_PAGE_HREF_BYTES {
+            self.dropped_links += 1;
+            return None;
+        }
+        self.links += 1;
+        self.href_bytes += href.len();
+        let Some(text) = text else {
+            return Some(None);
+        };
+        let left = MAX_PAGE_ANCHOR_CHARS - self.anchor_chars;
+        let chars = text.chars().count();
+        if chars <= left {
+            self.anchor_chars += chars;
+            return Some(Some(text));
+        }
+        self.cut_anchors += 1;
+        self.anchor_chars = MAX_PAGE_ANCHOR_CHARS;
+        Some((left > 0).then(|| truncate_chars(&text, left)))
+    }
+
+    /// The error row saying what was not stored, if anything.
+    fn error(&self, url_id: UrlId) -> Option<ErrorRecord> {
+        if self.dropped_links == 0 && self.cut_anchors == 0 {
+            return None;
+        }
+        Some(ErrorRecord {
+            url_id: Some(url_id),
+            phase: "extract".into(),
+            kind: PAGE_LINKS_CAPPED.into(),
+            message: format!(
+                "{} links not stored, {} anchor texts cut (a page stores at most {MAX_PAGE_LINKS} \
+                 links, {MAX_PAGE_HREF_BYTES} bytes of hrefs and {MAX_PAGE_ANCHOR_CHARS} \
+                 characters of anchor text)",
+                self.dropped_links, self.cut_anchors
+            ),
+        })
+    }
+}
+
 /// Everything an HTML page contributes.
 #[allow(clippy::too_many_arguments)]
 fn html(
@@ -487,6 +585,7 @@ fn html(
     }
     if let Some(f) = record.fetch.as_mut() {
         f.title = page.title.clone();
+        f.meta_description = page.meta_description.clone();
         if !page.meta_robots.is_empty() {
             f.meta_robots = Some(
                 page.meta_robots
@@ -539,7 +638,11 @@ fn html(
         };
         (&p.href, None, false, nofollow_page, tag, None)
     });
+    let mut caps = PageCaps::default();
     for (href, anchor_text, nofollow, unfollowed, tag, region) in anchors.chain(pagination) {
+        let Some(anchor_text) = caps.admit(href, anchor_text) else {
+            continue;
+        };
         let i = record.links.len();
         let error = found.add(
             &base,
@@ -558,6 +661,10 @@ fn html(
             error,
             region,
         });
+    }
+    caps.dropped_links += page.dropped.links;
+    if let Some(error) = caps.error(record.url_id) {
+        record.errors.push(error);
     }
     for c in &page.canonicals {
         let i = record.canonicals.len();

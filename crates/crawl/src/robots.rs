@@ -23,8 +23,12 @@ use url::Url;
 use crate::fetch;
 use crate::scope::{Guard, Route};
 
-/// robots.txt bytes read (RFC 9309 asks crawlers to read at least 500 KiB).
-const MAX_ROBOTS_BYTES: u64 = 512 * 1024;
+/// robots.txt bytes read (RFC 9309 asks crawlers to read at least 500 KiB; Google reads
+/// 500 KiB and ignores the rest). A longer file is read up to here, its rules applied, and
+/// an error row of kind [`ROBOTS_TOO_LARGE`] recorded.
+pub(crate) const MAX_ROBOTS_BYTES: u64 = 512 * 1024;
+/// The error kind of a robots.txt longer than [`MAX_ROBOTS_BYTES`].
+pub(crate) const ROBOTS_TOO_LARGE: &str = "too_large";
 /// Redirects followed for robots.txt (RFC 9309: at least five).
 const MAX_ROBOTS_REDIRECTS: usize = 5;
 
@@ -40,6 +44,8 @@ pub(crate) struct RobotsRules {
     robot: Option<Robot>,
     /// Crawl-delay for our agent, capped.
     pub crawl_delay: Option<Duration>,
+    /// The file was longer than [`MAX_ROBOTS_BYTES`] (known when this run fetched it).
+    pub truncated: bool,
 }
 
 impl std::fmt::Debug for RobotsRules {
@@ -78,6 +84,7 @@ impl RobotsRules {
             record,
             robot,
             crawl_delay,
+            truncated: false,
         }
     }
 
@@ -140,12 +147,11 @@ impl RobotsCache {
         let rules = cell
             .get_or_init(|| async {
                 fetched = true;
-                let record = fetch_robots(client, guard, url, &key).await;
-                Arc::new(RobotsRules::from_record(
-                    record,
-                    &self.agent,
-                    self.max_delay,
-                ))
+                let mut truncated = false;
+                let record = fetch_robots(client, guard, url, &key, &mut truncated).await;
+                let mut rules = RobotsRules::from_record(record, &self.agent, self.max_delay);
+                rules.truncated = truncated;
+                Arc::new(rules)
             })
             .await;
         (Arc::clone(rules), fetched)
@@ -154,8 +160,15 @@ impl RobotsCache {
 
 /// Fetches and classifies one origin's robots.txt. Its redirects are followed within the
 /// audit's scope only: one that leaves it is recorded as the file's error, and the
-/// origin then has no rules (as when robots.txt is unavailable).
-async fn fetch_robots(client: &Client, guard: &Guard, url: &Url, origin: &str) -> RobotsRecord {
+/// origin then has no rules (as when robots.txt is unavailable). `truncated` is set when
+/// the file was longer than [`MAX_ROBOTS_BYTES`].
+async fn fetch_robots(
+    client: &Client,
+    guard: &Guard,
+    url: &Url,
+    origin: &str,
+    truncated: &mut bool,
+) -> RobotsRecord {
     let mut record = RobotsRecord {
         origin: origin.to_owned(),
         fetched_at: now_ms(),
@@ -198,7 +211,9 @@ async fn fetch_robots(client: &Client, guard: &Guard, url: &Url, origin: &str) -
                 record.status = Some(status);
                 if response.status.is_redirection() {
                     if let Some(next) = response
-                        .header("location")
+                        .location()
+                        .ok()
+                        .flatten()
                         .and_then(|l| target.join(l).ok())
                     {
                         if let Err(refusal) = guard.admit(&next, Route::Fetch) {
@@ -218,6 +233,7 @@ async fn fetch_robots(client: &Client, guard: &Guard, url: &Url, origin: &str) -
                     return record;
                 }
                 if response.status.is_success() {
+                    *truncated = response.truncated;
                     record.body = Some(String::from_utf8_lossy(&response.body).into_owned());
                     record.verdict = RobotsVerdict::Rules;
                 } else if response.status.is_client_error() {

@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 use canon::Policy;
 use reqwest::Client;
 use store::{
-    AuditId, AuditStatus, Claimed, ErrorRecord, FetchRecord, FoundVia, NewUrl, PageRecord,
-    ReasonKind, SitemapSource, Store, UrlId, UrlState, Writer, WriterOptions,
+    AuditId, AuditStatus, AuditStop, Claimed, ErrorRecord, FetchRecord, FoundVia, NewUrl,
+    PageRecord, ReasonKind, SitemapSource, StopReason, Store, UrlId, UrlState, Writer,
+    WriterOptions,
 };
 use tokio::sync::watch;
 use tokio::task::JoinSet;
@@ -17,8 +18,9 @@ use tokio_util::sync::CancellationToken;
 use url::Url;
 
 use crate::address::AddressPolicy;
+use crate::budget::{self, Budget, SlowHosts};
 use crate::frontier::{Admission, Found, Frontier, rfc3986_key};
-use crate::robots::{HostGate, RobotsCache, RobotsRules};
+use crate::robots::{HostGate, MAX_ROBOTS_BYTES, ROBOTS_TOO_LARGE, RobotsCache, RobotsRules};
 use crate::scope::{Guard, Scope, www_twin};
 use crate::sitemaps::SitemapBook;
 use crate::{CrawlConfig, CrawlError, CrawlSummary, Phase, Progress, page, redirects, sitemaps};
@@ -45,6 +47,8 @@ pub(crate) struct Ctx {
     pub gate: HostGate,
     /// The store's writer for this audit.
     pub writer: Writer,
+    /// The budgets that stop the run, and the bytes handed to the writer.
+    pub budget: Budget,
     frontier: Mutex<Frontier>,
     robots: RobotsCache,
     /// The sitemaps read so far (one reader at a time).
@@ -65,11 +69,11 @@ impl Ctx {
         let (rules, fetched) = self.robots.rules(&self.client, &self.guard, url).await;
         if fetched {
             // A failed send means the writer stopped; the crawl loop reports that.
+            self.budget.add_bytes(budget::robots(&rules.record));
             let _ = self.writer.robots(rules.record.clone()).await;
             self.note_robots_sitemaps(&rules.record, url);
             if let Some(error) = &rules.record.error {
                 let _ = self
-                    .writer
                     .error(ErrorRecord {
                         url_id: None,
                         phase: "robots".into(),
@@ -78,8 +82,29 @@ impl Ctx {
                     })
                     .await;
             }
+            if rules.truncated {
+                let _ = self
+                    .error(ErrorRecord {
+                        url_id: None,
+                        phase: "robots".into(),
+                        kind: ROBOTS_TOO_LARGE.into(),
+                        message: format!(
+                            "{}/robots.txt is larger than {} KiB: only the first {} KiB were read and applied (Google reads 500 KiB and ignores the rest)",
+                            rules.record.origin,
+                            MAX_ROBOTS_BYTES / 1024,
+                            MAX_ROBOTS_BYTES / 1024
+                        ),
+                    })
+                    .await;
+            }
         }
         rules
+    }
+
+    /// Stores an error row (counted toward the storage budget).
+    pub(crate) async fn error(&self, record: ErrorRecord) -> Result<(), store::StoreError> {
+        self.budget.add_bytes(budget::error(&record));
+        self.writer.error(record).await
     }
 
     /// Keeps the `Sitemap:` lines of the robots.txt of an in-scope origin, to be read by
@@ -260,6 +285,7 @@ pub(crate) async fn run(
         agent,
         gate: HostGate::new(config.requests_per_second),
         writer,
+        budget: Budget::new(config, audit_row.stored_bytes, cancel),
         frontier: Mutex::new(frontier),
         robots,
         sitemaps: tokio::sync::Mutex::new(book),
@@ -303,11 +329,28 @@ pub(crate) async fn run(
         });
     };
 
+    // Everything below watches the budgets' token: a child of the user's.
+    let run_token = ctx.budget.token().clone();
+    let timer = config.max_duration().map(|limit| {
+        let ctx = Arc::clone(&ctx);
+        let deadline = tokio::time::Instant::from_std(started + limit);
+        tokio::spawn(async move {
+            tokio::time::sleep_until(deadline).await;
+            ctx.budget.hit(
+                StopReason::MaxDuration,
+                format!(
+                    "the run's budget of {} was spent (--max-duration)",
+                    duration_text(limit)
+                ),
+            );
+        })
+    });
+
     report(Phase::Discovery, &tally, 0);
     let mut outcome = Ok(());
     if !audit_row.discovery_done {
-        outcome = discover(&ctx, &mut tally, cancel).await;
-        if outcome.is_ok() && !cancel.is_cancelled() {
+        outcome = discover(&ctx, &mut tally, &run_token).await;
+        if outcome.is_ok() && !run_token.is_cancelled() {
             outcome = ctx.writer.flush().await.map_err(CrawlError::from);
             if outcome.is_ok() {
                 outcome = store
@@ -317,14 +360,21 @@ pub(crate) async fn run(
             }
         }
     }
-    let mut cancelled = cancel.is_cancelled();
+    let mut cancelled = run_token.is_cancelled();
     if outcome.is_ok() && !cancelled {
         report(Phase::Crawling, &tally, 0);
-        match crawl(&ctx, &mut tally, cancel, &report).await {
+        match crawl(&ctx, &mut tally, &run_token, &report).await {
             Ok(was_cancelled) => cancelled = was_cancelled,
             Err(e) => outcome = Err(e),
         }
     }
+    if let Some(timer) = timer {
+        timer.abort();
+    }
+    // A budget that stopped the run (or cut a host off) finishes the audit with what it
+    // fetched; only the user's cancel leaves it cancelled.
+    let budget_stop = ctx.budget.stop();
+    let cancelled = cancelled && budget_stop.is_none();
     report(Phase::Finishing, &tally, 0);
 
     let closed = ctx.writer.close().await;
@@ -344,7 +394,7 @@ pub(crate) async fn run(
             None => (AuditStatus::Finished, None),
         },
     };
-    if status != AuditStatus::Finished {
+    if status != AuditStatus::Finished || budget_stop.is_some() {
         // Claimed URLs whose results were not stored go back to the queue now, so the
         // audit's numbers are right before it is resumed.
         store.requeue_interrupted(audit).await?;
@@ -354,12 +404,26 @@ pub(crate) async fn run(
         let chains = redirects::problem_chains(&edges, config.max_redirects);
         store.replace_redirect_chains(audit, &chains).await?;
     }
+    let summary = store.audit_summary(audit).await?;
+    let stop = match budget_stop {
+        Some(mut stop) => {
+            stop.detail = format!(
+                "{}; {} pages fetched, {} URLs left queued",
+                stop.detail, summary.audit.pages_fetched, summary.states.queued
+            );
+            Some(stop)
+        }
+        None if status == AuditStatus::Finished => limit_stop(config, &summary),
+        None => None,
+    };
+    store
+        .record_run_end(audit, stop.as_ref(), ctx.budget.bytes())
+        .await?;
     store
         .set_audit_status(audit, status, failure.as_deref())
         .await?;
     outcome?;
 
-    let summary = store.audit_summary(audit).await?;
     let elapsed = started.elapsed();
     let fetched = tally.processed;
     report(Phase::Done, &tally, 0);
@@ -376,7 +440,48 @@ pub(crate) async fn run(
         address_refused: ctx.guard.address_refused(),
         scope_refused: ctx.guard.scope_refused(),
         failure,
+        stop,
     })
+}
+
+/// The limit a finished crawl ran into, if URLs were left uncrawled because of one:
+/// `max_urls` first, then `max_depth`.
+fn limit_stop(config: &CrawlConfig, summary: &store::AuditSummary) -> Option<AuditStop> {
+    let skipped = |kind: ReasonKind| {
+        summary
+            .skipped_by_reason
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map_or(0, |(_, n)| *n)
+    };
+    let urls = skipped(ReasonKind::MaxUrls);
+    if urls > 0 {
+        return Some(AuditStop {
+            reason: StopReason::MaxUrls,
+            detail: format!(
+                "the audit holds its maximum of {} URLs (--max-urls); {urls} more URLs found were not crawled",
+                config.max_urls
+            ),
+        });
+    }
+    let deep = skipped(ReasonKind::MaxDepth);
+    (deep > 0).then(|| AuditStop {
+        reason: StopReason::MaxDepth,
+        detail: format!(
+            "{deep} URLs deeper than {} link hops were not crawled (--max-depth)",
+            config.max_depth
+        ),
+    })
+}
+
+/// `2h 5m`, `90 s`: a duration as people write it.
+fn duration_text(d: Duration) -> String {
+    let secs = d.as_secs();
+    match secs {
+        0..120 => format!("{secs} s"),
+        120..7200 => format!("{}m {}s", secs / 60, secs % 60),
+        _ => format!("{}h {}m", secs / 3600, secs % 3600 / 60),
+    }
 }
 
 /// Why the site could not be audited, when no URL answered 2xx: what each start URL
@@ -469,7 +574,9 @@ async fn crawl(
     let concurrency = ctx.config.concurrency.max(1);
     let claim_size = u32::try_from((concurrency * 4).clamp(16, 256)).unwrap_or(64);
     let mut tasks: JoinSet<PageRecord> = JoinSet::new();
-    let mut running: HashMap<tokio::task::Id, UrlId> = HashMap::new();
+    // Each task's URL and host (for the slow-host cut-off).
+    let mut running: HashMap<tokio::task::Id, (UrlId, String)> = HashMap::new();
+    let mut slow = SlowHosts::new(&ctx.config);
     let mut ready: VecDeque<Claimed> = VecDeque::new();
     // Sitemaps named by robots.txt files fetched during the crawl: one read at a time,
     // beside the page tasks.
@@ -502,10 +609,15 @@ async fn crawl(
             let Some(claimed) = ready.pop_front() else {
                 break;
             };
+            let host = budget::host_of(&claimed.url).to_owned();
+            if slow.is_cut(&host) {
+                // Left `fetching`: queued again when the run ends.
+                continue;
+            }
             let task_ctx = Arc::clone(ctx);
             let id = claimed.id;
             let handle = tasks.spawn(async move { page::process(&task_ctx, &claimed).await });
-            running.insert(handle.id(), id);
+            running.insert(handle.id(), (id, host));
         }
         if tasks.is_empty() && sitemap_reads.is_empty() {
             break Ok(false);
@@ -523,7 +635,7 @@ async fn crawl(
                             kind: "panic".into(),
                             message: error.to_string(),
                         };
-                        if let Err(e) = ctx.writer.error(record).await {
+                        if let Err(e) = ctx.error(record).await {
                             break Err(e.into());
                         }
                     }
@@ -537,17 +649,23 @@ async fn crawl(
         let record = match joined {
             None => continue,
             Some(Ok((task, record))) => {
-                running.remove(&task);
+                if let Some((_, host)) = running.remove(&task)
+                    && let Some(fetch) = &record.fetch
+                    && let Some(detail) = slow.record(&host, fetch.total_ms)
+                {
+                    ctx.budget.note(StopReason::SlowHost, detail);
+                }
                 record
             }
             Some(Err(error)) => {
-                let Some(url_id) = running.remove(&error.id()) else {
+                let Some((url_id, _)) = running.remove(&error.id()) else {
                     continue;
                 };
                 panicked(url_id, &error)
             }
         };
         tally.count(&record);
+        ctx.budget.add_bytes(budget::page(&record));
         match record.state {
             UrlState::Blocked => tally.blocked += 1,
             UrlState::Failed => tally.errors += 1,
@@ -572,6 +690,7 @@ async fn crawl(
         {
             running.remove(&task);
             tally.count(&record);
+            ctx.budget.add_bytes(budget::page(&record));
             if ctx.writer.page(record).await.is_err() {
                 break;
             }

@@ -36,6 +36,10 @@ const MAX_INDEX_LEVELS: u32 = 3;
 /// Redirects followed from a sitemap's URL to the sitemap.
 const MAX_REDIRECTS: usize = 5;
 
+/// The issue (and error) kind of a sitemap index nested deeper than
+/// [`MAX_INDEX_LEVELS`], whose children are not read.
+pub(crate) const INDEX_TOO_DEEP: &str = "index_too_deep";
+
 /// The issue kind of one redirect hop (its detail: `"{status} to {url}"`).
 const REDIRECTED: &str = "redirected";
 
@@ -129,19 +133,18 @@ pub(crate) async fn read_all(
         if book.read >= u64::from(ctx.config.max_sitemaps) {
             if !book.capped {
                 book.capped = true;
-                ctx.writer
-                    .error(store::ErrorRecord {
-                        url_id: None,
-                        phase: "sitemap".into(),
-                        kind: "max_sitemaps".into(),
-                        message: format!(
-                            "more than {} sitemaps: {} and {} more not read",
-                            ctx.config.max_sitemaps,
-                            pending.url,
-                            queue.len()
-                        ),
-                    })
-                    .await?;
+                ctx.error(store::ErrorRecord {
+                    url_id: None,
+                    phase: "sitemap".into(),
+                    kind: "max_sitemaps".into(),
+                    message: format!(
+                        "more than {} sitemaps: {} and {} more not read",
+                        ctx.config.max_sitemaps,
+                        pending.url,
+                        queue.len()
+                    ),
+                })
+                .await?;
             }
             break;
         }
@@ -149,29 +152,45 @@ pub(crate) async fn read_all(
         book.next_id += 1;
         book.read += 1;
         read += 1;
-        let (record, children) = read_one(ctx, id, &pending, &mut book.seen).await;
+        let (mut record, mut children) = read_one(ctx, id, &pending, &mut book.seen).await;
+        if pending.level >= MAX_INDEX_LEVELS && !children.is_empty() {
+            // An index this deep: its children are not read, and that is recorded.
+            let message = format!(
+                "sitemap index nested more than {MAX_INDEX_LEVELS} levels deep: its {} child sitemaps were not read (first: {})",
+                children.len(),
+                children[0]
+            );
+            add_issue(&mut record.issues_json, INDEX_TOO_DEEP, &message);
+            ctx.error(store::ErrorRecord {
+                url_id: None,
+                phase: "sitemap".into(),
+                kind: INDEX_TOO_DEEP.into(),
+                message: format!("{}: {message}", pending.url),
+            })
+            .await?;
+            children.clear();
+        }
+        ctx.budget.add_bytes(crate::budget::sitemap(&record));
         ctx.writer.sitemap(record).await?;
-        if pending.level < MAX_INDEX_LEVELS {
-            for child in children {
-                if book.seen.insert(child.clone()) {
-                    queue.push_back(Pending {
-                        url: child,
-                        source: SitemapSource::Index,
-                        parent: Some(id),
-                        level: pending.level + 1,
-                        declared: pending.declared.clone(),
-                    });
-                } else if let Some(queued) = queue.iter_mut().find(|q| q.url == child) {
-                    // Queued as a seed (`/sitemap.xml`, robots.txt) before this index
-                    // was read: it is read with its parent.
-                    if queued.parent.is_none() {
-                        queued.parent = Some(id);
-                    }
-                } else if child != pending.url {
-                    // Read already (or over the limit): the store records the parent if
-                    // it has none and that makes no cycle.
-                    ctx.writer.sitemap_parent(child, id).await?;
+        for child in children {
+            if book.seen.insert(child.clone()) {
+                queue.push_back(Pending {
+                    url: child,
+                    source: SitemapSource::Index,
+                    parent: Some(id),
+                    level: pending.level + 1,
+                    declared: pending.declared.clone(),
+                });
+            } else if let Some(queued) = queue.iter_mut().find(|q| q.url == child) {
+                // Queued as a seed (`/sitemap.xml`, robots.txt) before this index
+                // was read: it is read with its parent.
+                if queued.parent.is_none() {
+                    queued.parent = Some(id);
                 }
+            } else if child != pending.url {
+                // Read already (or over the limit): the store records the parent if
+                // it has none and that makes no cycle.
+                ctx.writer.sitemap_parent(child, id).await?;
             }
         }
     }
@@ -363,9 +382,16 @@ fn redirect_target(url: &Url, response: &fetch::Response) -> Option<Url> {
     if !matches!(response.status.as_u16(), 301 | 302 | 303 | 307 | 308) {
         return None;
     }
-    let mut target = canon::resolve(url, response.header("location")?.trim()).ok()?;
+    let mut target = canon::resolve(url, response.location().ok()??.trim()).ok()?;
     target.set_fragment(None);
     matches!(target.scheme(), "http" | "https").then_some(target)
+}
+
+/// Appends an issue to a sitemap's stored issues.
+fn add_issue(issues_json: &mut String, kind: &str, detail: &str) {
+    let mut issues: Vec<serde_json::Value> = serde_json::from_str(issues_json).unwrap_or_default();
+    issues.push(serde_json::json!({ "kind": kind, "detail": detail }));
+    *issues_json = serde_json::to_string(&issues).unwrap_or_else(|_| "[]".into());
 }
 
 /// Issues as the store's JSON array of `{kind, detail}`.

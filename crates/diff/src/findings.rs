@@ -41,8 +41,11 @@ impl FindingRef {
 pub struct FindingsDiff {
     /// Findings only in the newer audit.
     pub new: Vec<FindingRef>,
-    /// Findings only in the older audit (fixed, or no longer seen).
+    /// Findings only in the older audit whose URLs the newer audit fetched: fixed.
     pub resolved: Vec<FindingRef>,
+    /// Findings only in the older audit with a URL the newer audit did not fetch (a
+    /// crawl stopped at a limit, a narrower scope): not seen, so not known to be fixed.
+    pub not_crawled: Vec<FindingRef>,
     /// How many findings are in both.
     pub persisting: usize,
 }
@@ -60,18 +63,31 @@ fn sorted(mut v: Vec<FindingRef>) -> Vec<FindingRef> {
     v
 }
 
-/// Compares two audits' findings by key ([`audit::compare`]).
-pub(crate) fn compare(old: &[Finding], new: &[Finding]) -> FindingsDiff {
+/// Compares two audits' findings by key ([`audit::compare`]); an older finding with a
+/// URL the newer audit did not cover is not crawled rather than resolved.
+pub(crate) fn compare(
+    old: &[Finding],
+    new: &[Finding],
+    coverage: &crate::Coverage<'_>,
+) -> FindingsDiff {
     let c = audit::compare(old, new);
     let (old_by, new_by) = (by_key(old), by_key(new));
-    let refs = |keys: &[String], by: &FxHashMap<&str, &Finding>| {
+    let refs = |keys: &[String], by: &FxHashMap<&str, &Finding>| -> Vec<FindingRef> {
         keys.iter()
             .filter_map(|k| by.get(k.as_str()).map(|f| FindingRef::of(f)))
             .collect()
     };
+    let (resolved, not_crawled): (Vec<FindingRef>, Vec<FindingRef>) =
+        refs(&c.resolved, &old_by).into_iter().partition(|f| {
+            f.urls
+                .iter()
+                .filter(|u| u.starts_with("http://") || u.starts_with("https://"))
+                .all(|u| coverage.covers(u))
+        });
     FindingsDiff {
         new: sorted(refs(&c.new, &new_by)),
-        resolved: sorted(refs(&c.resolved, &old_by)),
+        resolved: sorted(resolved),
+        not_crawled: sorted(not_crawled),
         persisting: c.persisting.len(),
     }
 }

@@ -75,6 +75,9 @@ pub struct AuditDiff {
     pub urls: Vec<UrlChange>,
     /// Sitemap entries only one audit read.
     pub sitemap_entries: Vec<SitemapEntryChange>,
+    /// Why the two audits may not compare like for like: differences in coverage (URLs
+    /// left uncrawled, far fewer pages fetched). Callers add configuration differences.
+    pub warnings: Vec<String>,
 }
 
 /// Compares an older audit with a newer one.
@@ -85,8 +88,10 @@ pub fn diff(old: (&AuditInput, &Analysis), new: (&AuditInput, &Analysis)) -> Aud
         urls::Urls::new(new.0, &traps),
     );
     let (old_views, new_views) = (clusters::views(old.1), clusters::views(new.1));
+    let coverage = Coverage::of(new.0);
     AuditDiff {
-        findings: findings::compare(&old.1.findings, &new.1.findings),
+        warnings: coverage_warnings(old.0, new.0),
+        findings: findings::compare(&old.1.findings, &new.1.findings, &coverage),
         clusters: clusters::compare(&old_views, &new_views),
         responses: pages::response_changes(&old_urls, &new_urls),
         canonicals: pages::canonical_changes(old.0, &old_urls, new.0, &new_urls),
@@ -100,7 +105,7 @@ impl AuditDiff {
     pub fn is_empty(&self) -> bool {
         self.summary()
             .iter()
-            .all(|(label, n)| *n == 0 || *label == PERSISTING)
+            .all(|(label, n)| *n == 0 || *label == PERSISTING || *label == NOT_CRAWLED)
     }
 
     /// Clusters whose preferred URL changed.
@@ -121,6 +126,7 @@ impl AuditDiff {
         vec![
             ("findings new", self.findings.new.len()),
             ("findings resolved", self.findings.resolved.len()),
+            (NOT_CRAWLED, self.findings.not_crawled.len()),
             (PERSISTING, self.findings.persisting),
             ("clusters formed", kind(ClusterChangeKind::Formed)),
             ("clusters dissolved", kind(ClusterChangeKind::Dissolved)),
@@ -148,6 +154,82 @@ impl AuditDiff {
 
 /// The summary label of findings in both audits (the one count that is not a change).
 pub const PERSISTING: &str = "findings persisting";
+
+/// The summary label of older findings whose URLs the newer audit did not fetch (not a
+/// change either: nothing is known of them).
+pub const NOT_CRAWLED: &str = "findings not crawled";
+
+/// What the newer audit saw of a URL an older finding names.
+pub(crate) struct Coverage<'a> {
+    /// URLs it fetched (a fetch row).
+    fetched: rustc_hash::FxHashSet<&'a str>,
+    /// URLs it found, fetched or not.
+    found: rustc_hash::FxHashSet<&'a str>,
+    /// It left URLs uncrawled at a limit.
+    stopped: bool,
+}
+
+impl<'a> Coverage<'a> {
+    fn of(input: &'a AuditInput) -> Self {
+        let ids: rustc_hash::FxHashSet<u32> = input.fetches.iter().map(|f| f.url_id).collect();
+        // Findings name URLs in their rfc3986 form; the URL as first found may differ.
+        let forms = |u: &'a audit::UrlRow| [u.url_rfc3986.as_str(), u.found_url()];
+        Self {
+            fetched: input
+                .urls
+                .iter()
+                .filter(|u| ids.contains(&u.id))
+                .flat_map(forms)
+                .collect(),
+            found: input.urls.iter().flat_map(forms).collect(),
+            stopped: uncrawled(input) > 0,
+        }
+    }
+
+    /// The newer audit can tell whether a finding on `url` is gone: it fetched the URL,
+    /// or it ran to completion without meeting it (the site no longer links it).
+    pub(crate) fn covers(&self, url: &str) -> bool {
+        self.fetched.contains(url) || (!self.stopped && !self.found.contains(url))
+    }
+}
+
+/// URLs an audit left uncrawled at a limit: still queued, or skipped for `max_urls` or
+/// `max_depth`.
+fn uncrawled(input: &AuditInput) -> usize {
+    input
+        .urls
+        .iter()
+        .filter(|u| {
+            u.state == audit::UrlState::Queued
+                || u.reason.as_ref().is_some_and(|r| {
+                    matches!(
+                        r.kind,
+                        audit::ReasonKind::MaxUrls | audit::ReasonKind::MaxDepth
+                    )
+                })
+        })
+        .count()
+}
+
+/// Differences in coverage between the two audits, as sentences.
+fn coverage_warnings(old: &AuditInput, new: &AuditInput) -> Vec<String> {
+    let mut out = Vec::new();
+    for (which, input) in [("older", old), ("newer", new)] {
+        let n = uncrawled(input);
+        if n > 0 {
+            out.push(format!(
+                "the {which} audit stopped at a limit: {n} URLs it found were not crawled"
+            ));
+        }
+    }
+    let (a, b) = (old.fetches.len(), new.fetches.len());
+    if a.max(b) > 0 && a.abs_diff(b) * 10 > a.max(b) {
+        out.push(format!(
+            "the audits fetched different numbers of pages ({a} then {b}): findings on pages only one of them fetched are not changes"
+        ));
+    }
+    out
+}
 
 #[cfg(test)]
 mod tests;

@@ -136,6 +136,12 @@ impl AuditDiff {
                         .iter()
                         .map(|f| finding_row("resolved", f)),
                 )
+                .chain(
+                    self.findings
+                        .not_crawled
+                        .iter()
+                        .map(|f| finding_row("not crawled", f)),
+                )
                 .collect(),
         };
         let clusters = DiffTable {

@@ -283,3 +283,47 @@ fn csv_cells_are_spreadsheet_safe() {
         "A,B\n\"'=HYPERLINK(\"\"x\"\")\",\"a,\"\"b\"\"\nc\"\n"
     );
 }
+
+#[test]
+fn findings_on_urls_the_newer_audit_did_not_fetch_are_not_crawled_not_resolved() {
+    let cfg = AnalysisConfig::default();
+    let full = build(&before(), &[0, 1, 2, 3, 4, 5]);
+    // The newer audit stopped at a limit: it found /shoes/ but never fetched it.
+    let mut capped = build(&before(), &[0, 1, 2, 3, 4, 5]);
+    let slash = capped
+        .urls
+        .iter()
+        .find(|u| u.url == "https://example.com/shoes/")
+        .unwrap()
+        .id;
+    capped.fetches.retain(|f| f.url_id != slash);
+    for u in &mut capped.urls {
+        if u.id == slash {
+            u.state = audit::UrlState::Queued;
+        }
+    }
+    let (x, y) = (analyse(&full, &cfg), analyse(&capped, &cfg));
+    let d = diff((&full, &x), (&capped, &y));
+    assert!(
+        d.findings
+            .resolved
+            .iter()
+            .all(|f| !f.urls.iter().any(|u| u == "https://example.com/shoes/")),
+        "{:#?}",
+        d.findings.resolved
+    );
+    assert!(
+        d.findings
+            .not_crawled
+            .iter()
+            .any(|f| f.urls.iter().any(|u| u == "https://example.com/shoes/")),
+        "{:#?}",
+        d.findings
+    );
+    assert_eq!(
+        d.warnings[0],
+        "the newer audit stopped at a limit: 1 URLs it found were not crawled"
+    );
+    let rows = &d.sections()[0].rows;
+    assert!(rows.iter().any(|r| r[0] == "not crawled"), "{rows:?}");
+}

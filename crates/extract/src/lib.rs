@@ -86,13 +86,13 @@
 //! [`Limits`] (defaults in brackets): the input is cut at `max_input_bytes` \[64 MiB\];
 //! at most `max_links` \[10,000\] links; at most `max_link_elements` \[1,000\] each of
 //! canonicals, hreflang alternates and next/prev links; at most `max_metas` \[100\] each
-//! of meta robots and meta refresh; anchor texts and the title are cut at
-//! `max_text_chars` \[1,000 characters\]; attribute values (hrefs, contents, hreflang,
-//! base, lang) at `max_value_bytes` \[8 KiB\]. Against the HTML tree builder's quadratic
-//! corners, start tags of ordinary elements (not `a`, `title`, `link`, `meta`, void or
-//! raw-text elements) are ignored where the tree is already `max_depth` \[512\] deep (their
-//! content is kept, one level up; Blink caps the tree depth at 512 too), and tree
-//! building stops after `max_nodes` \[1,000,000\] nodes. Whatever is dropped or cut is
+//! of meta robots and meta refresh; anchor texts, the title and the meta description
+//! are cut at `max_text_chars` \[1,000 characters\]; attribute values (hrefs, contents,
+//! hreflang, base, lang) at `max_value_bytes` \[8 KiB\]. Against the HTML tree builder's
+//! quadratic corners, start tags of ordinary elements (not `a`, `title`, `link`, `meta`,
+//! void or raw-text elements) are ignored where the tree is already `max_depth` \[512\]
+//! deep (their content is kept, one level up; Blink caps the tree depth at 512 too), and
+//! tree building stops after `max_nodes` \[1,000,000\] nodes. Whatever is dropped or cut is
 //! counted in [`Page::dropped`]. The fingerprints cover all the text that is in the tree.
 
 pub mod blocks;
@@ -124,6 +124,10 @@ use fingerprint::Fingerprinter;
 pub struct Page {
     /// Text of the first `<title>`, whitespace-collapsed; `None` when there is none.
     pub title: Option<String>,
+    /// `content` of the first `<meta name=description content>` in `<head>`,
+    /// whitespace-collapsed and cut like the title; `None` when there is none.
+    #[serde(default)]
+    pub meta_description: Option<String>,
     /// `href` of the first `<base href>`, as written (surrounding whitespace removed).
     pub base_href: Option<String>,
     /// The `lang` attribute of `<html>`, as written.
@@ -320,7 +324,7 @@ pub struct Limits {
     pub max_link_elements: usize,
     /// Meta robots and meta refresh elements kept, each.
     pub max_metas: usize,
-    /// Characters of an anchor text or of the title.
+    /// Characters of an anchor text, of the title or of the meta description.
     pub max_text_chars: usize,
     /// Bytes of an attribute value (cut at a character boundary).
     pub max_value_bytes: usize,
@@ -365,7 +369,7 @@ pub struct Dropped {
     pub meta_robots: u64,
     /// Refresh metas past `max_metas`.
     pub meta_refresh: u64,
-    /// Anchor texts and titles cut at `max_text_chars`.
+    /// Anchor texts, titles and meta descriptions cut at `max_text_chars`.
     pub truncated_texts: u64,
     /// Attribute values cut at `max_value_bytes`.
     pub truncated_values: u64,
@@ -497,6 +501,7 @@ impl<'a> Walker<'a> {
             limits,
             page: Page {
                 title: None,
+                meta_description: None,
                 base_href: None,
                 lang: None,
                 charset: String::new(),
@@ -891,6 +896,18 @@ impl<'a> Walker<'a> {
         let content = self.attr(node, &local_name!("content"));
         if let Some(name) = self.attr(node, &local_name!("name")) {
             let name = name.trim_matches(is_url_trim).to_ascii_lowercase();
+            if name == "description"
+                && in_head
+                && self.page.meta_description.is_none()
+                && let Some(content) = content
+            {
+                let mut text = TextBuf::new();
+                text.push(content, self.limits.max_text_chars);
+                if text.truncated {
+                    self.page.dropped.truncated_texts += 1;
+                }
+                self.page.meta_description = Some(text.s);
+            }
             if matches!(
                 name.as_str(),
                 "robots" | "googlebot" | "googlebot-news" | "bingbot"

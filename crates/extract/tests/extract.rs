@@ -46,6 +46,50 @@ fn title_base_lang() {
 }
 
 #[test]
+fn meta_description_is_the_first_in_head() {
+    let p = page(
+        "<head><meta name=robots content=noindex>\
+         <meta NAME=' Description ' content='  Oak   tables,\n made  to order. '>\
+         <meta name=description content=second></head><body><p>x</p></body>",
+    );
+    assert_eq!(
+        p.meta_description.as_deref(),
+        Some("Oak tables, made to order.")
+    );
+    // Robots metas are still read next to it.
+    assert!(p.meta_robots[0].directives.noindex);
+
+    // None without one; an empty content is an empty description, not a missing one.
+    assert_eq!(page("<title>t</title>").meta_description, None);
+    assert_eq!(
+        page("<meta name=description content=''>")
+            .meta_description
+            .as_deref(),
+        Some("")
+    );
+    // Without content it does not count; the next one does.
+    assert_eq!(
+        page("<meta name=description><meta name=description content=b>")
+            .meta_description
+            .as_deref(),
+        Some("b")
+    );
+    // One the parser placed in the body is not the page's description.
+    assert_eq!(
+        page("<body><p>x</p><meta name=description content=late></body>").meta_description,
+        None
+    );
+    // Cut like the title, and counted.
+    let long = format!("<meta name=description content='{}'>", "ab ".repeat(1000));
+    let p = page(&long);
+    assert_eq!(
+        p.meta_description.as_ref().map(|d| d.chars().count()),
+        Some(1000)
+    );
+    assert_eq!(p.dropped.truncated_texts, 1);
+}
+
+#[test]
 fn links_in_document_order() {
     let p = page(
         r##"<html><body>

@@ -7,8 +7,8 @@
 
 use audit::{
     AnchorRow, AuditInput, CanonicalRow, DeclarationSource, FetchRow, FoundVia, HopKind,
-    HreflangRow, LinkRow, RedirectChainRow, RedirectRow, SitemapEntryRow, SitemapIssue, SitemapRow,
-    SitemapSource, UrlRow, UrlState,
+    HreflangRow, LinkRow, RedirectChainRow, RedirectRow, RobotsRow, SitemapEntryRow, SitemapIssue,
+    SitemapRow, SitemapSource, UrlRow, UrlState,
 };
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -92,7 +92,7 @@ pub async fn load(store: &store::Store, audit: store::AuditId) -> Result<AuditIn
     let check = Check::default();
     let ck = &check;
     let mut input = AuditInput::default();
-    let mut content_types: FxHashMap<String, Arc<str>> = FxHashMap::default();
+    let mut shared: FxHashMap<String, Arc<str>> = FxHashMap::default();
     let AuditInput {
         urls,
         fetches,
@@ -105,14 +105,11 @@ pub async fn load(store: &store::Store, audit: store::AuditId) -> Result<AuditIn
         sitemap_entries,
         robots_blocks,
         redirect_chains,
+        robots,
     } = &mut input;
     tokio::try_join!(
         store.scan_urls(audit, |u| urls.push(url_row(u, ck))),
-        store.scan_fetches(audit, |f| fetches.push(fetch_row(
-            f,
-            &mut content_types,
-            ck
-        ))),
+        store.scan_fetches(audit, |f| fetches.push(fetch_row(f, &mut shared, ck))),
         store.scan_redirects(audit, |r| redirects.push(RedirectRow {
             from: ck.id(r.from),
             to: r.to.map(|v| ck.id(v)),
@@ -180,6 +177,16 @@ pub async fn load(store: &store::Store, audit: store::AuditId) -> Result<AuditIn
                         store::ChainProblem::Loop => audit::ChainProblem::Loop,
                         store::ChainProblem::TooLong => audit::ChainProblem::TooLong,
                     },
+                })
+                .collect();
+            *robots = store
+                .robots(audit)
+                .await?
+                .into_iter()
+                .map(|r| RobotsRow {
+                    bytes: r.body.map_or(0, |b| b.len() as u64),
+                    origin: r.origin,
+                    status: r.status,
                 })
                 .collect();
             Ok(())
@@ -269,20 +276,28 @@ fn reason_kind(k: store::ReasonKind) -> audit::ReasonKind {
     }
 }
 
+/// A fetch row; texts a site repeats on most pages (content types, robots directives)
+/// are held once, in `shared`.
 fn fetch_row(
     f: store::FetchFacts,
-    content_types: &mut FxHashMap<String, Arc<str>>,
+    shared: &mut FxHashMap<String, Arc<str>>,
     ck: &Check,
 ) -> FetchRow {
+    let mut share = |text: String| {
+        shared
+            .entry(text)
+            .or_insert_with_key(|t| Arc::from(t.as_str()))
+            .clone()
+    };
     FetchRow {
         url_id: ck.id(f.url_id),
         status: f.status,
-        content_type: f.content_type.map(|c| {
-            content_types
-                .entry(c)
-                .or_insert_with_key(|c| Arc::from(c.as_str()))
-                .clone()
-        }),
+        content_type: f.content_type.map(&mut share),
+        meta_robots: f.meta_robots.map(&mut share),
+        x_robots_tag: f.x_robots_tag.map(&mut share),
+        meta_description: f.meta_description,
+        response_ms: f.total_ms.map(|ms| u32::try_from(ms).unwrap_or(u32::MAX)),
+        body_bytes: f.body_bytes,
         redirect_to: f.redirect_to.map(|v| ck.id(v)),
         title: f.title,
         noindex: f.noindex,

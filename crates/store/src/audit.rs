@@ -5,7 +5,10 @@ use sqlx::Row;
 use sqlx::sqlite::SqliteRow;
 
 use crate::error::SqlContext;
-use crate::{AuditId, AuditStatus, ReasonKind, SitemapId, Store, StoreError, UrlId, now_ms};
+use crate::{
+    AuditId, AuditStatus, AuditStop, ReasonKind, SitemapId, StopReason, Store, StoreError, UrlId,
+    now_ms,
+};
 
 /// An audit's row.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -42,6 +45,12 @@ pub struct Audit {
     pub fetch_errors: u64,
     /// Wall-clock time spent crawling, over all runs, in ms.
     pub elapsed_ms: u64,
+    /// Why the crawl ended before covering everything it found (a limit or a budget),
+    /// and where; `None` for a complete crawl.
+    pub stop: Option<AuditStop>,
+    /// Bytes the crawl handed to the database for this audit, over all runs (what the
+    /// storage budget counts).
+    pub stored_bytes: u64,
 }
 
 /// What [`Store::prepare_run`] found and did.
@@ -125,7 +134,8 @@ pub struct AuditSummary {
 
 const AUDIT_COLUMNS: &str =
     "id, started_at, finished_at, status, start_urls, config, discovery_done,
-     failure, urls_found, pages_fetched, fetch_errors, elapsed_ms";
+     failure, urls_found, pages_fetched, fetch_errors, elapsed_ms,
+     stop_reason, stop_detail, stored_bytes";
 
 fn count(value: i64) -> u64 {
     u64::try_from(value).unwrap_or(0)
@@ -160,7 +170,28 @@ fn audit_from_row(row: &SqliteRow) -> Result<Audit, StoreError> {
         pages_fetched: count(row.get(9)),
         fetch_errors: count(row.get(10)),
         elapsed_ms: count(row.get(11)),
+        stop: stop_from_columns(id, row.get(12), row.get(13))?,
+        stored_bytes: count(row.get(14)),
     })
+}
+
+fn stop_from_columns(
+    id: AuditId,
+    reason: Option<String>,
+    detail: Option<String>,
+) -> Result<Option<AuditStop>, StoreError> {
+    let Some(reason) = reason else {
+        return Ok(None);
+    };
+    let reason = StopReason::parse(&reason).ok_or_else(|| StoreError::Corrupt {
+        audit: id,
+        field: "audits.stop_reason",
+        detail: reason.clone(),
+    })?;
+    Ok(Some(AuditStop {
+        reason,
+        detail: detail.unwrap_or_default(),
+    }))
 }
 
 impl Store {
@@ -226,6 +257,32 @@ impl Store {
                 .execute(self.pool())
                 .await
                 .ctx("setting an audit's status")?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::AuditNotFound(id));
+        }
+        Ok(())
+    }
+
+    /// Records how a run of `id` ended: why the crawl stopped short (`None`: it did not;
+    /// replaces what an earlier run recorded) and the bytes this run handed to the
+    /// database (added to [`Audit::stored_bytes`]).
+    pub async fn record_run_end(
+        &self,
+        id: AuditId,
+        stop: Option<&AuditStop>,
+        stored_bytes: u64,
+    ) -> Result<(), StoreError> {
+        let done = sqlx::query(
+            "UPDATE audits SET stop_reason = ?, stop_detail = ?, stored_bytes = stored_bytes + ?
+             WHERE id = ?",
+        )
+        .bind(stop.map(|s| s.reason.as_str()))
+        .bind(stop.map(|s| s.detail.as_str()))
+        .bind(i64::try_from(stored_bytes).unwrap_or(i64::MAX))
+        .bind(id.0)
+        .execute(self.pool())
+        .await
+        .ctx("recording how a run ended")?;
         if done.rows_affected() == 0 {
             return Err(StoreError::AuditNotFound(id));
         }

@@ -81,6 +81,16 @@ pub struct FetchFacts {
     /// The text blocks outside site chrome (`extract::blocks`' format).
     #[serde(deserialize_with = "hex_blob")]
     pub blocks: Option<Vec<u8>>,
+    /// The meta description.
+    pub meta_description: Option<String>,
+    /// The meta robots directives, as stored (`name: content`, `; `-separated).
+    pub meta_robots: Option<String>,
+    /// The X-Robots-Tag header(s), as sent.
+    pub x_robots_tag: Option<String>,
+    /// Time to the end of the body (or the error), in ms.
+    pub total_ms: Option<u64>,
+    /// Body bytes read (after decompression).
+    pub body_bytes: u64,
 }
 
 /// One redirect hop (`redirects`).
@@ -330,7 +340,8 @@ impl Store {
             what: "reading fetches",
             table: "fetches",
             elements: "url_id, status, content_type, redirect_to, title, noindex, nofollow, \
-                       text_hash, simhash, word_count, truncated, error_kind, h1, hex(blocks)",
+                       text_hash, simhash, word_count, truncated, error_kind, h1, hex(blocks), \
+                       meta_description, meta_robots, x_robots_tag, total_ms, body_bytes",
             key: "url_id",
             within: None,
             // Text blocks make fetch rows large (a few KB, hex-encoded twice that):
@@ -532,6 +543,11 @@ mod tests {
                 simhash: Some(i as u64),
                 noindex: i == 3,
                 attempts: 1,
+                meta_description: Some(format!("About page {i}")),
+                meta_robots: (i == 3).then(|| "robots: noindex".to_owned()),
+                x_robots_tag: (i == 3).then(|| "noarchive".to_owned()),
+                total_ms: 10 + i as u64,
+                body_bytes: 1000 * i as u64,
                 ..FetchRecord::default()
             });
             page.links = match i {
@@ -614,6 +630,11 @@ mod tests {
             Some("Page \"3\", with\ttabs, commas and ünïcode")
         );
         assert_eq!(f3.text_hash.map(|h| h as u64), Some(u64::MAX - 3));
+        assert_eq!(f3.meta_description.as_deref(), Some("About page 3"));
+        assert_eq!(f3.meta_robots.as_deref(), Some("robots: noindex"));
+        assert_eq!(f3.x_robots_tag.as_deref(), Some("noarchive"));
+        assert_eq!((f3.total_ms, f3.body_bytes), (Some(13), 3000));
+        assert_eq!(fetches[0].x_robots_tag, None);
         assert_eq!(fetches[7].status, Some(404));
 
         let mut links = Vec::new();

@@ -12,6 +12,7 @@ impl Store {
     /// Deletes `audit` and its rows in every table keyed by audit (found from the schema,
     /// so tables added by later migrations are covered), in one transaction. Children are
     /// deleted before their parents, table by table, so no cascade runs row by row.
+    /// Refused with [`StoreError::AuditBusy`] while a process holds its lease (crawls it).
     /// Returns the number of rows deleted.
     pub async fn delete_audit(&self, audit: AuditId) -> Result<u64, StoreError> {
         let names = sqlx::query(
@@ -35,6 +36,8 @@ impl Store {
         if found.is_none() {
             return Err(StoreError::AuditNotFound(audit));
         }
+        // Never under a running crawl: its writer would fail on the missing rows.
+        crate::lease::refuse_if_leased(&mut *tx, audit).await?;
         let mut deleted = 0;
         for table in &tables {
             let sql = format!(

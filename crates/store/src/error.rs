@@ -61,9 +61,19 @@ pub enum StoreError {
         /// The newest version this build reads.
         supported: u32,
     },
-    /// The batched writer task stopped (after an error it already reported, or a panic).
-    #[error("the store writer has stopped")]
-    WriterClosed,
+    /// The batched writer task stopped: after an error (its text is the cause), a
+    /// panic, or [`Writer::close`](crate::Writer::close).
+    #[error("the store writer has stopped: {cause}")]
+    WriterClosed {
+        /// Why it stopped.
+        cause: String,
+    },
+    /// Another process holds the audit's lease: it is being crawled.
+    #[error(
+        "audit {} is being crawled by another process (pid {} on host {}) since {} UTC; wait for it or stop it",
+        .0.audit, .0.pid, .0.host, crate::lease::utc(.0.since)
+    )]
+    AuditBusy(Box<crate::LeaseHolder>),
 }
 
 /// Adds the "while doing what" context to a `sqlx::Error`.

@@ -25,6 +25,7 @@ mod audit;
 mod bulk;
 mod delete;
 mod error;
+mod lease;
 mod model;
 mod read;
 mod summary;
@@ -46,6 +47,9 @@ pub use bulk::{
 };
 use error::SqlContext;
 pub use error::StoreError;
+pub use lease::{
+    LEASE_TIMEOUT, LEASE_TIMEOUT_ENV, Lease, LeaseHolder, heartbeat_interval, lease_timeout, utc,
+};
 pub use model::*;
 pub use read::{SitemapRow, UrlRow};
 pub use summary::{AnalysisSummary, AuditListing};

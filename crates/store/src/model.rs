@@ -159,6 +159,64 @@ text_enum! {
 }
 
 text_enum! {
+    /// Why an audit's crawl ended before it covered everything it found
+    /// (`audits.stop_reason`, a CHECK-constrained column; where it stopped is
+    /// [`AuditStop::detail`]).
+    StopReason {
+        /// The audit held its maximum number of URLs: further URLs found were skipped.
+        MaxUrls = "max_urls",
+        /// URLs deeper than the maximum number of link hops were found and skipped.
+        MaxDepth = "max_depth",
+        /// The audit's storage budget was spent: the crawl stopped.
+        MaxDbBytes = "max_db_bytes",
+        /// The run's duration budget was spent: the crawl stopped (a resume continues).
+        MaxDuration = "max_duration",
+        /// A host answered too slowly: its remaining URLs were left queued (a resume
+        /// tries them again).
+        SlowHost = "slow_host",
+    }
+}
+
+impl StopReason {
+    /// Every reason, in declaration order (the words of the column's CHECK constraint).
+    pub const ALL: [StopReason; 5] = [
+        Self::MaxUrls,
+        Self::MaxDepth,
+        Self::MaxDbBytes,
+        Self::MaxDuration,
+        Self::SlowHost,
+    ];
+
+    /// A budget stopped the crawl while URLs were still queued (rather than a limit
+    /// that left URLs unadmitted).
+    pub fn is_budget(self) -> bool {
+        matches!(self, Self::MaxDbBytes | Self::MaxDuration | Self::SlowHost)
+    }
+
+    /// A resumed run can continue the audit (the budget is per run, or the host may
+    /// answer faster later).
+    pub fn resumable(self) -> bool {
+        matches!(self, Self::MaxDuration | Self::SlowHost)
+    }
+}
+
+/// Why and where an audit's crawl stopped short.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AuditStop {
+    /// Which limit or budget.
+    pub reason: StopReason,
+    /// Where, for people: `after 500 URLs; 1,234 more were found and not crawled`.
+    pub detail: String,
+}
+
+impl fmt::Display for AuditStop {
+    /// `reason (detail)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.reason, self.detail)
+    }
+}
+
+text_enum! {
     /// What is wrong with a redirect chain.
     ChainProblem {
         /// The chain comes back to a URL it already visited.
@@ -382,6 +440,8 @@ pub struct FetchRecord {
     pub redirect_to: Option<UrlId>,
     /// The HTML title.
     pub title: Option<String>,
+    /// The first `<meta name="description">` in `<head>`, whitespace-collapsed.
+    pub meta_description: Option<String>,
     /// The meta robots directives, as written.
     pub meta_robots: Option<String>,
     /// The X-Robots-Tag header(s), as sent.

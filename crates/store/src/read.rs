@@ -125,6 +125,7 @@ pub(crate) fn fetch_record(r: &SqliteRow) -> FetchRecord {
         error_message: r.get(20),
         h1: r.get(21),
         blocks: r.get(22),
+        meta_description: r.get(23),
     }
 }
 
@@ -169,7 +170,8 @@ impl Store {
         let row = sqlx::query(
             "SELECT fetched_at, status, content_type, content_length, body_bytes, truncated, ttfb_ms,
                     total_ms, attempts, redirect_to, title, meta_robots, x_robots_tag, noindex,
-                    nofollow, text_hash, simhash, word_count, charset, error_kind, error_message, h1, blocks
+                    nofollow, text_hash, simhash, word_count, charset, error_kind, error_message, h1, blocks,
+                    meta_description
              FROM fetches WHERE audit_id = ? AND url_id = ?",
         )
         .bind(audit.0)

@@ -94,7 +94,12 @@ enum Command {
 pub struct Writer {
     tx: mpsc::Sender<Command>,
     task: std::sync::Mutex<Option<JoinHandle<Result<WriterStats, StoreError>>>>,
+    /// The error the task stopped on, set before it drops its receiver.
+    cause: Cause,
 }
+
+/// Why the writer task stopped, for the callers whose sends it can no longer answer.
+type Cause = std::sync::Arc<std::sync::Mutex<Option<String>>>;
 
 impl Writer {
     pub(crate) async fn start(
@@ -127,18 +132,34 @@ impl Writer {
         .await
         .ctx("setting the writer's page cache size")?;
         let (tx, rx) = mpsc::channel(options.channel_capacity.max(1));
-        let task = tokio::spawn(run(conn, audit, options, rx));
+        let cause = Cause::default();
+        let task = tokio::spawn(run(conn, audit, options, rx, cause.clone()));
         Ok(Self {
             tx,
             task: std::sync::Mutex::new(Some(task)),
+            cause,
         })
     }
 
+    /// The error for a writer that stopped, with the error it stopped on. Waits until
+    /// the task has let go of its channel (by then it has recorded its error).
+    async fn stopped(&self) -> StoreError {
+        self.tx.closed().await;
+        let cause = self
+            .cause
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        StoreError::WriterClosed {
+            cause: cause.unwrap_or_else(|| "it panicked".to_owned()),
+        }
+    }
+
     async fn send(&self, command: Command) -> Result<(), StoreError> {
-        self.tx
-            .send(command)
-            .await
-            .map_err(|_| StoreError::WriterClosed)
+        match self.tx.send(command).await {
+            Ok(()) => Ok(()),
+            Err(_) => Err(self.stopped().await),
+        }
     }
 
     /// Queues everything learned from one frontier URL.
@@ -178,14 +199,20 @@ impl Writer {
     pub async fn claim(&self, max: u32) -> Result<Vec<Claimed>, StoreError> {
         let (reply, answer) = oneshot::channel();
         self.send(Command::Claim { max, reply }).await?;
-        answer.await.map_err(|_| StoreError::WriterClosed)
+        match answer.await {
+            Ok(claimed) => Ok(claimed),
+            Err(_) => Err(self.stopped().await),
+        }
     }
 
     /// Commits everything sent so far.
     pub async fn flush(&self) -> Result<(), StoreError> {
         let (reply, answer) = oneshot::channel();
         self.send(Command::Flush { reply }).await?;
-        answer.await.map_err(|_| StoreError::WriterClosed)
+        match answer.await {
+            Ok(()) => Ok(()),
+            Err(_) => Err(self.stopped().await),
+        }
     }
 
     /// Commits everything sent so far, stops the task and reports its result (the first
@@ -200,8 +227,12 @@ impl Writer {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .take();
         match task {
-            Some(task) => task.await.unwrap_or(Err(StoreError::WriterClosed)),
-            None => Err(StoreError::WriterClosed),
+            Some(task) => task.await.unwrap_or_else(|_| {
+                Err(StoreError::WriterClosed {
+                    cause: "it panicked".to_owned(),
+                })
+            }),
+            None => Err(self.stopped().await),
         }
     }
 }
@@ -298,8 +329,8 @@ impl BatchRow for FetchRow {
     const HEAD: &'static str = "INSERT INTO fetches (audit_id, url_id, fetched_at, status, content_type, \
          content_length, body_bytes, truncated, ttfb_ms, total_ms, attempts, redirect_to, title, \
          meta_robots, x_robots_tag, noindex, nofollow, text_hash, simhash, word_count, charset, \
-         error_kind, error_message, h1, blocks)";
-    const GROUP: &'static str = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+         error_kind, error_message, h1, blocks, meta_description)";
+    const GROUP: &'static str = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     const CONTEXT: &'static str = "storing fetches";
     fn bind(self, q: Query, audit: i64, ids: &IdMap) -> Query {
         let f = self.1;
@@ -328,6 +359,7 @@ impl BatchRow for FetchRow {
             .bind(f.error_message)
             .bind(f.h1)
             .bind(f.blocks)
+            .bind(f.meta_description)
     }
 }
 
@@ -536,6 +568,7 @@ async fn run(
     audit: AuditId,
     options: WriterOptions,
     mut rx: mpsc::Receiver<Command>,
+    cause: Cause,
 ) -> Result<WriterStats, StoreError> {
     let mut state = State {
         audit: audit.0,
@@ -556,9 +589,16 @@ async fn run(
         // Best effort: the connection is dropped right after, which also rolls back.
         let _ = sqlx::query("ROLLBACK").execute(&mut *conn).await;
     }
-    if let Err(error) = &result {
-        tracing::error!(audit = audit.0, %error, "store writer stopped");
-    }
+    let stopped = match &result {
+        Err(error) => {
+            tracing::error!(audit = audit.0, %error, "store writer stopped");
+            error.to_string()
+        }
+        Ok(_) => "it was closed".to_owned(),
+    };
+    *cause
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(stopped);
     result
 }
 

@@ -108,6 +108,8 @@ fn store_code(e: &store::StoreError) -> ErrorCode {
     match e {
         store::StoreError::AuditNotFound(_) => ErrorCode::NotFound,
         store::StoreError::Corrupt { .. } => ErrorCode::Unreadable,
+        // Another process crawls the audit.
+        store::StoreError::AuditBusy(_) => ErrorCode::Busy,
         _ => ErrorCode::Database,
     }
 }

@@ -8,7 +8,8 @@ fn clamp(n: u64) -> u32 {
 }
 
 /// Every audit in the store, newest first, with the finding counts of its latest
-/// analysis (saved by [`crate::OpenAudit::open`] and by the command-line program).
+/// analysis (saved by [`crate::OpenAudit::open`] and by the command-line program) and
+/// what its stored configuration would run (start URLs, DNS overrides, extra CAs).
 /// `running` says whether this process runs an audit: a `running` audit that is not is
 /// shown `interrupted` (it was killed and can be resumed).
 pub async fn list_audits(
@@ -21,9 +22,30 @@ pub async fn list_audits(
         .map(|l| {
             let a = l.audit;
             let id = a.id.0;
+            let (config, config_problem) = match crawl::stored_config(&a) {
+                Ok(config) => {
+                    let problem = crate::runs::check_stored_config(&a, &config)
+                        .err()
+                        .map(|e| e.to_string());
+                    (Some(config), problem)
+                }
+                Err(e) => (None, Some(e.to_string())),
+            };
             AuditListItem {
                 id,
                 start_url: a.start_urls.first().cloned().unwrap_or_default(),
+                start_urls: config
+                    .as_ref()
+                    .map(|c| c.start_urls.clone())
+                    .unwrap_or_default(),
+                resolve: config
+                    .as_ref()
+                    .map(|c| c.resolve.clone())
+                    .unwrap_or_default(),
+                extra_ca_certs: config.as_ref().map_or(0, |c| {
+                    clamp(crate::runs::certificate_count(&c.extra_root_certs_pem) as u64)
+                }),
+                config_problem,
                 status: AuditStatus::of(a.status, running(id)),
                 started_at: a.started_at,
                 finished_at: a.finished_at,

@@ -60,6 +60,58 @@ pub fn crawl_config(req: &StartAuditRequest, ca_pems: &[String]) -> Result<Crawl
     Ok(config)
 }
 
+/// A stored configuration that does not start where its audit's row says: start URLs
+/// edited in the database, or a database from someone else. It is not run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "audit {audit}: its stored configuration starts at {} but the audit at {}; the configuration was changed and is not run",
+    .configured.join(" "),
+    .recorded.join(" ")
+)]
+pub struct StartUrlsMismatch {
+    /// The audit.
+    pub audit: i64,
+    /// The start URLs of the stored configuration.
+    pub configured: Vec<String>,
+    /// The start URLs of the audit's row.
+    pub recorded: Vec<String>,
+}
+
+/// Checks that an audit's stored configuration starts at the audit's start URLs.
+pub fn check_stored_config(
+    row: &store::Audit,
+    config: &CrawlConfig,
+) -> Result<(), StartUrlsMismatch> {
+    if config.start_urls == row.start_urls {
+        Ok(())
+    } else {
+        Err(StartUrlsMismatch {
+            audit: row.id.0,
+            configured: config.start_urls.clone(),
+            recorded: row.start_urls.clone(),
+        })
+    }
+}
+
+/// The stored configuration of audit `id`, to resume it or start a new audit like it,
+/// checked against the audit's row ([`check_stored_config`]).
+pub async fn stored_run_config(
+    store: &store::Store,
+    id: store::AuditId,
+) -> Result<CrawlConfig, ViewError> {
+    let row = store.audit(id).await?;
+    let config = crawl::stored_config(&row)?;
+    check_stored_config(&row, &config).map_err(|e| ViewError::Invalid(e.to_string()))?;
+    Ok(config)
+}
+
+/// Certificates in PEM texts (a text without a certificate header counts as one).
+pub fn certificate_count(pems: &[String]) -> usize {
+    pems.iter()
+        .map(|pem| pem.matches("-----BEGIN CERTIFICATE-----").count().max(1))
+        .sum()
+}
+
 struct Run {
     cancel: Option<CancellationToken>,
     last: Progress,
@@ -132,8 +184,8 @@ impl Runs {
         })
     }
 
-    /// Creates an audit for `config` and crawls it in the background; returns its id
-    /// at once.
+    /// Creates an audit for `config` and crawls it in the background, holding its
+    /// lease; returns its id at once.
     pub async fn start(
         &self,
         store: store::Store,
@@ -141,12 +193,14 @@ impl Runs {
         policy: AnalysisPolicy,
         events: Arc<dyn RunEvents>,
     ) -> Result<i64, ViewError> {
-        let id = crawl::create_audit(&store, &config).await?.0;
-        self.spawn(store, id, config, policy, events);
-        Ok(id)
+        let id = crawl::create_audit(&store, &config).await?;
+        let lease = store.acquire_lease(id).await?;
+        self.spawn(store, lease, config, policy, events);
+        Ok(id.0)
     }
 
-    /// Resumes audit `id` with its stored configuration in the background.
+    /// Resumes audit `id` with its stored configuration in the background, holding its
+    /// lease: refused while another process crawls it.
     pub async fn resume(
         &self,
         store: store::Store,
@@ -157,23 +211,35 @@ impl Runs {
         if self.is_running(id) {
             return Err(ViewError::Invalid(format!("audit {id} is running")));
         }
-        let audit = store.audit(store::AuditId(id)).await?;
-        if audit.status == store::AuditStatus::Finished {
-            return Err(crawl::CrawlError::AlreadyFinished(audit.id).into());
+        let lease = store.acquire_lease(store::AuditId(id)).await?;
+        let checked = async {
+            let audit = store.audit(store::AuditId(id)).await?;
+            if audit.status == store::AuditStatus::Finished {
+                return Err(crawl::CrawlError::AlreadyFinished(audit.id).into());
+            }
+            stored_run_config(&store, audit.id).await
+        };
+        match checked.await {
+            Ok(config) => {
+                self.spawn(store, lease, config, policy, events);
+                Ok(id)
+            }
+            Err(e) => {
+                lease.release().await?;
+                Err(e)
+            }
         }
-        let config = crawl::audit_config(&store, audit.id).await?;
-        self.spawn(store, id, config, policy, events);
-        Ok(id)
     }
 
     fn spawn(
         &self,
         store: store::Store,
-        id: i64,
+        lease: store::Lease,
         config: CrawlConfig,
         policy: AnalysisPolicy,
         events: Arc<dyn RunEvents>,
     ) {
+        let id = lease.audit().0;
         let cancel = CancellationToken::new();
         let first = Progress {
             audit_id: id,
@@ -199,7 +265,19 @@ impl Runs {
         let forward = tokio::spawn(forward(self.clone(), id, rx, Arc::clone(&events), first));
         let runs = self.clone();
         tokio::spawn(async move {
-            let result = crawl::run(&store, store::AuditId(id), &config, &tx, &cancel).await;
+            let result = {
+                let crawl = crawl::run(&store, store::AuditId(id), &config, &tx, &cancel);
+                tokio::pin!(crawl);
+                tokio::select! {
+                    result = &mut crawl => result,
+                    // Another process took the lease over (this one stalled past the
+                    // timeout): stop crawling.
+                    () = lease.lost() => {
+                        cancel.cancel();
+                        crawl.await
+                    }
+                }
+            };
             drop(tx);
             let last = forward.await.ok();
             let mut p = last.unwrap_or_else(|| {
@@ -272,6 +350,12 @@ impl Runs {
                     p.phase = ProgressPhase::Failed;
                     p.message = Some(e.to_string());
                 }
+            }
+            // The finishing step wrote to the audit too: the lease is released after it.
+            if let Err(e) = lease.release().await
+                && p.message.is_none()
+            {
+                p.message = Some(format!("the audit's lease stays until it times out: {e}"));
             }
             runs.with(|r| {
                 if let Some(run) = r.get_mut(&id) {

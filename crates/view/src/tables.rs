@@ -284,8 +284,10 @@ mod tests {
     const KEYS: &[(TableName, &str)] = &[
         (
             TableName::Pages,
-            "address status_code content_type indexability indexability_status title_1 \
-             canonical_link_element_1 redirect_url crawl_depth word_count \
+            "address content_type status_code indexability indexability_status title_1 \
+             title_1_length meta_description_1 h1_1 meta_robots_1 x_robots_tag_1 \
+             canonical_link_element_1 http_canonical_1 size_bytes word_count crawl_depth \
+             inlinks unique_inlinks hash response_time redirect_url main_content_hash \
              main_content_word_count cluster preferred_url",
         ),
         (

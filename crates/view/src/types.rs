@@ -178,6 +178,16 @@ pub struct AuditListItem {
     pub id: i64,
     /// The first start URL.
     pub start_url: String,
+    /// The start URLs of its stored configuration: what a resume or a re-run requests.
+    pub start_urls: Vec<String>,
+    /// The DNS overrides of its stored configuration (`host:port:address`, as curl's
+    /// `--resolve`): a re-run sends these hosts' requests to these addresses.
+    pub resolve: Vec<String>,
+    /// Extra certificate authorities its stored configuration trusts.
+    pub extra_ca_certs: u32,
+    /// Why its stored configuration is not run (unreadable, or start URLs that differ
+    /// from the audit's); `null` when it can be.
+    pub config_problem: Option<String>,
     /// Where the audit stands.
     pub status: AuditStatus,
     /// When it started (ms since the epoch).

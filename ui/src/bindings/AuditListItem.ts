@@ -15,6 +15,24 @@ id: number,
  */
 startUrl: string, 
 /**
+ * The start URLs of its stored configuration: what a resume or a re-run requests.
+ */
+startUrls: Array<string>, 
+/**
+ * The DNS overrides of its stored configuration (`host:port:address`, as curl's
+ * `--resolve`): a re-run sends these hosts' requests to these addresses.
+ */
+resolve: Array<string>, 
+/**
+ * Extra certificate authorities its stored configuration trusts.
+ */
+extraCaCerts: number, 
+/**
+ * Why its stored configuration is not run (unreadable, or start URLs that differ
+ * from the audit's); `null` when it can be.
+ */
+configProblem: string | null, 
+/**
  * Where the audit stands.
  */
 status: AuditStatus, 

@@ -7,7 +7,39 @@ use std::collections::BTreeMap;
 
 pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     traps(cx, out);
+    robots_too_large(cx, out);
     hidden_duplicates(cx, out);
+}
+
+/// The robots.txt bytes Google reads (500 KiB); the rest of a longer file is ignored.
+const GOOGLE_ROBOTS_BYTES: u64 = 500 * 1024;
+/// The robots.txt bytes the crawler reads.
+const CRAWLER_ROBOTS_BYTES: u64 = 512 * 1024;
+
+/// robots.txt files longer than search engines read.
+fn robots_too_large(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
+    for r in &cx.site.input.robots {
+        if r.bytes <= GOOGLE_ROBOTS_BYTES || !r.status.is_some_and(|s| (200..300).contains(&s)) {
+            continue;
+        }
+        let url = format!("{}/robots.txt", r.origin);
+        let size = if r.bytes >= CRAWLER_ROBOTS_BYTES {
+            "at least 512 KiB (the crawler read no further)".to_owned()
+        } else {
+            format!("{} bytes", r.bytes)
+        };
+        out.push(
+            Finding::new(
+                FindingId::RobotsTooLarge,
+                &[url.as_str()],
+                format!("{url} is {size}: Google ignores everything after its first 500 KiB."),
+            )
+            .urls([url.clone()])
+            .evidence(format!(
+                "{url}: {size}, over Google's limit of 500 KiB (512,000 bytes)"
+            )),
+        );
+    }
 }
 
 fn traps(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
@@ -59,8 +91,9 @@ fn traps(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             // Faceted navigation: the filter links are the site's; what stops crawlers
             // is a robots.txt pattern for the combinations (or the repeats).
             f = f.evidence(
-                "faceted navigation: filter links that combine or repeat query parameters make \
-                 more URLs than the listing has pages; the crawl stopped expanding them here"
+                "faceted navigation: query parameters with few values each (filters) combined on \
+                 one path past the facet budget, or repeated by filter links; the crawl \
+                 stopped expanding them here"
                     .to_owned(),
             );
             if let Some(pattern) = facet_pattern(cx, &urls) {
@@ -187,5 +220,35 @@ fn hidden_duplicates(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             });
         }
         out.push(f);
+    }
+}
+
+#[cfg(test)]
+mod robots_tests {
+    use crate::tests::{B, check, only};
+    use crate::{FindingId, RobotsRow};
+
+    #[test]
+    fn a_robots_txt_over_500_kib_is_a_finding() {
+        let mut b = B::new();
+        b.page("https://example.com/", 1)
+            .start("https://example.com/");
+        let row = |origin: &str, bytes: u64| RobotsRow {
+            origin: origin.into(),
+            status: Some(200),
+            bytes,
+        };
+        b.input.robots = vec![
+            row("https://example.com", 512 * 1024),
+            row("https://ok.example.com", 500 * 1024),
+            RobotsRow {
+                status: Some(404),
+                ..row("https://gone.example.com", 600 * 1024)
+            },
+        ];
+        let a = b.analyse();
+        check(&a, "ROBOTS-TOO-LARGE https://example.com/robots.txt");
+        let f = only(&a, FindingId::RobotsTooLarge);
+        assert!(f.summary.contains("at least 512 KiB"), "{}", f.summary);
     }
 }

@@ -131,9 +131,10 @@ fn pattern(cx: &Ctx<'_, '_>, m: u32, p: u32, kind: DupKind) -> (FindingId, Strin
             // A parameter that changes other pages (`action` on a wiki: `action=edit` is
             // another page) is named with its value here: `action=view` is the neutral one.
             let changes_content = |name: &str| {
-                cx.mined.params.iter().any(|p| {
-                    p.name == name && p.class == crate::dust::ParamClass::ChangesContent
-                })
+                cx.mined
+                    .params
+                    .iter()
+                    .any(|p| p.name == name && p.class == crate::dust::ParamClass::ChangesContent)
             };
             let names: Vec<String> = differing_params(a.query, b.query)
                 .into_iter()
@@ -223,7 +224,7 @@ fn param_value<'q>(query: Option<&'q str>, name: &str) -> Option<&'q str> {
 /// The parts where two URL paths differ, widened to whole words and with every run of
 /// digits written `#`: `/post/comment-page-2/` against `/post/` is
 /// `("comment-page-#/", "")`.
-fn differing_parts(a: &str, b: &str) -> (String, String) {
+pub(super) fn differing_parts(a: &str, b: &str) -> (String, String) {
     let word = |c: u8| c.is_ascii_alphanumeric();
     let (x, y) = (a.as_bytes(), b.as_bytes());
     let mut pre = x.iter().zip(y).take_while(|(p, q)| p == q).count();

@@ -9,6 +9,7 @@ mod hreflang;
 #[cfg(test)]
 pub(crate) use hreflang::code_check as hreflang_code;
 mod links;
+mod patterns;
 mod redirect;
 mod sitemap;
 
@@ -442,6 +443,7 @@ pub(crate) fn run(cx: &Ctx<'_, '_>) -> Vec<Finding> {
             f.fixes.shrink_to_fit();
         }
     }
+    patterns::group(cx, &mut out);
     out.sort_by(|a, b| (a.severity, a.id, &a.key).cmp(&(b.severity, b.id, &b.key)));
     out.dedup_by(|a, b| a.key == b.key);
     out.shrink_to_fit();

@@ -725,7 +725,7 @@ fn every_finding_id_has_catalog_text_and_round_trips() {
         let json = serde_json::to_string(&id).unwrap();
         assert_eq!(json, format!("\"{}\"", id.code()));
     }
-    assert_eq!(FindingId::ALL.len(), 57);
+    assert_eq!(FindingId::ALL.len(), 58);
     let _ = sim(0);
 }
 
@@ -963,9 +963,50 @@ fn a_parameter_that_changes_other_pages_is_named_with_its_neutral_value() {
     let a = b.analyse();
     let f = only(&a, FindingId::DupParam);
     assert!(
-        f.summary.contains("with the parameter action=view (which does not change the page)"),
+        f.summary
+            .contains("with the parameter action=view (which does not change the page)"),
         "{}",
         f.summary
     );
     assert_eq!(f.key, "DUP-PARAM param example.com action=view");
+}
+
+#[test]
+fn links_to_urls_of_one_pattern_are_one_finding() {
+    let mut b = B::new();
+    b.page(&u("/"), 1).start(&u("/"));
+    for k in 1..=4 {
+        let (lower, upper) = (
+            u(&format!("/wiki/article_{k}")),
+            u(&format!("/wiki/Article_{k}")),
+        );
+        b.page(&upper, 10 + k)
+            .redirect(&lower, &upper, 301)
+            .link(&u("/"), &lower)
+            .link(&u("/"), &upper);
+    }
+    // One link of another shape stays its own finding.
+    b.page(&u("/new"), 30)
+        .redirect(&u("/old"), &u("/new"), 301)
+        .link(&u("/"), &u("/old"));
+    let a = b.analyse();
+    let links: Vec<&Finding> = a.findings_with(FindingId::LinkToRedirect).collect();
+    assert_eq!(links.len(), 2, "{links:#?}");
+    let grouped = links
+        .iter()
+        .find(|f| f.key == "LINK-TO-REDIRECT pattern example.com in another letter case")
+        .unwrap();
+    assert_eq!(grouped.urls.len(), 4);
+    assert!(
+        matches!(
+            &grouped.fixes[..],
+            [Fix::UpdateLinksForPattern { urls: 4, .. }]
+        ),
+        "{grouped:#?}"
+    );
+    assert!(
+        grouped
+            .summary
+            .starts_with("Internal links point to 4 URLs in another letter case")
+    );
 }

@@ -36,6 +36,13 @@ pub enum Reply {
     DropMidBody { declared: usize, sent: Vec<u8> },
     /// Close without answering.
     Close,
+    /// An HTML page sent a few bytes at a time: `body` in `steps` pieces, `interval`
+    /// apart (a drip page: slow, but never idle long enough for a read timeout).
+    Drip {
+        body: Vec<u8>,
+        steps: usize,
+        interval: Duration,
+    },
     /// A body of `total` bytes made of `chunk` repeated.
     Stream {
         headers: Vec<(String, String)>,
@@ -226,6 +233,25 @@ async fn serve(
                 return Ok(());
             }
             Reply::Close => return Ok(()),
+            Reply::Drip {
+                body,
+                steps,
+                interval,
+            } => {
+                write
+                    .write_all(&head(
+                        200,
+                        &[("Content-Type".into(), "text/html".into())],
+                        body.len(),
+                    ))
+                    .await?;
+                let piece = body.len().div_ceil(steps.max(1)).max(1);
+                for part in body.chunks(piece) {
+                    tokio::time::sleep(interval).await;
+                    write.write_all(part).await?;
+                    write.flush().await?;
+                }
+            }
             Reply::Stream {
                 headers,
                 chunk,

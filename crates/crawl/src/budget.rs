@@ -1,0 +1,344 @@
+//! The budgets that stop a crawl: the audit's storage ([`CrawlConfig::max_db_bytes`]),
+//! the run's duration ([`CrawlConfig::max_duration_ms`]) and the slow-host cut-off
+//! ([`CrawlConfig::slow_host_ms`]). The first one hit is the audit's stop reason.
+//!
+//! Stored bytes are counted as the crawl hands records to the writer (no database query
+//! on the way): the lengths of the text each row holds, plus a fixed estimate per row
+//! for its integers, the row header and its index entries, calibrated on link-heavy
+//! pages to stay within a few tens of percent of the file's growth.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
+
+use store::{
+    AuditStop, ErrorRecord, FetchRecord, NewUrl, PageRecord, RobotsRecord, SitemapRecord,
+    StopReason,
+};
+use tokio_util::sync::CancellationToken;
+
+use crate::CrawlConfig;
+
+/// Per-row estimates, in bytes, of what a row costs beyond its text: integers, the
+/// record header, B-tree overhead and the entries of the table's indexes.
+const URL_ROW: u64 = 90;
+const FETCH_ROW: u64 = 160;
+const LINK_ROW: u64 = 40;
+const DECL_ROW: u64 = 45;
+const OTHER_ROW: u64 = 50;
+
+fn opt(s: &Option<String>) -> u64 {
+    s.as_ref().map_or(0, |s| s.len() as u64)
+}
+
+/// Bytes a new URL row stores: its forms (the identity and the seo form are indexed
+/// too), host and reason.
+fn new_url(u: &NewUrl) -> u64 {
+    URL_ROW
+        + u.url.len() as u64
+        + 2 * u.url_rfc3986.len() as u64
+        + 2 * opt(&u.url_seo)
+        + u.host.len() as u64
+        + u.reason
+            .as_ref()
+            .map_or(0, |r| opt(&r.detail) + r.kind.as_str().len() as u64)
+}
+
+fn fetch(f: &FetchRecord) -> u64 {
+    FETCH_ROW
+        + opt(&f.content_type)
+        + opt(&f.title)
+        + opt(&f.meta_description)
+        + opt(&f.meta_robots)
+        + opt(&f.x_robots_tag)
+        + opt(&f.h1)
+        + f.blocks.as_ref().map_or(0, |b| b.len() as u64)
+        + opt(&f.charset)
+        + opt(&f.error_kind)
+        + opt(&f.error_message)
+}
+
+/// Bytes an error row stores.
+pub(crate) fn error(e: &ErrorRecord) -> u64 {
+    OTHER_ROW + (e.phase.len() + e.kind.len() + e.message.len()) as u64
+}
+
+/// Bytes one processed URL's record stores.
+pub(crate) fn page(r: &PageRecord) -> u64 {
+    let mut n = OTHER_ROW / 2
+        + r.reason
+            .as_ref()
+            .map_or(0, |r| opt(&r.detail) + r.kind.as_str().len() as u64)
+        + opt(&r.blocked_by);
+    n += r.new_urls.iter().map(new_url).sum::<u64>();
+    n += r.requeue.len() as u64 * 8;
+    n += r.fetch.as_ref().map_or(0, fetch);
+    if let Some(h) = &r.redirect {
+        n += DECL_ROW + h.location_raw.len() as u64 + opt(&h.error);
+    }
+    n += r
+        .links
+        .iter()
+        .map(|l| {
+            LINK_ROW
+                + l.href_raw.len() as u64
+                + opt(&l.anchor_text)
+                + l.tag.len() as u64
+                + opt(&l.error)
+        })
+        .sum::<u64>();
+    n += r
+        .canonicals
+        .iter()
+        .map(|c| DECL_ROW + c.href_raw.len() as u64 + opt(&c.error))
+        .sum::<u64>();
+    n += r
+        .hreflang
+        .iter()
+        .map(|h| DECL_ROW + (h.lang.len() + h.href_raw.len()) as u64)
+        .sum::<u64>();
+    n + r.errors.iter().map(error).sum::<u64>()
+}
+
+/// Bytes a sitemap's record stores (its entries and the URLs they added).
+pub(crate) fn sitemap(s: &SitemapRecord) -> u64 {
+    OTHER_ROW
+        + (s.url.len() + s.kind.len() + s.issues_json.len()) as u64
+        + opt(&s.error)
+        + s.new_urls.iter().map(new_url).sum::<u64>()
+        + s.entries
+            .iter()
+            .map(|e| DECL_ROW + e.loc_raw.len() as u64 + opt(&e.lastmod) + opt(&e.changefreq))
+            .sum::<u64>()
+}
+
+/// Bytes a robots.txt record stores.
+pub(crate) fn robots(r: &RobotsRecord) -> u64 {
+    OTHER_ROW
+        + r.origin.len() as u64
+        + opt(&r.body)
+        + r.sitemaps.iter().map(|s| s.len() as u64 + 3).sum::<u64>()
+        + opt(&r.error)
+}
+
+/// What stops a run besides the user: the budgets' state, shared by every task.
+#[derive(Debug)]
+pub(crate) struct Budget {
+    /// Cancelled when a budget is spent (a child of the user's token, so a user's cancel
+    /// stops everything that watches this one).
+    token: CancellationToken,
+    /// The first budget hit.
+    stop: Mutex<Option<AuditStop>>,
+    /// Bytes stored by earlier runs.
+    bytes_before: u64,
+    /// Bytes handed to the writer in this run.
+    bytes: AtomicU64,
+    max_bytes: u64,
+}
+
+impl Budget {
+    /// The budgets of a run whose audit stored `bytes_before` in earlier runs; `cancel`
+    /// is the user's token.
+    pub(crate) fn new(config: &CrawlConfig, bytes_before: u64, cancel: &CancellationToken) -> Self {
+        Self {
+            token: cancel.child_token(),
+            stop: Mutex::new(None),
+            bytes_before,
+            bytes: AtomicU64::new(0),
+            max_bytes: config.max_db_bytes,
+        }
+    }
+
+    /// The token every part of the run watches: cancelled by the user or by a budget.
+    pub(crate) fn token(&self) -> &CancellationToken {
+        &self.token
+    }
+
+    /// Records the stop (the first one wins) and stops the run.
+    pub(crate) fn hit(&self, reason: StopReason, detail: String) {
+        let mut stop = self.stop.lock().unwrap_or_else(PoisonError::into_inner);
+        if stop.is_none() && !self.token.is_cancelled() {
+            *stop = Some(AuditStop { reason, detail });
+        }
+        drop(stop);
+        self.token.cancel();
+    }
+
+    /// Records a stop that does not end the run (a host cut off while others go on),
+    /// unless another was recorded first.
+    pub(crate) fn note(&self, reason: StopReason, detail: String) {
+        let mut stop = self.stop.lock().unwrap_or_else(PoisonError::into_inner);
+        if stop.is_none() {
+            *stop = Some(AuditStop { reason, detail });
+        }
+    }
+
+    /// The budget that stopped the run, if one did.
+    pub(crate) fn stop(&self) -> Option<AuditStop> {
+        self.stop
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Bytes handed to the writer in this run.
+    pub(crate) fn bytes(&self) -> u64 {
+        self.bytes.load(Ordering::Relaxed)
+    }
+
+    /// Counts `n` bytes handed to the writer; past the storage budget, stops the run.
+    pub(crate) fn add_bytes(&self, n: u64) {
+        let now = self.bytes.fetch_add(n, Ordering::Relaxed) + n;
+        let total = self.bytes_before + now;
+        if self.max_bytes > 0 && total > self.max_bytes {
+            self.hit(
+                StopReason::MaxDbBytes,
+                format!(
+                    "{} MB stored, over the budget of {} MB (--max-db-bytes)",
+                    mb(total),
+                    mb(self.max_bytes)
+                ),
+            );
+        }
+    }
+}
+
+fn mb(bytes: u64) -> String {
+    format!("{:.1}", bytes as f64 / 1e6)
+}
+
+/// The slow-host cut-off: response times of each host's last requests, and the hosts cut
+/// off.
+#[derive(Debug)]
+pub(crate) struct SlowHosts {
+    limit_ms: u64,
+    window: usize,
+    times: HashMap<String, VecDeque<u64>>,
+    cut: HashSet<String>,
+}
+
+impl SlowHosts {
+    /// The cut-off of `config` (inactive when `slow_host_ms` is 0).
+    pub(crate) fn new(config: &CrawlConfig) -> Self {
+        Self {
+            limit_ms: config.slow_host_ms,
+            window: config.slow_host_window.max(3) as usize,
+            times: HashMap::new(),
+            cut: HashSet::new(),
+        }
+    }
+
+    /// Whether `host` was cut off.
+    pub(crate) fn is_cut(&self, host: &str) -> bool {
+        !self.cut.is_empty() && self.cut.contains(host)
+    }
+
+    /// Counts one request to `host` that took `ms`; when the host's median over its last
+    /// requests passes the limit, cuts it off and returns the stop's detail.
+    pub(crate) fn record(&mut self, host: &str, ms: u64) -> Option<String> {
+        if self.limit_ms == 0 || self.cut.contains(host) {
+            return None;
+        }
+        let times = self.times.entry(host.to_owned()).or_default();
+        if times.len() == self.window {
+            times.pop_front();
+        }
+        times.push_back(ms);
+        if times.len() < self.window {
+            return None;
+        }
+        let mut sorted: Vec<u64> = times.iter().copied().collect();
+        sorted.sort_unstable();
+        let median = sorted[sorted.len() / 2];
+        if median <= self.limit_ms {
+            return None;
+        }
+        self.cut.insert(host.to_owned());
+        Some(format!(
+            "host {host}: median response {:.1} s over its last {} requests, over the limit of {:.1} s (--slow-host); its remaining URLs were left queued",
+            median as f64 / 1000.0,
+            self.window,
+            self.limit_ms as f64 / 1000.0
+        ))
+    }
+}
+
+/// The host (with its port, if any) of a URL as stored: what the cut-off counts by.
+pub(crate) fn host_of(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let authority = &rest[..end];
+    authority.rsplit_once('@').map_or(authority, |(_, h)| h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_median_of_a_full_window_cuts_a_host_off() {
+        let config = CrawlConfig {
+            slow_host_ms: 1_000,
+            slow_host_window: 3,
+            ..CrawlConfig::default()
+        };
+        let mut slow = SlowHosts::new(&config);
+        assert_eq!(slow.record("a.test", 5_000), None);
+        assert_eq!(slow.record("a.test", 10), None);
+        // Two of three over the limit: the median is.
+        let detail = slow.record("a.test", 2_000).expect("cut off");
+        assert!(
+            detail.contains("host a.test: median response 2.0 s"),
+            "{detail}"
+        );
+        assert!(slow.is_cut("a.test"));
+        assert!(!slow.is_cut("b.test"));
+        assert_eq!(slow.record("a.test", 9_000), None, "reported once");
+        // One slow page among fast ones is not enough.
+        for ms in [10, 9_000, 10, 10] {
+            assert_eq!(slow.record("b.test", ms), None);
+        }
+        let off = SlowHosts::new(&CrawlConfig {
+            slow_host_ms: 0,
+            ..CrawlConfig::default()
+        });
+        assert!(!off.is_cut("a.test"));
+    }
+
+    #[test]
+    fn hosts_are_read_from_stored_urls() {
+        assert_eq!(host_of("https://a.test:8080/x?y"), "a.test:8080");
+        assert_eq!(host_of("http://u:p@a.test/"), "a.test");
+        assert_eq!(host_of("http://[::1]:9/"), "[::1]:9");
+        assert_eq!(host_of("http://a.test"), "a.test");
+    }
+
+    #[test]
+    fn the_storage_budget_stops_once_and_keeps_the_first_reason() {
+        let cancel = CancellationToken::new();
+        let budget = Budget::new(
+            &CrawlConfig {
+                max_db_bytes: 1_000,
+                ..CrawlConfig::default()
+            },
+            400,
+            &cancel,
+        );
+        budget.add_bytes(500);
+        assert!(!budget.token().is_cancelled());
+        budget.add_bytes(200);
+        assert!(budget.token().is_cancelled());
+        assert!(!cancel.is_cancelled(), "the user's token is left alone");
+        budget.hit(StopReason::MaxDuration, "later".into());
+        let stop = budget.stop().unwrap();
+        assert_eq!(stop.reason, StopReason::MaxDbBytes);
+        assert_eq!(budget.bytes(), 700);
+
+        // A user's cancel is not a budget stop.
+        let cancel = CancellationToken::new();
+        let budget = Budget::new(&CrawlConfig::default(), 0, &cancel);
+        cancel.cancel();
+        budget.hit(StopReason::MaxDuration, "after".into());
+        assert_eq!(budget.stop(), None);
+    }
+}

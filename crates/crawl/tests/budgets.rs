@@ -1,0 +1,438 @@
+//! Budgets and limits that stop or bound a crawl, each recorded: per-page caps on links
+//! and anchor text, the storage budget on link-heavy pages, the duration budget on drip
+//! pages, the slow-host cut-off; and the limits that used to drop things silently: two
+//! `Location` headers, a robots.txt over 512 KiB, a sitemap index nested too deep.
+//! Loopback servers only.
+
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
+mod support;
+
+use std::time::Duration;
+
+use crawl::{CancellationToken, CrawlConfig, CrawlSummary, Progress};
+use store::{AuditStatus, StopReason, Store, UrlState};
+use support::{Reply, Request, Server};
+use tokio::sync::watch;
+
+struct Crawled {
+    dir: tempfile::TempDir,
+    store: Store,
+    summary: CrawlSummary,
+}
+
+impl Crawled {
+    async fn errors(&self, kind: &str) -> Vec<(Option<i64>, String, String, String)> {
+        self.store
+            .errors(self.summary.audit)
+            .await
+            .unwrap()
+            .into_iter()
+            .filter(|e| e.2 == kind)
+            .collect()
+    }
+
+    /// The database file and its WAL, in bytes.
+    fn file_bytes(&self) -> u64 {
+        ["audit.sqlite", "audit.sqlite-wal"]
+            .iter()
+            .filter_map(|f| std::fs::metadata(self.dir.path().join(f)).ok())
+            .map(|m| m.len())
+            .sum()
+    }
+}
+
+fn config(port: u16) -> CrawlConfig {
+    CrawlConfig {
+        connect_timeout_ms: 2_000,
+        read_timeout_ms: 5_000,
+        total_timeout_ms: 10_000,
+        default_sitemap: false,
+        ..CrawlConfig::for_url(&format!("http://127.0.0.1:{port}/"))
+    }
+}
+
+async fn crawl(config: &CrawlConfig) -> Crawled {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("audit.sqlite")).await.unwrap();
+    let (progress, _rx) = watch::channel(Progress::default());
+    let summary = crawl::start_audit(&store, config, &progress, &CancellationToken::new())
+        .await
+        .unwrap();
+    Crawled {
+        dir,
+        store,
+        summary,
+    }
+}
+
+/// A page of `links` links to `/p/N` (from `first` on), each with `anchor` characters of
+/// anchor text.
+fn link_page(first: usize, links: usize, anchor: usize) -> String {
+    let text = "x".repeat(anchor);
+    let mut html = String::from("<html><head><title>t</title></head><body>");
+    for i in first..first + links {
+        html.push_str(&format!("<a href=\"/p/{i}\">{i} {text}</a>\n"));
+    }
+    html.push_str("</body></html>");
+    html
+}
+
+#[tokio::test]
+async fn one_hostile_page_stores_a_bounded_number_of_links_and_anchor_text() {
+    // 10,000 links with 300 characters of anchor text each: the extractor keeps them
+    // all; the crawler stores 5,000 links and 100,000 characters of anchor text.
+    let page = link_page(0, 10_000, 300);
+    let server = Server::start(move |_| {
+        move |r: &Request| match r.path.as_str() {
+            "/" => Reply::html(page.clone()),
+            _ => Reply::not_found(),
+        }
+    })
+    .await;
+    let c = crawl(&CrawlConfig {
+        max_depth: 0,
+        ..config(server.port())
+    })
+    .await;
+    assert_eq!(c.summary.status, AuditStatus::Finished);
+    let root = c.store.urls(c.summary.audit).await.unwrap()[0].id;
+    let links = c.store.links_from(c.summary.audit, root).await.unwrap();
+    assert_eq!(links.len(), 5_000);
+    let capped = c.errors("links_capped").await;
+    assert_eq!(capped.len(), 1, "{capped:?}");
+    assert!(
+        capped[0].3.starts_with("5000 links not stored, "),
+        "{}",
+        capped[0].3
+    );
+    let bytes = c.file_bytes();
+    let stored = c.store.audit(c.summary.audit).await.unwrap().stored_bytes;
+    eprintln!("one hostile page: database {bytes} bytes, counted {stored} bytes");
+    assert!(bytes < 3_000_000, "{bytes} bytes");
+}
+
+#[tokio::test]
+async fn the_storage_budget_stops_the_crawl_and_keeps_what_it_fetched() {
+    // Every page links to 200 new pages with 150-character anchors: ~70 KB a page.
+    let server = Server::start(move |_| {
+        move |r: &Request| {
+            let n: usize = match r.path.as_str() {
+                "/" => 0,
+                p => match p.strip_prefix("/p/").and_then(|n| n.parse().ok()) {
+                    Some(n) => n,
+                    None => return Reply::not_found(),
+                },
+            };
+            Reply::html(link_page(n * 200 + 1, 200, 150))
+        }
+    })
+    .await;
+    let budget = 4_000_000;
+    let c = crawl(&CrawlConfig {
+        max_db_bytes: budget,
+        concurrency: 4,
+        ..config(server.port())
+    })
+    .await;
+    assert_eq!(c.summary.status, AuditStatus::Finished);
+    let stop = c.summary.stop.clone().expect("a stop");
+    assert_eq!(stop.reason, StopReason::MaxDbBytes);
+    assert!(stop.detail.contains("over the budget of 4.0 MB"), "{stop}");
+    assert!(stop.detail.contains("URLs left queued"), "{stop}");
+    let row = c.store.audit(c.summary.audit).await.unwrap();
+    assert_eq!(row.stop, Some(stop));
+    assert!(row.stored_bytes > budget, "{}", row.stored_bytes);
+    // Everything fetched is kept; the rest is queued, not lost.
+    let summary = c.store.audit_summary(c.summary.audit).await.unwrap();
+    assert!(row.pages_fetched >= 20, "{}", row.pages_fetched);
+    assert!(summary.states.queued > 1_000, "{:?}", summary.states);
+    assert_eq!(summary.states.fetching, 0);
+    // Stopped within a few pages of the budget, and the count is close to the file's
+    // growth.
+    let bytes = c.file_bytes();
+    eprintln!(
+        "storage budget {budget}: counted {}, database {bytes} bytes, {} pages",
+        row.stored_bytes, row.pages_fetched
+    );
+    assert!(
+        row.stored_bytes < budget + 1_000_000,
+        "{}",
+        row.stored_bytes
+    );
+    assert!(
+        bytes < 2 * row.stored_bytes && row.stored_bytes < 2 * bytes,
+        "counted {} vs file {bytes}",
+        row.stored_bytes
+    );
+    // Not resumable: the budget is the audit's.
+    let (progress, _rx) = watch::channel(Progress::default());
+    let resumed = crawl::resume_audit(
+        &c.store,
+        c.summary.audit,
+        &progress,
+        &CancellationToken::new(),
+    )
+    .await;
+    assert!(
+        matches!(resumed, Err(crawl::CrawlError::AlreadyFinished(_))),
+        "{resumed:?}"
+    );
+}
+
+/// Drip pages: each sends its body in 10 pieces 100 ms apart (a second a page) and links
+/// to ten more.
+fn drip_site(interval: Duration) -> impl Fn(&Request) -> Reply + Send + Sync + 'static {
+    move |r: &Request| {
+        let n: usize = match r.path.as_str() {
+            "/" => 0,
+            p => match p.strip_prefix("/p/").and_then(|n| n.parse().ok()) {
+                Some(n) => n,
+                None => return Reply::not_found(),
+            },
+        };
+        Reply::Drip {
+            body: link_page(n * 10 + 1, 10, 10).into_bytes(),
+            steps: 10,
+            interval,
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_duration_budget_stops_a_drip_site_and_a_resume_continues() {
+    let server = Server::start(|_| drip_site(Duration::from_millis(100))).await;
+    let config = CrawlConfig {
+        max_duration_ms: 2_500,
+        concurrency: 2,
+        slow_host_ms: 0,
+        ..config(server.port())
+    };
+    let started = std::time::Instant::now();
+    let c = crawl(&config).await;
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(8), "{took:?}");
+    assert_eq!(c.summary.status, AuditStatus::Finished);
+    let stop = c.summary.stop.clone().expect("a stop");
+    assert_eq!(stop.reason, StopReason::MaxDuration);
+    assert!(
+        stop.detail.starts_with("the run's budget of 2 s was spent"),
+        "{stop}"
+    );
+    let first = c.store.audit(c.summary.audit).await.unwrap();
+    assert!(first.pages_fetched >= 2, "{}", first.pages_fetched);
+    assert_eq!(
+        c.store
+            .audit_summary(c.summary.audit)
+            .await
+            .unwrap()
+            .states
+            .fetching,
+        0
+    );
+
+    // The budget is per run: a resume fetches more, and stops again.
+    let (progress, _rx) = watch::channel(Progress::default());
+    let again = crawl::resume_audit(
+        &c.store,
+        c.summary.audit,
+        &progress,
+        &CancellationToken::new(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(again.stop.map(|s| s.reason), Some(StopReason::MaxDuration));
+    let second = c.store.audit(c.summary.audit).await.unwrap();
+    assert!(second.pages_fetched > first.pages_fetched);
+}
+
+#[tokio::test]
+async fn a_slow_host_is_cut_off_and_its_urls_stay_queued() {
+    // 300 ms a page against a cut-off of 100 ms over 3 requests.
+    let server = Server::start(|_| drip_site(Duration::from_millis(30))).await;
+    let c = crawl(&CrawlConfig {
+        slow_host_ms: 100,
+        slow_host_window: 3,
+        concurrency: 2,
+        ..config(server.port())
+    })
+    .await;
+    assert_eq!(c.summary.status, AuditStatus::Finished);
+    let stop = c.summary.stop.clone().expect("a stop");
+    assert_eq!(stop.reason, StopReason::SlowHost);
+    assert!(
+        stop.detail.starts_with(&format!(
+            "host 127.0.0.1:{}: median response 0.",
+            server.port()
+        )),
+        "{stop}"
+    );
+    let pages = server
+        .log()
+        .iter()
+        .filter(|r| r.path != "/robots.txt")
+        .count();
+    assert!(pages <= 6, "{pages} pages requested");
+    let summary = c.store.audit_summary(c.summary.audit).await.unwrap();
+    assert!(summary.states.queued >= 10, "{:?}", summary.states);
+    assert_eq!(summary.states.fetching, 0);
+}
+
+#[tokio::test]
+async fn two_location_headers_are_an_error_row_not_a_url() {
+    let server = Server::start(|_| {
+        |r: &Request| match r.path.as_str() {
+            "/" => Reply::html("<a href=\"/moved\">m</a>"),
+            "/moved" => Reply::status(302, &[("Location", "/a"), ("Location", "/b")]),
+            _ => Reply::html("<p>x</p>"),
+        }
+    })
+    .await;
+    let c = crawl(&config(server.port())).await;
+    let errors = c.errors("multiple_locations").await;
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].3.contains("2 Location headers (\"/a\", \"/b\")"),
+        "{errors:?}"
+    );
+    assert!(
+        server.log().iter().all(|r| !r.path.contains(',')
+            && !r.path.contains("%20")
+            && r.path != "/a"
+            && r.path != "/b"),
+        "{:?}",
+        server.log()
+    );
+    let moved = c
+        .store
+        .urls(c.summary.audit)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|u| u.url.ends_with("/moved"))
+        .unwrap();
+    assert_eq!(moved.state, UrlState::Done);
+    assert!(
+        c.store
+            .redirect_from(c.summary.audit, moved.id)
+            .await
+            .unwrap()
+            .is_none()
+    );
+}
+
+#[tokio::test]
+async fn a_robots_txt_over_512_kib_is_an_issue_row_and_a_finding() {
+    let mut robots = String::from("User-agent: *\nDisallow: /early\n");
+    while robots.len() < 600 * 1024 {
+        robots.push_str("# padding padding padding padding padding padding padding\n");
+    }
+    robots.push_str("Disallow: /late\n");
+    let server = Server::start(move |_| {
+        move |r: &Request| match r.path.as_str() {
+            "/robots.txt" => Reply::bytes("text/plain", robots.clone().into_bytes()),
+            "/" => Reply::html("<a href=\"/early\">e</a><a href=\"/late\">l</a>"),
+            _ => Reply::html("<p>x</p>"),
+        }
+    })
+    .await;
+    let c = crawl(&config(server.port())).await;
+    let rows = c.errors("too_large").await;
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0].1, "robots");
+    assert!(rows[0].3.contains("larger than 512 KiB"), "{rows:?}");
+    // The first 512 KiB apply; the rest is not read.
+    assert_eq!(server.count("127.0.0.1", "/early"), 0);
+    assert_eq!(server.count("127.0.0.1", "/late"), 1);
+    let input = load::load(&c.store, c.summary.audit).await.unwrap();
+    let findings = audit::analyse(&input, &audit::AnalysisConfig::default()).findings;
+    let f: Vec<_> = findings
+        .iter()
+        .filter(|f| f.id == audit::FindingId::RobotsTooLarge)
+        .collect();
+    assert_eq!(f.len(), 1, "{findings:#?}");
+    assert_eq!(
+        f[0].urls,
+        [format!("http://127.0.0.1:{}/robots.txt", server.port())]
+    );
+}
+
+#[tokio::test]
+async fn a_sitemap_index_nested_too_deep_is_an_issue_row() {
+    let server = Server::start(move |port| {
+        move |r: &Request| {
+            let index = |child: &str| {
+                Reply::bytes(
+                    "application/xml",
+                    format!(
+                        "<?xml version=\"1.0\"?><sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\
+                         <sitemap><loc>http://127.0.0.1:{port}/{child}</loc></sitemap></sitemapindex>"
+                    )
+                    .into_bytes(),
+                )
+            };
+            match r.path.as_str() {
+                "/sitemap.xml" => index("s1.xml"),
+                "/s1.xml" => index("s2.xml"),
+                "/s2.xml" => index("s3.xml"),
+                "/s3.xml" => index("s4.xml"),
+                "/" => Reply::html("<p>home</p>"),
+                _ => Reply::not_found(),
+            }
+        }
+    })
+    .await;
+    let c = crawl(&CrawlConfig {
+        default_sitemap: true,
+        ..config(server.port())
+    })
+    .await;
+    assert_eq!(server.count("127.0.0.1", "/s3.xml"), 1);
+    assert_eq!(server.count("127.0.0.1", "/s4.xml"), 0);
+    let rows = c.errors("index_too_deep").await;
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert!(rows[0].3.contains("/s3.xml: sitemap index nested more than 3 levels deep: its 1 child sitemaps were not read (first: http://127.0.0.1:"), "{rows:?}");
+    let s3 = c
+        .store
+        .sitemaps(c.summary.audit)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|s| s.url.ends_with("/s3.xml"))
+        .unwrap();
+    assert!(
+        s3.issues_json.contains("index_too_deep"),
+        "{}",
+        s3.issues_json
+    );
+}
+
+#[tokio::test]
+async fn a_crawl_capped_by_max_urls_records_where_it_stopped() {
+    let server = Server::start(|_| drip_site(Duration::ZERO)).await;
+    let c = crawl(&CrawlConfig {
+        max_urls: 15,
+        ..config(server.port())
+    })
+    .await;
+    let stop = c.summary.stop.clone().expect("a stop");
+    assert_eq!(stop.reason, StopReason::MaxUrls);
+    assert!(
+        stop.detail
+            .starts_with("the audit holds its maximum of 15 URLs (--max-urls); "),
+        "{stop}"
+    );
+    // A complete crawl records no stop.
+    let c = crawl(&CrawlConfig {
+        max_depth: 1,
+        ..config(server.port())
+    })
+    .await;
+    let stop = c.summary.stop.clone().expect("a stop");
+    assert_eq!(stop.reason, StopReason::MaxDepth);
+    assert!(
+        stop.detail
+            .starts_with("100 URLs deeper than 1 link hops were not crawled"),
+        "{stop}"
+    );
+}
