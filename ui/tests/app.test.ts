@@ -165,6 +165,22 @@ describe("App", () => {
     expect(backend.callsOf("resumeAudit")).toEqual([[2]]);
   });
 
+  it("says on the overview where a crawl stopped at a limit", async () => {
+    const backend = backendWithAudits();
+    render(App, { props: { backend } });
+    await fireEvent.click(screen.getByTestId("nav-audits"));
+    await fireEvent.click((await screen.findAllByTestId("audit-open"))[0]);
+    await screen.findByTestId("stat-pages");
+    expect(screen.queryByTestId("overview-stop")).toBeNull();
+
+    const stopped = backendWithAudits();
+    stopped.overview = { ...stopped.overview!, stop: "max_urls (after 20 URLs; 7 more were found)" };
+    render(App, { props: { backend: stopped } });
+    await fireEvent.click(screen.getAllByTestId("nav-audits").at(-1)!);
+    await fireEvent.click((await screen.findAllByTestId("audit-open")).at(-1)!);
+    expect((await screen.findByTestId("overview-stop")).textContent).toContain("max_urls (after 20 URLs");
+  });
+
   it("compares the two picked audits, older first", async () => {
     const backend = backendWithAudits();
     backend.diff = {
@@ -186,6 +202,7 @@ describe("App", () => {
           total: 1,
         },
       ],
+      warnings: ["the newer audit (audit 3) stopped at max_urls (after 20 URLs)"],
     };
     render(App, { props: { backend } });
     await fireEvent.click(screen.getByTestId("nav-audits"));
@@ -200,6 +217,8 @@ describe("App", () => {
     const section = screen.getByTestId("compare-section");
     expect(section.textContent).toContain("New findings");
     expect(section.textContent).toContain("https://site.test/a");
+    // A crawl cut short is said before any change is read.
+    expect(screen.getByTestId("compare-warnings").textContent).toContain("stopped at max_urls");
   });
 
   it("lists findings by family and severity, a page at a time", async () => {

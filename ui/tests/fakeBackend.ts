@@ -330,6 +330,7 @@ export function sampleOverview(auditId = 1): Overview {
     ],
     preferredScheme: "https",
     policy: "seo",
+    stop: null,
   };
 }
 

@@ -79,5 +79,19 @@ pub fn compare(old: &OpenAudit, new: &OpenAudit) -> DiffView {
             })
             .collect(),
         sections,
+        warnings: warnings(old, new, &d.warnings),
     }
+}
+
+/// The diff's coverage warnings, with each audit's recorded stop (a limit or a budget).
+fn warnings(old: &OpenAudit, new: &OpenAudit, coverage: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = [("older", old), ("newer", new)]
+        .into_iter()
+        .filter_map(|(which, a)| {
+            let stop = a.audit().stop.as_ref()?;
+            Some(format!("the {which} audit (audit {}) stopped at {stop}", a.id()))
+        })
+        .collect();
+    out.extend(coverage.iter().cloned());
+    out
 }

@@ -357,6 +357,10 @@ pub struct Overview {
     pub preferred_scheme: Option<String>,
     /// The normalization policy the analysis used.
     pub policy: String,
+    /// The limit or budget the crawl stopped at, and where (`max_urls (after 500 URLs;
+    /// 1,234 more were found and not crawled)`); `None` for a crawl that covered the site.
+    #[serde(default)]
+    pub stop: Option<String>,
 }
 
 /// A cluster member and why it is in.
@@ -500,6 +504,11 @@ pub struct DiffView {
     pub summary: Vec<CountItem>,
     /// The changes, table by table.
     pub sections: Vec<DiffSection>,
+    /// What makes the two audits hard to compare: a crawl that stopped at a limit,
+    /// coverage that differs (findings on URLs the later audit did not fetch are "not
+    /// crawled", never "resolved").
+    #[serde(default)]
+    pub warnings: Vec<String>,
 }
 
 /// How much a finding matters.

@@ -21,4 +21,10 @@ summary: Array<CountItem>,
 /**
  * The changes, table by table.
  */
-sections: Array<DiffSection>, };
+sections: Array<DiffSection>, 
+/**
+ * What makes the two audits hard to compare: a crawl that stopped at a limit,
+ * coverage that differs (findings on URLs the later audit did not fetch are "not
+ * crawled", never "resolved").
+ */
+warnings: Array<string>, };

@@ -69,4 +69,9 @@ preferredScheme: string | null,
 /**
  * The normalization policy the analysis used.
  */
-policy: string, };
+policy: string, 
+/**
+ * The limit or budget the crawl stopped at, and where (`max_urls (after 500 URLs;
+ * 1,234 more were found and not crawled)`); `None` for a crawl that covered the site.
+ */
+stop: string | null, };
