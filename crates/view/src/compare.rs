@@ -89,7 +89,10 @@ fn warnings(old: &OpenAudit, new: &OpenAudit, coverage: &[String]) -> Vec<String
         .into_iter()
         .filter_map(|(which, a)| {
             let stop = a.audit().stop.as_ref()?;
-            Some(format!("the {which} audit (audit {}) stopped at {stop}", a.id()))
+            Some(format!(
+                "the {which} audit (audit {}) stopped at {stop}",
+                a.id()
+            ))
         })
         .collect();
     out.extend(coverage.iter().cloned());
