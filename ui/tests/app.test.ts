@@ -165,6 +165,22 @@ describe("App", () => {
     expect(backend.callsOf("resumeAudit")).toEqual([[2]]);
   });
 
+  it("shows where a re-run of each audit sends its requests", async () => {
+    const backend = backendWithAudits();
+    backend.audits[0] = {
+      ...backend.audits[0],
+      resolve: ["site1.test:443:10.0.0.5"],
+      extraCaCerts: 1,
+      configProblem: "its stored start URLs differ from the audit's",
+    };
+    render(App, { props: { backend } });
+    await fireEvent.click(screen.getByTestId("nav-audits"));
+    await screen.findAllByTestId("audit-row");
+    expect(screen.getByTestId("audit-row-resolve").textContent).toContain("site1.test:443:10.0.0.5");
+    expect(screen.getByTestId("audit-row-extra-ca").textContent).toContain("1 extra CA");
+    expect(screen.getByTestId("audit-row-config-problem").textContent).toContain("differ");
+  });
+
   it("says on the overview where a crawl stopped at a limit", async () => {
     const backend = backendWithAudits();
     render(App, { props: { backend } });
