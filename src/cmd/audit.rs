@@ -97,10 +97,12 @@ pub struct Args {
     /// trap guard; raise it for large numbered catalogues (0 = off) [default: 10000].
     #[arg(long, value_name = "N")]
     trap_budget: Option<u64>,
-    /// Most URLs with two or more query parameters admitted per path, the guard against
-    /// faceted navigation (filters that combine without end); a URL repeating a
-    /// parameter with its value is never crawled. Raise it to crawl more filter
-    /// combinations (0 = off) [default: 200].
+    /// Most combinations of filter values crawled per path, the guard against faceted
+    /// navigation (filters that combine without end): two or more query parameters with
+    /// few values each (at most 16 seen; a parameter with more, such as a page title, is
+    /// an identifier, not a filter); a filter page's link that repeats a parameter with
+    /// its value is never crawled. Raise it to crawl more combinations (0 = off)
+    /// [default: 1000].
     #[arg(long, value_name = "N")]
     facet_budget: Option<u64>,
     /// Most bytes the audit may store in the database (over all its runs); the crawl

@@ -115,10 +115,14 @@ pub struct CrawlConfig {
     /// check off. Further URLs of the pattern are recorded as skipped `trap`. Raise it for
     /// catalogues with more numbered products than this.
     pub trap_pattern_budget: u64,
-    /// Trap detection for faceted navigation: most URLs with two or more query
-    /// parameters admitted per path (`/shop/?color=red&size=m`, `/shop/?size=m&sort=price`,
-    /// ...); 0 turns the check off. Further combinations of the path, and any URL that
-    /// repeats a parameter with the same value, are recorded as skipped `trap_facets`.
+    /// Trap detection for faceted navigation: most distinct combinations of filter values
+    /// admitted per path (`/shop/?color=red&size=m`, `/shop/?size=m&sort=price`, ...: two
+    /// or more query parameters with few values each; a parameter with many, such as a
+    /// page title or a product id, is an identifier and no filter); 0 turns the check
+    /// off. URLs of further combinations of the path, and links on a filter page that
+    /// repeat a parameter with its value, are recorded as skipped `trap_facets`. Default
+    /// 1,000: a wiki's views of the pages it has seen before telling its titles from
+    /// filters (16 titles × their edit, history and section links) stay well below it.
     pub facet_budget: u64,
     /// Trap detection: most times one path segment may repeat (`/a/b/a/b/a/b` repeats
     /// `a` three times); 0 turns the check off.
@@ -189,7 +193,7 @@ impl Default for CrawlConfig {
             resolve: Vec::new(),
             extra_root_certs_pem: Vec::new(),
             trap_pattern_budget: 10_000,
-            facet_budget: 200,
+            facet_budget: 1_000,
             max_segment_repeats: 2,
             known_url_cache: 4_000_000,
             learned_rules: None,

@@ -73,10 +73,12 @@ fn pattern(cx: &Ctx<'_, '_>, from: &str, to: &str) -> (String, String) {
         return (format!("{host} {w}"), format!("{w}, on {host}"));
     }
     let (x, y) = differing_parts(&from[a.origin_end..], &to[b.origin_end..]);
-    (
-        format!("{host} {x} -> {y}"),
-        format!("with `{x}` where the URL they lead to has `{y}`, on {host}"),
-    )
+    let words = match (x.is_empty(), y.is_empty()) {
+        (false, true) => format!("with an extra `{x}` the URL they lead to has not, on {host}"),
+        (true, false) => format!("without the `{y}` of the URL they lead to, on {host}"),
+        _ => format!("with `{x}` where the URL they lead to has `{y}`, on {host}"),
+    };
+    (format!("{host} {x} -> {y}"), words)
 }
 
 /// One finding for the findings of one kind and pattern.
