@@ -36,7 +36,11 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             }
         }
     }
+    let slotted = template_slots(cx, &broken, &anchors, out);
     for t in broken {
+        if slotted.contains(&t) {
+            continue;
+        }
         let url = cx.url(t);
         let (pages, more_pages) = cx.linking_pages(t);
         let n = cx.linkers(t).len() as u32;
@@ -99,6 +103,94 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         };
         out.push(f);
     }
+}
+
+/// Broken URLs of one slot of the site's template are one finding: many pages each
+/// link their own URL under one path, with one anchor text, in one region of the page
+/// (a wiki's "What links here" in its sidebar, each to the page's own special page).
+const SLOT_MIN: usize = 5;
+
+/// Finds the template slots among the broken URLs, pushes one finding for each, and
+/// returns the URLs they cover.
+fn template_slots(
+    cx: &Ctx<'_, '_>,
+    broken: &[u32],
+    anchors: &FxHashMap<u32, Vec<&str>>,
+    out: &mut Vec<Finding>,
+) -> rustc_hash::FxHashSet<u32> {
+    let site = cx.site;
+    let ids: FxHashMap<crate::UrlId, u32> = broken
+        .iter()
+        .filter(|&&t| cx.template_link(t).is_none())
+        .map(|&t| (site.id(t), t))
+        .collect();
+    // Where in the pages each broken URL is linked.
+    let mut regions: FxHashMap<u32, FxHashMap<Option<crate::LinkRegion>, u32>> =
+        FxHashMap::default();
+    for l in &site.input.links {
+        if let Some(&t) = l.to.and_then(|to| ids.get(&to)) {
+            *regions.entry(t).or_default().entry(l.region).or_default() += 1;
+        }
+    }
+    type Slot = (String, String, Option<crate::LinkRegion>);
+    let mut slots: std::collections::BTreeMap<Slot, Vec<u32>> = Default::default();
+    for (&t, by_region) in &regions {
+        let Some(anchor) = anchors
+            .get(&t)
+            .and_then(|a| a.first())
+            .filter(|a| !a.is_empty())
+        else {
+            continue;
+        };
+        let Some((&region, _)) = by_region.iter().max_by_key(|&(r, n)| (*n, *r)) else {
+            continue;
+        };
+        let url = site.url(t);
+        let parent = &url[..url.rfind('/').map_or(url.len(), |i| i + 1)];
+        slots
+            .entry(((*anchor).to_owned(), parent.to_owned(), region))
+            .or_default()
+            .push(t);
+    }
+    let mut covered = rustc_hash::FxHashSet::default();
+    for ((anchor, parent, region), mut targets) in slots {
+        if targets.len() < SLOT_MIN {
+            continue;
+        }
+        targets.sort_by(|&a, &b| site.url(a).cmp(site.url(b)));
+        let mut pages: Vec<u32> = targets.iter().flat_map(|&t| cx.linkers(t)).collect();
+        pages.sort_unstable();
+        pages.dedup();
+        let place = super::template_place(region);
+        let n = targets.len();
+        let mut f = Finding::new(
+            FindingId::LinkBroken,
+            &[&format!("slot \"{anchor}\" {parent}")],
+            format!(
+                "The \"{anchor}\" link in the site's {place} leads to an error on {} pages: \
+                 each links its own URL under {parent}, and {n} of them do not answer 200.",
+                pages.len()
+            ),
+        )
+        .urls(targets.iter().take(site.cfg.max_listed).map(|&t| cx.url(t)));
+        for &t in targets.iter().take(3) {
+            f = f.evidence(format!(
+                "for example {} {}, linked from {}",
+                site.url(t),
+                site.describe(t),
+                cx.linkers(t).first().map_or("", |&p| site.url(p))
+            ));
+        }
+        out.push(f.fix(Fix::UpdateTemplateLink {
+            from: format!("{parent}…"),
+            to: None,
+            pages: pages.len() as u32,
+            anchor: Some(anchor),
+            region,
+        }));
+        covered.extend(targets);
+    }
+    covered
 }
 
 /// A live page the broken URL stands for: one with the same equivalence key, or the

@@ -1010,3 +1010,41 @@ fn links_to_urls_of_one_pattern_are_one_finding() {
             .starts_with("Internal links point to 4 URLs in another letter case")
     );
 }
+
+#[test]
+fn one_slot_of_the_template_linking_each_page_s_own_broken_url_is_one_finding() {
+    let mut b = B::new();
+    b.page(&u("/"), 1).start(&u("/"));
+    for k in 0..6u64 {
+        let page = u(&format!("/wiki/P_{k}"));
+        let special = u(&format!("/wiki/Special:WhatLinksHere/P_{k}"));
+        b.page(&page, 100 + k)
+            .link(&u("/"), &page)
+            .link(&page, &special)
+            .anchor(&page, &special, "What links here")
+            .status(&special, 404);
+    }
+    let a = b.analyse();
+    let broken: Vec<&Finding> = a.findings_with(FindingId::LinkBroken).collect();
+    assert_eq!(broken.len(), 1, "{broken:#?}");
+    let f = broken[0];
+    assert!(
+        f.summary.starts_with(
+            "The \"What links here\" link in the site's template leads to an error on 6 pages"
+        ),
+        "{}",
+        f.summary
+    );
+    assert!(
+        matches!(
+            &f.fixes[..],
+            [Fix::UpdateTemplateLink {
+                pages: 6,
+                to: None,
+                ..
+            }]
+        ),
+        "{:#?}",
+        f.fixes
+    );
+}
