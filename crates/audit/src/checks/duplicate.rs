@@ -248,6 +248,14 @@ pub(super) fn differing_parts(a: &str, b: &str) -> (String, String) {
     } {
         suf -= 1;
     }
+    // Cut on characters, not inside one (URLs are ASCII in their canonical form, but the
+    // parts must never split a multi-byte character whatever they hold).
+    while pre > 0 && !(a.is_char_boundary(pre) && b.is_char_boundary(pre)) {
+        pre -= 1;
+    }
+    while suf > 0 && !(a.is_char_boundary(a.len() - suf) && b.is_char_boundary(b.len() - suf)) {
+        suf -= 1;
+    }
     let digits = |s: &str| {
         let mut out = String::with_capacity(s.len());
         let mut in_number = false;
@@ -697,6 +705,15 @@ mod tests {
         assert_eq!(d("/page-12", "/page-13"), ("#".into(), "#".into()));
         assert_eq!(d("/a/print/", "/a/"), ("print/".into(), "".into()));
         assert_eq!(d("/x", "/x"), ("".into(), "".into()));
+        // Never inside a character: é and è share their first byte.
+        assert_eq!(
+            d("/caf\u{e9}", "/caf\u{e8}"),
+            ("\u{e9}".into(), "\u{e8}".into())
+        );
+        assert_eq!(
+            d("/\u{e9}a", "/\u{e8}a"),
+            ("\u{e9}".into(), "\u{e8}".into())
+        );
     }
 
     #[test]

@@ -127,6 +127,10 @@ impl<'s, 'a> Ctx<'s, 'a> {
         // Targets whose linking pages are most pages of one host, with those pages.
         let mut linking: FxHashMap<UrlId, (u32, FxHashSet<UrlId>)> = FxHashMap::default();
         for i in 0..site.n as u32 {
+            // The count first: most URLs have a few links in, and listing them costs.
+            if site.inlinks(i) < TEMPLATE_LINK_MIN_PAGES {
+                continue;
+            }
             let linkers = self.linkers(i);
             if (linkers.len() as u32) < TEMPLATE_LINK_MIN_PAGES {
                 continue;

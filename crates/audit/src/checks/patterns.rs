@@ -114,9 +114,10 @@ fn one_for_all(
     for e in list.iter().take(3) {
         f = f.evidence(format!("for example: {}", e.summary));
     }
-    // A temporary redirect's links stay (see the redirect check): no fix then.
+    // A temporary redirect's links stay (see the redirect check): no fix when one of
+    // the pattern's URLs redirects temporarily.
     let first = list[0];
-    if first.fixes.is_empty() {
+    if list.iter().any(|f| f.fixes.is_empty()) {
         return f;
     }
     f.fix(Fix::UpdateLinksForPattern {
