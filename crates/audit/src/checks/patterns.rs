@@ -23,7 +23,12 @@ const GROUPED: [FindingId; 2] = [FindingId::LinkToRedirect, FindingId::CanonLink
 pub(super) fn group(cx: &Ctx<'_, '_>, findings: &mut Vec<Finding>) {
     let mut groups: BTreeMap<(FindingId, String), (String, Vec<usize>)> = BTreeMap::new();
     for (k, f) in findings.iter().enumerate() {
-        if !GROUPED.contains(&f.id) {
+        // A template link is already one finding with its one fix.
+        if !GROUPED.contains(&f.id)
+            || f.fixes
+                .iter()
+                .any(|x| matches!(x, Fix::UpdateTemplateLink { .. }))
+        {
             continue;
         }
         let [from, to, ..] = f.urls.as_slice() else {
