@@ -30,9 +30,13 @@ pub(crate) struct Ctx<'s, 'a> {
     pub keys: &'s Keys,
     /// `(url index, sitemap row index)`, sorted.
     listed: Vec<(u32, u32)>,
+    /// Each URL's host (lower-cased, with its port), as an index into `host_names`.
+    host_of_url: Vec<u32>,
+    /// The hosts.
+    host_names: Vec<String>,
     /// Distinct pages each host serves (2xx, no hop, preferred in their cluster), by
-    /// lower-cased host and port.
-    host_pages: FxHashMap<String, u32>,
+    /// host index.
+    host_pages: Vec<u32>,
     /// Template links by target index, found on first use.
     template_links: std::cell::OnceCell<FxHashMap<u32, TemplateLink>>,
 }
@@ -84,14 +88,35 @@ impl<'s, 'a> Ctx<'s, 'a> {
             .collect();
         listed.sort_unstable();
         listed.dedup();
-        let mut host_pages: FxHashMap<String, u32> = FxHashMap::default();
-        for i in 0..site.n as u32 {
-            // Distinct pages: a duplicate (on www., with a tracking parameter) is its
-            // preferred page's copy and carries the same links.
-            if site.serves(i) && !site.external[i as usize] && clusters.preferred_of(i) == i {
-                *host_pages.entry(host_of(site.url(i))).or_default() += 1;
-            }
-        }
+        let mut host_index: FxHashMap<String, u32> = FxHashMap::default();
+        let mut host_names: Vec<String> = Vec::new();
+        let mut host_pages: Vec<u32> = Vec::new();
+        let mut key = String::new();
+        let host_of_url: Vec<u32> = (0..site.n as u32)
+            .map(|i| {
+                let p = crate::urlparts::split(site.url(i));
+                key.clear();
+                key.push_str(p.host);
+                key.make_ascii_lowercase();
+                key.push_str(p.port);
+                let h = match host_index.get(key.as_str()) {
+                    Some(&h) => h,
+                    None => {
+                        let h = host_names.len() as u32;
+                        host_index.insert(key.clone(), h);
+                        host_names.push(key.clone());
+                        host_pages.push(0);
+                        h
+                    }
+                };
+                // Distinct pages: a duplicate (on www., with a tracking parameter) is its
+                // preferred page's copy and carries the same links.
+                if site.serves(i) && !site.external[i as usize] && clusters.preferred_of(i) == i {
+                    host_pages[h as usize] += 1;
+                }
+                h
+            })
+            .collect();
         Ctx {
             site,
             clusters,
@@ -99,6 +124,8 @@ impl<'s, 'a> Ctx<'s, 'a> {
             mined,
             keys,
             listed,
+            host_of_url,
+            host_names,
             host_pages,
             template_links: std::cell::OnceCell::new(),
         }
@@ -118,28 +145,35 @@ impl<'s, 'a> Ctx<'s, 'a> {
     /// in the page they sit and one over the anchors for their text.
     fn find_template_links(&self) -> FxHashMap<u32, TemplateLink> {
         let site = self.site;
-        let passes = |on_host: u32, host: &str| {
-            let of = self.host_pages.get(host).copied().unwrap_or(0).max(on_host);
+        let passes = |on_host: u32, host: u32| {
+            let of = self.host_pages[host as usize].max(on_host);
             (on_host >= TEMPLATE_LINK_MIN_PAGES
                 && f64::from(on_host) >= TEMPLATE_LINK_SHARE * f64::from(of))
             .then_some(of)
         };
+        // Whether most pages of one host are among `pages`.
+        let most_of_a_host = |pages: &mut dyn Iterator<Item = u32>| {
+            let mut by_host: Vec<(u32, u32)> = Vec::new();
+            for p in pages {
+                let h = self.host_of_url[p as usize];
+                match by_host.iter_mut().find(|(x, _)| *x == h) {
+                    Some((_, n)) => *n += 1,
+                    None => by_host.push((h, 1)),
+                }
+            }
+            by_host.iter().any(|&(h, n)| passes(n, h).is_some())
+        };
         // Targets whose linking pages are most pages of one host, with those pages.
         let mut linking: FxHashMap<UrlId, (u32, FxHashSet<UrlId>)> = FxHashMap::default();
         for i in 0..site.n as u32 {
-            // The count first: most URLs have a few links in, and listing them costs.
-            if site.inlinks(i) < TEMPLATE_LINK_MIN_PAGES {
+            // First on every page linking it (no list to make): most URLs fail here.
+            if site.inlinks(i) < TEMPLATE_LINK_MIN_PAGES
+                || !most_of_a_host(&mut site.linked_from(i).iter().copied())
+            {
                 continue;
             }
             let linkers = self.linkers(i);
-            if (linkers.len() as u32) < TEMPLATE_LINK_MIN_PAGES {
-                continue;
-            }
-            let mut by_host: FxHashMap<String, u32> = FxHashMap::default();
-            for &p in &linkers {
-                *by_host.entry(host_of(site.url(p))).or_default() += 1;
-            }
-            if by_host.iter().any(|(h, &n)| passes(n, h).is_some()) {
+            if most_of_a_host(&mut linkers.iter().copied()) {
                 let pages = linkers.iter().map(|&p| site.id(p)).collect();
                 linking.insert(site.id(i), (i, pages));
             }
@@ -148,7 +182,7 @@ impl<'s, 'a> Ctx<'s, 'a> {
             return FxHashMap::default();
         }
         // Where in the page: pages carrying the link, by host and region.
-        type Place = (String, Option<crate::LinkRegion>);
+        type Place = (u32, Option<crate::LinkRegion>);
         let mut seen: FxHashSet<(UrlId, UrlId, Option<crate::LinkRegion>)> = FxHashSet::default();
         let mut by_place: FxHashMap<UrlId, FxHashMap<Place, u32>> = FxHashMap::default();
         for l in &site.input.links {
@@ -163,18 +197,20 @@ impl<'s, 'a> Ctx<'s, 'a> {
             *by_place
                 .entry(to)
                 .or_default()
-                .entry((host_of(site.url(p)), l.region))
+                .entry((self.host_of_url[p as usize], l.region))
                 .or_default() += 1;
         }
         let mut found: FxHashMap<UrlId, TemplateLink> = FxHashMap::default();
         for (to, places) in by_place {
+            // The most pages; on a tie, the host first by name, then the region.
+            let name = |&(h, r): &Place| (&self.host_names[h as usize], r);
             let Some(((host, region), on_host)) = places
                 .into_iter()
-                .max_by(|(a, n), (b, m)| n.cmp(m).then_with(|| b.cmp(a)))
+                .max_by(|(a, n), (b, m)| n.cmp(m).then_with(|| name(b).cmp(&name(a))))
             else {
                 continue;
             };
-            if let Some(of) = passes(on_host, &host) {
+            if let Some(of) = passes(on_host, host) {
                 let pages = linking[&to].1.len() as u32;
                 found.insert(
                     to,
@@ -395,12 +431,6 @@ pub(crate) fn answer(describe: &str) -> String {
         None if describe == "not fetched" => "was not fetched".to_owned(),
         None => describe.to_owned(),
     }
-}
-
-/// The host and port of a URL, lower-cased.
-fn host_of(url: &str) -> String {
-    let p = crate::urlparts::split(url);
-    format!("{}{}", p.host.to_ascii_lowercase(), p.port)
 }
 
 /// `n` with the singular or plural noun: "1 URL", "3 URLs".
