@@ -72,6 +72,16 @@ mod handlers {
     ) -> Answer<i64> {
         let policy = AnalysisPolicy::choose(request.preset, request.policy_file.as_deref())?;
         let config = runs::crawl_config(&request, &state.ca_pems)?;
+        start_run(app, &state, config, policy).await
+    }
+
+    /// Starts a new audit of `config`, analysed under `policy` (remembered for it).
+    async fn start_run(
+        app: AppHandle,
+        state: &AppState,
+        config: crawl::CrawlConfig,
+        policy: AnalysisPolicy,
+    ) -> Answer<i64> {
         let events = Arc::new(state.events(app));
         let id = state
             .runs
@@ -122,13 +132,7 @@ mod handlers {
         // someone else cannot send a re-run elsewhere unseen.
         let config = view::runs::stored_run_config(&state.store, store::AuditId(audit_id)).await?;
         let policy = state.policy_of(audit_id).await?;
-        let events = Arc::new(state.events(app));
-        let id = state
-            .runs
-            .start(state.store.clone(), config, policy.clone(), events)
-            .await?;
-        state.remember_policy(id, policy);
-        Ok(id)
+        start_run(app, &state, config, policy).await
     }
 
     pub async fn delete_audit(
