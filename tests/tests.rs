@@ -15,5 +15,6 @@ mod one_pipeline;
 mod report;
 mod resume;
 mod sf_columns;
+mod shop;
 mod truth;
 mod util;

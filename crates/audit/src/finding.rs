@@ -420,6 +420,16 @@ pub enum Fix {
         /// One linked URL and where it leads.
         example: [String; 2],
     },
+    /// Remove or correct the internal links to every URL of a pattern: each redirects
+    /// to an error (the finding lists each URL).
+    RemoveLinksForPattern {
+        /// What the linked URLs have in common, in words.
+        pattern: String,
+        /// How many URLs.
+        urls: u32,
+        /// One linked URL and the error it ends at.
+        example: [String; 2],
+    },
     /// Link to `to` from relevant crawlable pages.
     AddLinks {
         /// The page that needs internal links.
@@ -455,6 +465,16 @@ pub enum Fix {
         pages: [String; 2],
         /// Their similarity in whole percent.
         similarity: u32,
+    },
+    /// Review the query parameters of paths whose URLs have near-identical main content:
+    /// filters and sorts that make no page of their own.
+    ReviewParameters {
+        /// The paths (host and path).
+        paths: Vec<String>,
+        /// The parameter names seen on its near-identical URLs.
+        params: Vec<String>,
+        /// How many near-identical pairs.
+        pairs: u32,
     },
     /// One fix for every URL of a pattern of duplicates: a 301, or a canonical, from
     /// each to its preferred URL (the fix files list every pair).
@@ -592,16 +612,20 @@ impl fmt::Display for Fix {
                     }
                     r => crate::checks::template_place(*r),
                 };
+                let all = match pages {
+                    1 => "the 1 page that carries it".to_owned(),
+                    n => format!("all {n} pages that carry it"),
+                };
                 match to {
                     Some(to) => write!(
                         f,
                         "In the site's {place}, change the link{named} to {from} into a link to \
-                         {to}: one edit changes it on all {pages} pages that carry it."
+                         {to}: one edit changes it on {all}."
                     ),
                     None => write!(
                         f,
                         "In the site's {place}, remove or replace the link{named} to {from}: one \
-                         edit changes it on all {pages} pages that carry it."
+                         edit changes it on {all}."
                     ),
                 }
             }
@@ -617,6 +641,19 @@ impl fmt::Display for Fix {
                      URLs they lead to (for example, link {to} instead of {from}): where one \
                      template or editor writes them all, fix it there; \
                      links_to_non_preferred.csv lists every link."
+                )
+            }
+            Fix::RemoveLinksForPattern {
+                pattern,
+                urls,
+                example,
+            } => {
+                let [from, to] = example;
+                write!(
+                    f,
+                    "Remove or correct the internal links to the {urls} URLs {pattern} (for \
+                     example, {from} ends at {to}): where one template or editor writes them \
+                     all, fix it there; the finding lists every URL."
                 )
             }
             Fix::AddLinks { to } => write!(f, "Link to {to} from relevant crawlable pages."),
@@ -667,6 +704,39 @@ impl fmt::Display for Fix {
                  keep one and 301 the other to it; if not, make their main content distinct.",
                 pages[0], pages[1]
             ),
+            Fix::ReviewParameters {
+                paths,
+                params,
+                pairs,
+            } => {
+                let path = match paths.as_slice() {
+                    [one] => one.clone(),
+                    [a, b] => format!("{a} and {b}"),
+                    [a, b, c] => format!("{a}, {b} and {c}"),
+                    [a, b, c, rest @ ..] => {
+                        format!("{a}, {b}, {c} and {} more paths", rest.len())
+                    }
+                    [] => "these paths".to_owned(),
+                };
+                let names = params
+                    .iter()
+                    .map(|p| format!("`{p}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let (which, they) = if params.len() == 1 {
+                    ("parameter", "it filters or sorts")
+                } else {
+                    ("parameters", "they filter or sort")
+                };
+                write!(
+                    f,
+                    "Review the {which} {names} of {path} ({pairs} near-identical pairs): where \
+                     {they} the same listing without making a page worth finding, set each \
+                     URL's canonical to the unfiltered listing or keep crawlers out with \
+                     robots.txt; where the URLs are distinct pages, make their main content \
+                     distinct."
+                )
+            }
             Fix::AllowInRobots { url } => write!(f, "Allow {url} in robots.txt."),
             Fix::DisallowInRobots { pattern } => {
                 write!(f, "Add `Disallow: {pattern}` to robots.txt.")

@@ -57,8 +57,15 @@ fn traps(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
                 .push(u);
         }
     }
+    let mut facet_traps: BTreeMap<String, Vec<(String, Vec<u32>)>> = BTreeMap::new();
     for (reason, (facets, mut urls)) in by_reason {
         urls.sort_by(|&a, &b| site.url(a).cmp(site.url(b)));
+        if facets {
+            let host = split(site.url(urls[0])).host.to_ascii_lowercase();
+            let detail = reason.trim_start_matches("trap:").trim().to_owned();
+            facet_traps.entry(host).or_default().push((detail, urls));
+            continue;
+        }
         let mut from: Vec<u32> = urls
             .iter()
             .flat_map(|&u| site.linked_from(u).iter().copied())
@@ -87,21 +94,6 @@ fn traps(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             super::count(from.len(), "crawled page", "crawled pages"),
             if from.len() == 1 { "links" } else { "link" }
         ));
-        if facets {
-            // Faceted navigation: the filter links are the site's; what stops crawlers
-            // is a robots.txt pattern for the combinations (or the repeats).
-            f = f.evidence(
-                "faceted navigation: query parameters with few values each (filters) combined on \
-                 one path past the facet budget, or repeated by filter links; the crawl \
-                 stopped expanding them here"
-                    .to_owned(),
-            );
-            if let Some(pattern) = facet_pattern(cx, &urls) {
-                f = f.fix(Fix::DisallowInRobots { pattern });
-            }
-            out.push(f);
-            continue;
-        }
         if !from.is_empty() {
             let (pages, more_pages) = cx.pages(&from);
             f = f.fix(Fix::RemoveLinks {
@@ -118,6 +110,81 @@ fn traps(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         }
         out.push(f);
     }
+    for (host, traps) in facet_traps {
+        out.push(faceted_navigation(cx, &host, traps));
+    }
+}
+
+/// One finding for a host's faceted navigation: every listing whose filter
+/// combinations went past the facet budget or whose filter links repeat a parameter is
+/// one cause, the site's filter links, with one robots.txt fix. `traps` are the skip
+/// details (`over 40 combinations of query parameters on /shop/bags/`, `parameter color
+/// repeated in /shop/bags/`) with their URLs.
+fn faceted_navigation(cx: &Ctx<'_, '_>, host: &str, traps: Vec<(String, Vec<u32>)>) -> Finding {
+    let site = cx.site;
+    // Per listing path: its skip details with counts, and whether combinations were cut
+    // (their robots.txt pattern covers the repeats too).
+    let mut listings: BTreeMap<&str, (Vec<String>, bool, Vec<String>)> = BTreeMap::new();
+    let mut all: Vec<u32> = Vec::new();
+    for (detail, urls) in &traps {
+        let path = split(site.url(urls[0])).path;
+        let entry = listings.entry(path).or_default();
+        entry.0.push(format!("{} ({})", detail, urls.len()));
+        match facet_pattern(cx, urls) {
+            Some(p) if p.ends_with("?*&") => {
+                entry.1 = true;
+                entry.2 = vec![p];
+            }
+            Some(p) if !entry.1 => entry.2.push(p),
+            _ => {}
+        }
+        all.extend(urls);
+    }
+    all.sort_by(|&a, &b| site.url(a).cmp(site.url(b)));
+    all.dedup();
+    let mut from: Vec<u32> = all
+        .iter()
+        .flat_map(|&u| site.linked_from(u).iter().copied())
+        .collect();
+    from.sort_unstable();
+    from.dedup();
+    let n = listings.len();
+    let mut f = Finding::new(
+        FindingId::Trap,
+        &[&format!("facets {host}")],
+        format!(
+            "Faceted navigation on {} of {host}: {} left uncrawled (filter combinations past \
+             the facet budget, or filter links that repeat a parameter).",
+            super::count(n, "listing", "listings"),
+            match all.len() {
+                1 => "1 URL was".to_owned(),
+                k => format!("{k} URLs were"),
+            }
+        ),
+    )
+    .urls(all.iter().take(10).map(|&u| cx.url(u)))
+    .evidence(
+        "faceted navigation: query parameters with few values each (filters) combined on one \
+         path past the facet budget, or repeated by filter links; the crawl stopped expanding \
+         them there"
+            .to_owned(),
+    )
+    .evidence(format!(
+        "{} {} into them",
+        super::count(from.len(), "crawled page", "crawled pages"),
+        if from.len() == 1 { "links" } else { "link" }
+    ));
+    let mut patterns: Vec<String> = Vec::new();
+    for (path, (details, _, pats)) in listings {
+        f = f.evidence(format!("{path}: {}", details.join("; ")));
+        patterns.extend(pats);
+    }
+    patterns.sort();
+    patterns.dedup();
+    for pattern in patterns {
+        f = f.fix(Fix::DisallowInRobots { pattern });
+    }
+    f
 }
 
 /// The robots.txt pattern that stops crawlers at a facet trap: the URLs' path followed

@@ -4,7 +4,7 @@ use super::Ctx;
 use crate::cluster::{DupKind, SignalKind, percent, unsafe_rules};
 use crate::finding::{Finding, FindingId, Fix};
 use crate::site::{Chain, NONE};
-use crate::urlparts::{Variant, is_ip, page_number, split};
+use crate::urlparts::{Variant, is_ip, page_number, split, strip_www};
 use canon::Rule;
 use std::collections::BTreeMap;
 
@@ -45,6 +45,7 @@ struct Dup {
 fn duplicates(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     let site = cx.site;
     let mut groups: BTreeMap<(FindingId, String), (String, Vec<Dup>)> = BTreeMap::new();
+    let mut found = Vec::new();
     for (c, members) in cx.clusters.members.iter().enumerate() {
         let p = cx.clusters.preferred[c];
         if !site.serves(p) {
@@ -57,13 +58,17 @@ fn duplicates(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             if !site.indexable(m) {
                 continue;
             }
-            let (id, key, words) = pattern(cx, m, p, kind);
-            groups
-                .entry((id, key))
-                .or_insert_with(|| (words, Vec::new()))
-                .1
-                .push(Dup { m, p, kind });
+            found.push(Dup { m, p, kind });
         }
+    }
+    let neutral = neutral_values(cx, &found);
+    for d in found {
+        let (id, key, words) = pattern(cx, d.m, d.p, d.kind, &neutral);
+        groups
+            .entry((id, key))
+            .or_insert_with(|| (words, Vec::new()))
+            .1
+            .push(d);
     }
     for ((id, key), (words, mut dups)) in groups {
         dups.sort_by(|a, b| site.url(a.m).cmp(site.url(b.m)));
@@ -75,9 +80,75 @@ fn duplicates(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     }
 }
 
+/// Whether the parameter changes other pages (the parameter classifier's verdict).
+fn changes_content(cx: &Ctx<'_, '_>, name: &str) -> bool {
+    cx.mined
+        .params
+        .iter()
+        .any(|p| p.name == name && p.class == crate::dust::ParamClass::ChangesContent)
+}
+
+/// Values of parameters that change other pages which never change the page they are
+/// on: `action=view` on a wiki, where `action=edit` is another page. A value is neutral
+/// when at least 90% of the pages that carry it are duplicates. A filter value that
+/// happens to select every product of one listing (`color=black` on a page of black
+/// boots) and narrows the others is not: its duplicates are one pattern with the other
+/// values of the filter.
+fn neutral_values(cx: &Ctx<'_, '_>, dups: &[Dup]) -> BTreeMap<(String, String), bool> {
+    let site = cx.site;
+    // (name, value) -> (duplicates carrying it, served pages carrying it)
+    let mut counts: BTreeMap<(String, String), (u32, u32)> = BTreeMap::new();
+    for d in dups {
+        if d.kind != DupKind::Url(Variant::Param) {
+            continue;
+        }
+        let (a, b) = (split(site.url(d.m)), split(site.url(d.p)));
+        for name in differing_params(a.query, b.query) {
+            if let Some(v) = param_value(a.query, &name)
+                && changes_content(cx, &name)
+            {
+                counts.entry((name, v.to_owned())).or_default().0 += 1;
+            }
+        }
+    }
+    if counts.is_empty() {
+        return BTreeMap::new();
+    }
+    let mut names: Vec<String> = counts.keys().map(|(k, _)| k.clone()).collect();
+    names.dedup();
+    for u in 0..site.n as u32 {
+        if !site.serves(u) {
+            continue;
+        }
+        let Some(query) = split(site.url(u)).query else {
+            continue;
+        };
+        let mut seen: Vec<(&str, &str)> = Vec::new();
+        for (k, v) in query.split('&').filter_map(|kv| kv.split_once('=')) {
+            if !names.iter().any(|n| n == k) || seen.contains(&(k, v)) {
+                continue;
+            }
+            seen.push((k, v));
+            if let Some(c) = counts.get_mut(&(k.to_owned(), v.to_owned())) {
+                c.1 += 1;
+            }
+        }
+    }
+    counts
+        .into_iter()
+        .map(|(kv, (dups, served))| (kv, u64::from(dups) * 10 >= u64::from(served) * 9))
+        .collect()
+}
+
 /// A duplicate's finding id, the key of its pattern and the pattern in words ("on the
 /// host www.example.com instead of example.com").
-fn pattern(cx: &Ctx<'_, '_>, m: u32, p: u32, kind: DupKind) -> (FindingId, String, String) {
+fn pattern(
+    cx: &Ctx<'_, '_>,
+    m: u32,
+    p: u32,
+    kind: DupKind,
+    neutral: &BTreeMap<(String, String), bool>,
+) -> (FindingId, String, String) {
     let site = cx.site;
     let (mu, pu) = (site.url(m), site.url(p));
     let (a, b) = (split(mu), split(pu));
@@ -128,18 +199,37 @@ fn pattern(cx: &Ctx<'_, '_>, m: u32, p: u32, kind: DupKind) -> (FindingId, Strin
             format!("in another letter case, on {host}"),
         ),
         DupKind::Url(Variant::Param) => {
+            // The host alias is its own finding: a parameter's duplicates on both hosts
+            // are one pattern.
+            let host = strip_www(&host);
             // A parameter that changes other pages (`action` on a wiki: `action=edit` is
-            // another page) is named with its value here: `action=view` is the neutral one.
-            let changes_content = |name: &str| {
-                cx.mined
-                    .params
-                    .iter()
-                    .any(|p| p.name == name && p.class == crate::dust::ParamClass::ChangesContent)
-            };
-            let names: Vec<String> = differing_params(a.query, b.query)
+            // another page) is named with its value when that value is neutral:
+            // `action=view` (see `neutral_values`).
+            let differing = differing_params(a.query, b.query);
+            // A filter: a parameter that changes other pages, with a value that is not
+            // neutral. Its duplicates are coincidences of the listing (every product
+            // it shows is red), one pattern for every filter of the host.
+            let filter = differing.iter().any(|name| {
+                changes_content(cx, name)
+                    && param_value(a.query, name)
+                        .is_none_or(|v| neutral.get(&(name.clone(), v.to_owned())) != Some(&true))
+            });
+            if filter {
+                return (
+                    FindingId::DupParam,
+                    format!("param {host} filters"),
+                    format!(
+                        "with filter or sort parameters that change other pages but not these, \
+                         on {host}"
+                    ),
+                );
+            }
+            let names: Vec<String> = differing
                 .into_iter()
                 .map(|name| match param_value(a.query, &name) {
-                    Some(v) if changes_content(&name) => format!("{name}={v}"),
+                    Some(v) if neutral.get(&(name.clone(), v.to_owned())) == Some(&true) => {
+                        format!("{name}={v}")
+                    }
                     _ => name,
                 })
                 .collect();
@@ -377,8 +467,8 @@ fn pattern_of_duplicates(
     .urls(dups.iter().take(max).map(|d| cx.url(d.m)));
     if n > max {
         f = f.evidence(format!(
-            "{} URLs are listed here, {} more in the clusters table (clusters.csv), each with its preferred URL",
-            max,
+            "{} listed here, {} more in the clusters table (clusters.csv), each with its preferred URL",
+            super::count(max, "URL is", "URLs are"),
             n - max
         ));
     }
@@ -435,7 +525,31 @@ fn near_for_review(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     // The most similar pair of members stands for the two pages.
     pairs.sort_by(|x, y| (x.0, x.1).cmp(&(y.0, y.1)).then(y.2.total_cmp(&x.2)));
     pairs.dedup_by_key(|p| (p.0, p.1));
+    // Pairs on one path that differ only in their query (a listing's filters and sorts)
+    // are one pattern: one finding per host.
+    let mut by_host: BTreeMap<String, Vec<(u32, u32, f64)>> = BTreeMap::new();
+    let mut single = Vec::new();
     for (a, b, s) in pairs {
+        let (ua, ub) = (split(site.url(a)), split(site.url(b)));
+        let same_path = ua.path == ub.path
+            && ua.scheme == ub.scheme
+            && ua.port == ub.port
+            && strip_www(ua.host).eq_ignore_ascii_case(strip_www(ub.host));
+        if same_path {
+            let host = strip_www(ua.host).to_ascii_lowercase();
+            by_host.entry(host).or_default().push((a, b, s));
+        } else {
+            single.push((a, b, s));
+        }
+    }
+    for (host, list) in by_host {
+        if list.len() < MIN_NEAR_GROUP {
+            single.extend(list);
+            continue;
+        }
+        out.push(near_by_query(cx, &host, &list));
+    }
+    for (a, b, s) in single {
         let (ua, ub) = (cx.url(a), cx.url(b));
         let similarity = percent(s);
         let describe = |i: u32| {
@@ -473,6 +587,73 @@ fn near_for_review(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             }),
         );
     }
+}
+
+/// At least this many near-identical pairs that differ only in their query become one
+/// finding.
+const MIN_NEAR_GROUP: usize = 3;
+
+/// One finding for a host's near-identical pairs of URLs that share a path and differ
+/// only in their query parameters: the parameters (filters, sorts) are the cause.
+fn near_by_query(cx: &Ctx<'_, '_>, host: &str, list: &[(u32, u32, f64)]) -> Finding {
+    let site = cx.site;
+    let mut urls: Vec<u32> = list.iter().flat_map(|&(a, b, _)| [a, b]).collect();
+    urls.sort_by(|&x, &y| site.url(x).cmp(site.url(y)));
+    urls.dedup();
+    let low = list.iter().map(|p| percent(p.2)).min().unwrap_or(0);
+    let high = list.iter().map(|p| percent(p.2)).max().unwrap_or(0);
+    let range = if low == high {
+        format!("{low}%")
+    } else {
+        format!("{low}% to {high}%")
+    };
+    let mut paths: BTreeMap<&str, usize> = BTreeMap::new();
+    for &(a, _, _) in list {
+        *paths.entry(split(site.url(a)).path).or_default() += 1;
+    }
+    let mut params: Vec<&str> = urls
+        .iter()
+        .filter_map(|&u| split(site.url(u)).query)
+        .flat_map(|q| q.split('&'))
+        .map(|kv| kv.split_once('=').map_or(kv, |x| x.0))
+        .filter(|k| !k.is_empty())
+        .collect();
+    params.sort_unstable();
+    params.dedup();
+    let mut f = Finding::new(
+        FindingId::DupNear,
+        &[&format!("near-query {host}")],
+        format!(
+            "{} pairs of URLs on {} of {host} differ only in their query parameters and have \
+             near-identical main content ({range} similar); nothing else says they are one page.",
+            list.len(),
+            super::count(paths.len(), "path", "paths"),
+        ),
+    )
+    .urls(urls.iter().take(site.cfg.max_listed).map(|&u| cx.url(u)));
+    for (path, n) in &paths {
+        f = f.evidence(format!("{path}: {}", super::count(*n, "pair", "pairs")));
+    }
+    let mut examples: Vec<&(u32, u32, f64)> = list.iter().collect();
+    examples.sort_by(|x, y| y.2.total_cmp(&x.2));
+    for &&(a, b, s) in examples.iter().take(3) {
+        f = f.evidence(format!(
+            "for example: {} and {} are {}% similar",
+            site.url(a),
+            site.url(b),
+            percent(s)
+        ));
+    }
+    f = f.evidence(
+        "the similarity is of the main content's word 3-shingles (Jaccard); weak evidence: not \
+         merged, no canonical proposed"
+            .to_owned(),
+    );
+    f.fix(Fix::ReviewParameters {
+        paths: paths.keys().map(|p| format!("{host}{p}")).collect(),
+        params: params.iter().map(|p| (*p).to_owned()).collect(),
+        pairs: list.len() as u32,
+    })
 }
 
 fn rule_id(cx: &Ctx<'_, '_>, r: u32) -> String {

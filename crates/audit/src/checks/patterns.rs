@@ -62,7 +62,7 @@ pub(super) fn group(cx: &Ctx<'_, '_>, findings: &mut Vec<Finding>) {
 }
 
 /// The pattern of a linked URL and where it leads: a key and words.
-fn pattern(cx: &Ctx<'_, '_>, from: &str, to: &str) -> (String, String) {
+pub(super) fn pattern(cx: &Ctx<'_, '_>, from: &str, to: &str) -> (String, String) {
     let (a, b) = (split(from), split(to));
     let host = a.host.to_ascii_lowercase();
     let words = match variant(from, to, &cx.site.cfg.policy.directory_indexes) {
@@ -111,8 +111,8 @@ fn one_for_all(
     );
     if n > cx.site.cfg.max_listed {
         f = f.evidence(format!(
-            "{} URLs are listed here, {} more in links_to_non_preferred.csv",
-            cx.site.cfg.max_listed,
+            "{} listed here, {} more in links_to_non_preferred.csv",
+            super::count(cx.site.cfg.max_listed, "URL is", "URLs are"),
             n - cx.site.cfg.max_listed
         ));
     }

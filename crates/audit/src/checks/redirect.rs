@@ -7,6 +7,7 @@ use crate::input::{ChainProblem, HopKind};
 use crate::site::{Chain, NONE};
 use crate::urlparts::{split, variant};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::BTreeMap;
 
 pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     loops(cx, out);
@@ -61,8 +62,8 @@ fn loops(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
                 )
                 .urls([url.clone()])
                 .evidence(format!(
-                    "the crawler stopped after {} hops back at a URL it had visited",
-                    row.hops
+                    "the crawler stopped after {} back at a URL it had visited",
+                    super::count(row.hops as usize, "hop", "hops")
                 ))
                 .fix(Fix::Serve { url }),
             );
@@ -125,6 +126,7 @@ fn chains_and_dead_ends(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         .filter(|r| r.problem == ChainProblem::TooLong)
         .filter_map(|r| site.idx(r.start).map(|s| (s, r.hops)))
         .collect();
+    let mut dead_ends = Vec::new();
     for e in 0..site.n as u32 {
         if site.hops[e as usize].is_none()
             || site.hop_target[e as usize]
@@ -142,7 +144,7 @@ fn chains_and_dead_ends(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
                     format!(
                         "{url} redirects to {}, which {}.",
                         site.url(to),
-                        site.describe(to)
+                        cx.response(to)
                     ),
                 )
                 .urls(path.iter().map(|&x| cx.url(x)));
@@ -152,7 +154,11 @@ fn chains_and_dead_ends(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
                 if hops > 1 {
                     f = f.evidence(format!("{hops} hops"));
                 }
-                out.push(dead_end_fixes(cx, e, to, f));
+                dead_ends.push(DeadEnd {
+                    from: e,
+                    to,
+                    finding: dead_end_fixes(cx, e, to, f),
+                });
             }
             Chain::Unresolved { last, .. } => {
                 let mut f = Finding::new(
@@ -181,7 +187,10 @@ fn chains_and_dead_ends(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
                     f = f.evidence(cx.hop_line(x));
                 }
                 if let Some(n) = too_long.get(&e) {
-                    f = f.evidence(format!("the crawler gave up after {n} hops"));
+                    f = f.evidence(format!(
+                        "the crawler gave up after {}",
+                        super::count(*n as usize, "hop", "hops")
+                    ));
                 }
                 for &x in &path[..path.len() - 1] {
                     f = f.fix(Fix::Redirect {
@@ -194,6 +203,88 @@ fn chains_and_dead_ends(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             }
             _ => {}
         }
+    }
+    group_dead_ends(cx, dead_ends, out);
+}
+
+/// A redirect to an error, before grouping.
+struct DeadEnd {
+    /// The redirected URL.
+    from: u32,
+    /// The error at the end of its chain.
+    to: u32,
+    finding: Finding,
+}
+
+/// At least this many redirects to errors of one pattern become one finding.
+const MIN_DEAD_END_GROUP: usize = 3;
+
+/// Redirects to errors that follow one pattern (the same change from the linked URL to
+/// where it ends, the same error) and that pages link to are one problem, the template
+/// or editor that writes the links, with one fix: a wiki's 14 lower-case `talk:` links
+/// that redirect to missing `Talk:` pages are one finding, not 14. Each URL stays listed.
+fn group_dead_ends(cx: &Ctx<'_, '_>, dead_ends: Vec<DeadEnd>, out: &mut Vec<Finding>) {
+    let site = cx.site;
+    let mut groups: BTreeMap<(String, String), (String, Vec<DeadEnd>)> = BTreeMap::new();
+    for d in dead_ends {
+        let linked = d
+            .finding
+            .fixes
+            .iter()
+            .any(|x| matches!(x, Fix::RemoveLinks { .. }));
+        if !linked {
+            out.push(d.finding);
+            continue;
+        }
+        let (from, to) = (cx.url(d.from), cx.url(d.to));
+        let (key, words) = super::patterns::pattern(cx, &from, &to);
+        let answer = match site.fetch(d.to).and_then(|f| f.status) {
+            Some(s) => s.to_string(),
+            None => "no response".to_owned(),
+        };
+        groups
+            .entry((key, answer))
+            .or_insert_with(|| (words, Vec::new()))
+            .1
+            .push(d);
+    }
+    for ((key, answer), (words, members)) in groups {
+        if members.len() < MIN_DEAD_END_GROUP {
+            out.extend(members.into_iter().map(|d| d.finding));
+            continue;
+        }
+        let n = members.len();
+        let mut f = Finding::new(
+            FindingId::RedirectToError,
+            &[&format!("pattern {key} {answer}")],
+            format!(
+                "Internal links point to {n} URLs {words}, which redirect to error pages \
+                 ({answer})."
+            ),
+        )
+        // Every URL is listed: no other table names them.
+        .urls(members.iter().map(|d| cx.url(d.from)));
+        for d in members.iter().take(3) {
+            f = f.evidence(format!("for example: {}", d.finding.summary));
+        }
+        let mut sitemap_fixes: Vec<Fix> = members
+            .iter()
+            .flat_map(|d| d.finding.fixes.iter())
+            .filter(|x| matches!(x, Fix::SitemapRemove { .. }))
+            .cloned()
+            .collect();
+        sitemap_fixes.sort_by_key(|x| x.to_string());
+        sitemap_fixes.dedup();
+        let first = &members[0];
+        f = f.fix(Fix::RemoveLinksForPattern {
+            pattern: words.clone(),
+            urls: n as u32,
+            example: [cx.url(first.from), cx.url(first.to)],
+        });
+        for x in sitemap_fixes {
+            f = f.fix(x);
+        }
+        out.push(f);
     }
 }
 
