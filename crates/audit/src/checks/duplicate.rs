@@ -96,7 +96,8 @@ fn changes_content(cx: &Ctx<'_, '_>, name: &str) -> bool {
 /// values of the filter.
 fn neutral_values(cx: &Ctx<'_, '_>, dups: &[Dup]) -> BTreeMap<(String, String), bool> {
     let site = cx.site;
-    // (name, value) -> (duplicates carrying it, served pages carrying it)
+    // (name, value) of the parameter duplicates -> (duplicates carrying it, served
+    // pages carrying it)
     let mut counts: BTreeMap<(String, String), (u32, u32)> = BTreeMap::new();
     for d in dups {
         if d.kind != DupKind::Url(Variant::Param) {
@@ -107,7 +108,7 @@ fn neutral_values(cx: &Ctx<'_, '_>, dups: &[Dup]) -> BTreeMap<(String, String), 
             if let Some(v) = param_value(a.query, &name)
                 && changes_content(cx, &name)
             {
-                counts.entry((name, v.to_owned())).or_default().0 += 1;
+                counts.entry((name, v.to_owned())).or_default();
             }
         }
     }
@@ -131,6 +132,17 @@ fn neutral_values(cx: &Ctx<'_, '_>, dups: &[Dup]) -> BTreeMap<(String, String), 
             seen.push((k, v));
             if let Some(c) = counts.get_mut(&(k.to_owned(), v.to_owned())) {
                 c.1 += 1;
+                // A duplicate, by any evidence, of a page without the value:
+                // `index.php?title=X&action=view` is one of `/wiki/X` by a learned rule.
+                // Empty listings that all carry `size=xl` are not.
+                let p = cx.clusters.preferred_of(u);
+                if p != u
+                    && !split(site.url(p))
+                        .query
+                        .is_some_and(|q| q.split('&').any(|kv| kv.split_once('=') == Some((k, v))))
+                {
+                    c.0 += 1;
+                }
             }
         }
     }
@@ -827,8 +839,10 @@ fn conflicts(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         for s in &cluster.signals {
             let url = idx_of(s.votes_for).map_or("", |w| site.url(w));
             f = f.evidence(format!(
-                "{:?} votes for {url} ({} of {} votes)",
-                s.kind, s.votes, s.total
+                "{:?} votes for {url} ({} of {})",
+                s.kind,
+                s.votes,
+                super::count(s.total as usize, "vote", "votes")
             ));
         }
         for &m in members {

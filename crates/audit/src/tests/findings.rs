@@ -1135,3 +1135,31 @@ fn redirects_to_errors_of_one_pattern_are_one_finding() {
         2
     );
 }
+
+#[test]
+fn filter_values_that_select_everything_on_some_listings_are_one_pattern() {
+    // `color=black` narrows /shop/bags/ but shows every product of /shop/boots/ (all
+    // black); `color=red` the other way round. Neither value is neutral: the filter is
+    // one cause, one finding, not one per value.
+    let mut b = B::new();
+    b.page(&u("/"), 1).start(&u("/"));
+    let listings = [("/shop/boots/", 10), ("/shop/belts/", 20), ("/shop/hats/", 30)];
+    for (k, (path, text)) in listings.into_iter().enumerate() {
+        let (same, narrows) = if k % 2 == 0 {
+            ("black", "red")
+        } else {
+            ("red", "black")
+        };
+        b.page(&u(path), text)
+            .page(&u(&format!("{path}?color={same}")), text)
+            .page(&u(&format!("{path}?color={narrows}")), text + 1);
+    }
+    let a = b.analyse();
+    let f = only(&a, FindingId::DupParam);
+    assert_eq!(f.key, "DUP-PARAM param example.com filters", "{}", f.summary);
+    assert!(
+        f.summary.starts_with("3 URLs serve the same page as another URL, with filter"),
+        "{}",
+        f.summary
+    );
+}
