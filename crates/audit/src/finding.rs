@@ -637,7 +637,7 @@ impl fmt::Display for Fix {
                 let [from, to] = example;
                 write!(
                     f,
-                    "Change the internal links to the {urls} URLs {pattern} into links to the \
+                    "Change the internal links to the {urls} URLs {pattern}, into links to the \
                      URLs they lead to (for example, link {to} instead of {from}): where one \
                      template or editor writes them all, fix it there; \
                      links_to_non_preferred.csv lists every link."
@@ -687,7 +687,7 @@ impl fmt::Display for Fix {
                 } else {
                     write!(
                         f,
-                        "Redirect each of the {urls} URLs {pattern} to its preferred URL with a \
+                        "Redirect each of the {urls} URLs {pattern}, to its preferred URL with a \
                          301 (for example {from} to {to}), with one rule for the pattern where \
                          the server allows; redirect_map.csv lists every redirect."
                     )?;

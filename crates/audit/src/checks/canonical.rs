@@ -230,10 +230,10 @@ fn target_problem(
                 FindingId::CanonToError,
                 format!(
                     "The canonical of {page} points at {target}, which {}.",
-                    site.describe(t)
+                    cx.response(t)
                 ),
             )
-            .evidence(format!("{target} {}", site.describe(t)))
+            .evidence(format!("{target} {}", cx.response(t)))
             .fix(Fix::SetCanonical {
                 page: page.clone(),
                 href: cx.url(to),

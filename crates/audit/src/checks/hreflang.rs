@@ -127,14 +127,18 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         ) else {
             continue;
         };
+        let name = |x: u32, page: &str| match site.url(x) {
+            u if u == page => "itself",
+            u => u,
+        };
         out.push(
             Finding::new(
                 FindingId::HreflangXDefault,
                 &[&a, &b],
                 format!(
-                    "{a} names {} as x-default, its alternate {b} names {}.",
-                    site.url(xa),
-                    site.url(xb)
+                    "{a} names {} as x-default, while its alternate {b} names {}.",
+                    name(xa, &a),
+                    name(xb, &b)
                 ),
             )
             .urls([a.clone(), b.clone(), cx.url(xa), cx.url(xb)])
@@ -310,15 +314,11 @@ fn page(
                 Finding::new(
                     FindingId::HreflangToError,
                     &key,
-                    format!(
-                        "The {} alternate of {page_url} {}.",
-                        a.lang,
-                        site.describe(t)
-                    ),
+                    format!("The {} alternate of {page_url} {}.", a.lang, cx.response(t)),
                 )
                 .urls([page_url.clone(), t_url.clone()])
                 .evidence(declared)
-                .evidence(format!("{t_url} {}", site.describe(t)))
+                .evidence(format!("{t_url} {}", cx.response(t)))
                 .fix(Fix::RemoveHreflang {
                     page: page_url.clone(),
                     lang: a.lang.to_owned(),
@@ -423,7 +423,10 @@ fn page(
                 format!("{page_url} lists hreflang alternates but not itself."),
             )
             .urls([page_url.clone()])
-            .evidence(format!("{} alternates, none to {page_url}", alts.len()))
+            .evidence(format!(
+                "{}, none to {page_url}",
+                super::count(alts.len(), "alternate", "alternates")
+            ))
             .fix(Fix::SetHreflang {
                 page: page_url.clone(),
                 lang: lang_of(rows, p),

@@ -55,7 +55,7 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             ),
         )
         .urls([url.clone()])
-        .evidence(format!("{url} {}", site.describe(t)))
+        .evidence(format!("{url} {}", cx.response(t)))
         .evidence(super::duplicate::pages_link(n, &url));
         let shown: Vec<String> = anchors
             .get(&t)
@@ -167,9 +167,9 @@ fn template_slots(
             FindingId::LinkBroken,
             &[&format!("slot \"{anchor}\" {parent}")],
             format!(
-                "The \"{anchor}\" link in the site's {place} leads to an error on {} pages: \
+                "The \"{anchor}\" link in the site's {place} leads to an error on {}: \
                  each links its own URL under {parent}, and {n} of them do not answer 200.",
-                pages.len()
+                super::count(pages.len(), "page", "pages")
             ),
         )
         .urls(targets.iter().take(site.cfg.max_listed).map(|&t| cx.url(t)));
@@ -177,7 +177,7 @@ fn template_slots(
             f = f.evidence(format!(
                 "for example {} {}, linked from {}",
                 site.url(t),
-                site.describe(t),
+                cx.response(t),
                 cx.linkers(t).first().map_or("", |&p| site.url(p))
             ));
         }

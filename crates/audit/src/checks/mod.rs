@@ -277,6 +277,11 @@ impl<'s, 'a> Ctx<'s, 'a> {
         }
     }
 
+    /// What URL `i` answered, to follow the URL or "which" (see [`answer`]).
+    pub(crate) fn response(&self, i: u32) -> String {
+        answer(&self.site.describe(i))
+    }
+
     /// The URL text, owned.
     pub(crate) fn url(&self, i: u32) -> String {
         self.site.url_string(i)
@@ -378,7 +383,11 @@ impl<'s, 'a> Ctx<'s, 'a> {
             Some(h) if h.to != NONE => format!(
                 "{} redirects to {} ({}{})",
                 self.site.url(i),
-                self.site.url(h.to),
+                if h.to == i {
+                    "itself"
+                } else {
+                    self.site.url(h.to)
+                },
                 h.status,
                 if h.kind == crate::input::HopKind::MetaRefresh {
                     ", meta refresh"
@@ -391,7 +400,7 @@ impl<'s, 'a> Ctx<'s, 'a> {
                 self.site.url(i),
                 h.status
             ),
-            None => format!("{} {}", self.site.url(i), self.site.describe(i)),
+            None => format!("{} {}", self.site.url(i), self.response(i)),
         }
     }
 
@@ -424,11 +433,13 @@ pub(crate) fn template_place(region: Option<crate::LinkRegion>) -> &'static str 
     }
 }
 
-/// A URL's response after "which": "answers 404", "gets no response (connect)".
+/// A URL's response after "which" or the URL: "answers 404", "gets no response
+/// (connect)", "was not fetched", "is blocked by robots.txt".
 pub(crate) fn answer(describe: &str) -> String {
     match describe.strip_prefix("no response") {
         Some(rest) => format!("gets no response{rest}"),
         None if describe == "not fetched" => "was not fetched".to_owned(),
+        None if describe == "blocked by robots.txt" => "is blocked by robots.txt".to_owned(),
         None => describe.to_owned(),
     }
 }

@@ -164,10 +164,14 @@ fn chains_and_dead_ends(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
                 let mut f = Finding::new(
                     FindingId::RedirectToError,
                     &[&url],
-                    format!(
-                        "{url} redirects through {} to a Location that cannot be resolved.",
-                        site.url(last)
-                    ),
+                    if last == e {
+                        format!("{url} redirects to a Location that cannot be resolved.")
+                    } else {
+                        format!(
+                            "{url} redirects through {} to a Location that cannot be resolved.",
+                            site.url(last)
+                        )
+                    },
                 )
                 .urls(path.iter().map(|&x| cx.url(x)));
                 for &x in &path {

@@ -67,9 +67,9 @@ fn entries(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         let listed = format!("listed in {}", sitemaps.join(", "));
         // "Sitemap https://…/sitemap.xml" (or "Sitemaps A, B"): every finding names the
         // sitemap files it is about.
-        let which = match sitemaps.as_slice() {
-            [one] => format!("Sitemap {one}"),
-            many => format!("Sitemaps {}", many.join(", ")),
+        let (which, lists) = match sitemaps.as_slice() {
+            [one] => (format!("Sitemap {one}"), "lists"),
+            many => (format!("Sitemaps {}", many.join(", ")), "list"),
         };
         let replace = |f: Finding, with: Option<u32>| {
             sitemaps.iter().fold(f, |f, sm| match with {
@@ -93,7 +93,7 @@ fn entries(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             let to = cx.live_final(u);
             let f = new(
                 FindingId::SitemapRedirect,
-                format!("{which} lists {url}, which redirects."),
+                format!("{which} {lists} {url}, which redirects."),
             )
             .evidence(cx.hop_line(u));
             let f = match to {
@@ -105,7 +105,7 @@ fn entries(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             let f = new(
                 FindingId::SitemapError,
                 format!(
-                    "{which} lists {url}, which {}.",
+                    "{which} {lists} {url}, which {}.",
                     super::answer(&site.describe(u))
                 ),
             );
@@ -113,13 +113,13 @@ fn entries(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         } else if site.blocked[u as usize] {
             let f = new(
                 FindingId::SitemapBlocked,
-                format!("{which} lists {url}, which robots.txt blocks."),
+                format!("{which} {lists} {url}, which robots.txt blocks."),
             );
             out.push(replace(f, None));
         } else if site.serves(u) && site.noindex(u) {
             let f = new(
                 FindingId::SitemapNoindex,
-                format!("{which} lists {url}, which is noindex."),
+                format!("{which} {lists} {url}, which is noindex."),
             );
             out.push(replace(f, None));
         } else if site.serves(u)
@@ -143,7 +143,7 @@ fn entries(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             let f = new(
                 FindingId::SitemapCanonicalised,
                 format!(
-                    "{which} lists {url}, which declares {} canonical.",
+                    "{which} {lists} {url}, which declares {} canonical.",
                     site.url(t)
                 ),
             )
@@ -157,7 +157,7 @@ fn entries(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             let f = new(
                 FindingId::SitemapNonPreferred,
                 format!(
-                    "{which} lists {url}, a duplicate of the preferred {}.",
+                    "{which} {lists} {url}, a duplicate of the preferred {}.",
                     site.url(p)
                 ),
             )
@@ -324,7 +324,7 @@ fn missing(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             .urls([url.clone()])
             .evidence(format!(
                 "{url} {}, {}",
-                site.describe(u),
+                cx.response(u),
                 match site.inlinks(u) {
                     1 => "1 internal page links to it".to_owned(),
                     n => format!("{n} internal pages link to it"),
@@ -461,11 +461,18 @@ fn files(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
                     detail.push(format!("make it readable (reading it failed: {e})"));
                 }
             }
+            let mut kinds: Vec<&str> = Vec::new();
             for i in &fatal {
                 f = f.evidence(format!("{}: {}", i.kind, i.detail));
-                if !guessed {
-                    detail.push(format!("correct what reading it reported ({})", i.kind));
+                if !kinds.contains(&i.kind.as_str()) {
+                    kinds.push(&i.kind);
                 }
+            }
+            if !guessed && !kinds.is_empty() {
+                detail.push(format!(
+                    "correct what reading it reported ({})",
+                    kinds.join(", ")
+                ));
             }
             if guessed {
                 detail.push(

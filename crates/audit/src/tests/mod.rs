@@ -121,6 +121,51 @@ impl B {
         self
     }
 
+    /// `from` answers `status` with a Location that does not resolve.
+    pub fn unresolved(&mut self, from: &str, status: u16) -> &mut Self {
+        self.status(from, status);
+        let f = self.id(from);
+        self.input.redirects.push(RedirectRow {
+            from: f,
+            to: None,
+            status,
+            kind: HopKind::Http,
+            hop_index: 0,
+        });
+        self
+    }
+
+    /// The crawler recorded `start`'s redirect chain as a loop or as too long, after
+    /// `hops` hops.
+    pub fn chain_problem(&mut self, start: &str, problem: ChainProblem, hops: u32) -> &mut Self {
+        let s = self.id(start);
+        self.input.redirect_chains.push(RedirectChainRow {
+            start: s,
+            final_url: None,
+            hops,
+            problem,
+        });
+        self
+    }
+
+    /// A fetch of `url` that got no response (`error_kind`: timeout, connect, ...).
+    pub fn no_response(&mut self, url: &str, error_kind: &str) -> &mut Self {
+        let f = self.fetch(url);
+        f.status = None;
+        f.error_kind = Some(error_kind.to_owned());
+        self
+    }
+
+    /// The robots.txt of `origin` answered `status` with `bytes` bytes.
+    pub fn robots(&mut self, origin: &str, status: Option<u16>, bytes: u64) -> &mut Self {
+        self.input.robots.push(RobotsRow {
+            origin: origin.to_owned(),
+            status,
+            bytes,
+        });
+        self
+    }
+
     /// `from` is a 200 page whose meta refresh goes to `to`.
     pub fn meta_refresh(&mut self, from: &str, to: &str) -> &mut Self {
         self.status(from, 200);
@@ -174,6 +219,29 @@ impl B {
         self
     }
 
+    /// `Link: <href>; rel="canonical"` in the HTTP response of `page`.
+    pub fn header_canonical(&mut self, page: &str, href: &str) -> &mut Self {
+        self.declare(page, href, href, DeclarationSource::HttpHeader, true)
+    }
+
+    /// A link from `from` to `to` in one region of the page (navigation, footer, ...),
+    /// with anchor text.
+    pub fn link_in(&mut self, from: &str, to: &str, region: LinkRegion, text: &str) -> &mut Self {
+        let (f, t) = (self.id(from), self.id(to));
+        self.input.links.push(LinkRow {
+            from: f,
+            to: Some(t),
+            region: Some(region),
+            ..LinkRow::default()
+        });
+        self.input.anchors.push(AnchorRow {
+            from: f,
+            to: t,
+            text: text.to_owned(),
+        });
+        self
+    }
+
     /// An hreflang alternate `lang` → `href` declared on `page`.
     pub fn hreflang(&mut self, page: &str, lang: &str, href: &str) -> &mut Self {
         let (p, t) = (self.id(page), self.id(href));
@@ -202,23 +270,43 @@ impl B {
         self
     }
 
+    /// The sitemap's id, registering it (a `urlset` answering 200, declared in
+    /// robots.txt) if new.
+    fn sitemap_id(&mut self, sitemap: &str) -> SitemapId {
+        if let Some(&s) = self.sitemaps.get(sitemap) {
+            return s;
+        }
+        let s = self.input.sitemaps.len() as SitemapId + 1;
+        self.input.sitemaps.push(SitemapRow {
+            id: s,
+            url: sitemap.to_owned(),
+            kind: "urlset".into(),
+            status: Some(200),
+            ..SitemapRow::default()
+        });
+        self.sitemaps.insert(sitemap.to_owned(), s);
+        s
+    }
+
+    /// The row of the sitemap at `sitemap` (registered as by [`B::listed`] if new), to
+    /// set its status, error, issues or how it was found.
+    pub fn sitemap(&mut self, sitemap: &str) -> &mut SitemapRow {
+        let s = self.sitemap_id(sitemap);
+        &mut self.input.sitemaps[s as usize - 1]
+    }
+
+    /// The sitemap at `sitemap` recorded the issue `kind` (the sitemap crate's code).
+    pub fn sitemap_issue(&mut self, sitemap: &str, kind: &str, detail: &str) -> &mut Self {
+        self.sitemap(sitemap).issues.push(SitemapIssue {
+            kind: kind.to_owned(),
+            detail: detail.to_owned(),
+        });
+        self
+    }
+
     /// Lists `url` in the sitemap at `sitemap`.
     pub fn listed(&mut self, sitemap: &str, url: &str) -> &mut Self {
-        let sm = match self.sitemaps.get(sitemap) {
-            Some(&s) => s,
-            None => {
-                let s = self.input.sitemaps.len() as SitemapId + 1;
-                self.input.sitemaps.push(SitemapRow {
-                    id: s,
-                    url: sitemap.to_owned(),
-                    kind: "urlset".into(),
-                    status: Some(200),
-                    ..SitemapRow::default()
-                });
-                self.sitemaps.insert(sitemap.to_owned(), s);
-                s
-            }
-        };
+        let sm = self.sitemap_id(sitemap);
         let id = self.id(url);
         self.input.sitemap_entries.push(SitemapEntryRow {
             sitemap_id: sm,
@@ -269,6 +357,10 @@ impl B {
 
     pub fn analyse_with(&self, policy: canon::Policy) -> Analysis {
         analyse(&self.input, &AnalysisConfig::with_policy(policy))
+    }
+
+    pub fn analyse_config(&self, config: &AnalysisConfig) -> Analysis {
+        analyse(&self.input, config)
     }
 }
 
