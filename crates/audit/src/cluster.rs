@@ -485,6 +485,20 @@ pub enum SignalKind {
     InternalLinks,
 }
 
+impl SignalKind {
+    /// The signal in words, for evidence lines: `Canonical elements`.
+    pub fn words(self) -> &'static str {
+        match self {
+            SignalKind::Redirect => "Redirects",
+            SignalKind::CanonicalElement => "Canonical elements",
+            SignalKind::CanonicalHeader => "Canonical Link headers",
+            SignalKind::Sitemap => "Sitemap entries",
+            SignalKind::Hreflang => "hreflang alternates",
+            SignalKind::InternalLinks => "Internal links",
+        }
+    }
+}
+
 /// Which URL one signal votes for.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Signal {
@@ -556,7 +570,9 @@ pub(crate) fn percent(s: f64) -> u32 {
 
 /// The preference order of two members (better first): answers 2xx, indexable,
 /// self-canonical or canonical target (then: no canonical; last: canonical elsewhere),
-/// site's preferred scheme, site's preferred host, in a sitemap, more internal links,
+/// site's preferred scheme, site's preferred host, a host name rather than an IP
+/// address, no parameter the policy drops, in a
+/// sitemap, more internal links,
 /// shorter key, smaller key, URL already in key form, smaller URL.
 fn better(site: &Site<'_>, keys: &Keys, a: u32, b: u32) -> Ordering {
     // 2: self-canonical or a canonical target; 1: no canonical; 0: points elsewhere.
@@ -568,6 +584,10 @@ fn better(site: &Site<'_>, keys: &Keys, a: u32, b: u32) -> Ordering {
         _ => 0,
     };
     let key = |i: u32| keys.get(site, i).unwrap_or(site.url(i));
+    // Parameters the policy drops (tracking, session ids): a URL that carries none is
+    // the page itself, even when a newsletter's tracked copy has more internal links.
+    let params = |u: &str| u.split_once('?').map_or(0, |(_, q)| q.split('&').count());
+    let clean = |i: u32| params(site.url(i)) <= params(key(i));
     let flags = |i: u32| {
         [
             u8::from(site.serves(i)),
@@ -575,6 +595,10 @@ fn better(site: &Site<'_>, keys: &Keys, a: u32, b: u32) -> Ordering {
             declared(i),
             u8::from(site.scheme_ok(i)),
             u8::from(site.host_ok(i)),
+            u8::from(!crate::urlparts::is_ip(
+                crate::urlparts::split(site.url(i)).host,
+            )),
+            u8::from(clean(i)),
             u8::from(site.sitemap_count[i as usize] > 0),
         ]
     };

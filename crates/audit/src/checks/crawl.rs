@@ -101,7 +101,7 @@ fn traps(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
                 more_pages,
                 to: match urls.as_slice() {
                     [one] => cx.url(*one),
-                    _ => pattern.to_owned(),
+                    _ => format!("the {} URLs of this trap ({pattern})", urls.len()),
                 },
             });
         }

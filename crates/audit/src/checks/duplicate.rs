@@ -839,8 +839,8 @@ fn conflicts(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         for s in &cluster.signals {
             let url = idx_of(s.votes_for).map_or("", |w| site.url(w));
             f = f.evidence(format!(
-                "{:?} votes for {url} ({} of {})",
-                s.kind,
+                "{} vote for {url} ({} of {})",
+                s.kind.words(),
                 s.votes,
                 super::count(s.total as usize, "vote", "votes")
             ));

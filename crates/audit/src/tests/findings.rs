@@ -674,7 +674,7 @@ fn crawler_trap() {
             Fix::RemoveLinks {
                 pages: vec![u("/cal/")],
                 more_pages: 0,
-                to: "over 2 URLs like /cal/#/#".into()
+                to: "the 3 URLs of this trap (over 2 URLs like /cal/#/#)".into()
             },
             Fix::DisallowInRobots {
                 pattern: "/cal/2020/".into()
@@ -1131,7 +1131,9 @@ fn redirects_to_errors_of_one_pattern_are_one_finding() {
             .status(&u(&format!("/wiki/Talk:{name}")), 404);
     }
     assert_eq!(
-        b.analyse().findings_with(FindingId::RedirectToError).count(),
+        b.analyse()
+            .findings_with(FindingId::RedirectToError)
+            .count(),
         2
     );
 }
@@ -1143,7 +1145,11 @@ fn filter_values_that_select_everything_on_some_listings_are_one_pattern() {
     // one cause, one finding, not one per value.
     let mut b = B::new();
     b.page(&u("/"), 1).start(&u("/"));
-    let listings = [("/shop/boots/", 10), ("/shop/belts/", 20), ("/shop/hats/", 30)];
+    let listings = [
+        ("/shop/boots/", 10),
+        ("/shop/belts/", 20),
+        ("/shop/hats/", 30),
+    ];
     for (k, (path, text)) in listings.into_iter().enumerate() {
         let (same, narrows) = if k % 2 == 0 {
             ("black", "red")
@@ -1156,10 +1162,36 @@ fn filter_values_that_select_everything_on_some_listings_are_one_pattern() {
     }
     let a = b.analyse();
     let f = only(&a, FindingId::DupParam);
-    assert_eq!(f.key, "DUP-PARAM param example.com filters", "{}", f.summary);
-    assert!(
-        f.summary.starts_with("3 URLs serve the same page as another URL, with filter"),
+    assert_eq!(
+        f.key, "DUP-PARAM param example.com filters",
         "{}",
         f.summary
     );
+    assert!(
+        f.summary
+            .starts_with("3 URLs serve the same page as another URL, with filter"),
+        "{}",
+        f.summary
+    );
+}
+
+#[test]
+fn a_tracked_copy_with_more_links_is_not_the_preferred_url() {
+    // A newsletter block links the tracked copy from three pages; the page itself is
+    // linked once. The clean URL is still the page.
+    let mut b = B::new();
+    b.page(&u("/"), 1).start(&u("/"));
+    b.page(&u("/a"), 2).page(&u("/a?utm_source=news"), 2);
+    b.link(&u("/"), &u("/a"));
+    for p in ["/x", "/y", "/z"] {
+        b.page(&u(p), 10 + p.len() as u64 + u64::from(p.as_bytes()[1]))
+            .link(&u(p), &u("/a?utm_source=news"));
+    }
+    let a = b.analyse();
+    let c = a
+        .clusters
+        .iter()
+        .find(|c| c.members.iter().any(|m| m.url == u("/a")))
+        .expect("one cluster");
+    assert_eq!(c.preferred_url, u("/a"));
 }
