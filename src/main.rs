@@ -22,6 +22,7 @@ enum Command {
     Demo(cmd::demo::Args),
     Diff(cmd::diff::Args),
     Export(cmd::export::Args),
+    Learn(cmd::learn::Args),
     Normalize(cmd::normalize::Args),
     Report(cmd::report::Args),
 }
@@ -88,6 +89,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => cmd::demo::run(args),
         Command::Diff(args) => cmd::diff::run(args),
         Command::Export(args) => cmd::export::run(args),
+        Command::Learn(args) => cmd::learn::run(args),
         Command::Normalize(args) => cmd::normalize::run(args),
         Command::Report(args) => cmd::report::run(args),
     };

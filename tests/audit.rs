@@ -113,9 +113,9 @@ impl Crawled {
 
     /// The answers' URLs a crawl from [`START`] reaches: the start URL and its variants,
     /// the navigation, sitemap entries, then (to a fixed point) what reached pages link to
-    /// in `<main>`, declare canonical (head, header or body), hreflang-alternate, redirect
-    /// or refresh to. Robots-blocked URLs are reached (and must be recorded) but lead
-    /// nowhere.
+    /// in `<main>` (nofollow links included) or declare (shortlink, og:url, JSON-LD),
+    /// declare canonical (head, header or body), hreflang-alternate, redirect or refresh
+    /// to. Robots-blocked URLs are reached (and must be recorded) but lead nowhere.
     fn reachable(&self) -> BTreeSet<&'static str> {
         let mut reached: BTreeSet<&'static str> = BTreeSet::new();
         reached.insert(self.fact(START).url);
@@ -138,7 +138,7 @@ impl Crawled {
             let before = reached.len();
             for f in &self.facts.urls {
                 if !reached.contains(f.url) {
-                    let linked = f.links_in.iter().any(|src| {
+                    let linked = f.links_in.iter().chain(f.declared_by).any(|src| {
                         reached.contains(src)
                             && self.facts.get(src).is_some_and(|s| !s.robots_blocked)
                     });

@@ -215,8 +215,13 @@ fn before_and_after_give_exactly_the_changes_between_them() {
         "removed | https://www.example.test/faq",
         // In the nav and sitemap.xml.
         "added | https://example.test/new-arrivals",
-        // The new post: in the sidebar of every page, on /news/ and in sitemap.xml.
+        // The new post: in the sidebar of every page, on /news/ and in sitemap.xml; with
+        // its print view (a nofollow link), og:url, shortlink and JSON-LD url over http.
         "added | https://example.test/news/autumn-sale",
+        "added | https://example.test/news/autumn-sale?print=1",
+        "added | https://example.test/news/autumn-sale?utm_source=share",
+        "added | https://example.test/?p=34",
+        "added | http://example.test/news/autumn-sale",
         // The new canonical target of /returns.
         "added | https://example.test/returns-policy",
     ]);
@@ -332,6 +337,8 @@ fn before_and_after_give_exactly_the_changes_between_them() {
         ),
         set(&[
             "shrank | https://example.test/chain/end | https://example.test/chain/end |  | https://example.test/chain/step-2\nhttps://example.test/chain/step-3",
+            // The new post with its print view, og:url, shortlink and http URL.
+            "formed | https://example.test/news/autumn-sale |  | http://example.test/news/autumn-sale\nhttps://example.test/?p=34\nhttps://example.test/news/autumn-sale\nhttps://example.test/news/autumn-sale?print=1\nhttps://example.test/news/autumn-sale?utm_source=share | ",
             // The www /contact now redirects and is crawled no more; /redirect/temporary
             // (a 307) never joined the cluster: /contact is alone.
             "dissolved |  | https://example.test/contact |  | https://example.test/contact\nhttps://www.example.test/contact",
@@ -371,7 +378,7 @@ fn before_and_after_give_exactly_the_changes_between_them() {
     );
     assert!(
         out.stdout
-            .contains("Clusters formed, changed and dissolved (4):")
+            .contains("Clusters formed, changed and dissolved (5):")
     );
 
     // `dustpan audits` lists both with their finding counts; `dustpan delete` removes one.

@@ -12,11 +12,14 @@ const LAYERS: &[(&str, u8)] = &[
     ("sitemap", 0),
     ("store", 0),
     ("fixture", 0),
-    // Types the crawl and the analysis share (learned DUST rules, on canon's policies).
+    // Types the crawl and the analysis share (learned DUST rules, on canon's policies);
+    // URL lists for list audits (on the sitemap parser).
     ("rules", 1),
-    // The crawl and the analysis, side by side.
+    ("urllist", 1),
+    // The crawl and the analysis, side by side; DUST rules learned from a URL list.
     ("crawl", 2),
     ("audit", 2),
+    ("learn", 2),
     // Stored audits as analysis input; two analyses compared; synthetic audits for the
     // benchmarks.
     ("load", 3),

@@ -102,6 +102,7 @@ const OWN: &[&str] = &[
     "Main Content Word Count",
     "Cluster",
     "Preferred URL",
+    "Found Via",
 ];
 
 #[test]

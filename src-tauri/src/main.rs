@@ -49,7 +49,7 @@ mod handlers {
     use view::{
         AnalysisPolicy, AuditListItem, ClusterDetail, DiffView, FindingPage, FindingQuery,
         IpcError, Overview, Progress, StartAuditRequest, TableName, TablePage, TableQuery,
-        ViewError, runs,
+        ViewError, ViewQuery, runs,
     };
 
     /// A background task that did not finish.
@@ -228,6 +228,21 @@ mod handlers {
         )
     }
 
+    pub async fn export_view(
+        _app: AppHandle,
+        state: State<'_, AppState>,
+        audit_id: i64,
+        query: ViewQuery,
+        path: PathBuf,
+    ) -> Answer<usize> {
+        let open = state.open(audit_id).await?;
+        Ok(tauri::async_runtime::spawn_blocking(move || {
+            open.table(query.table).write_csv(&query, &path)
+        })
+        .await
+        .map_err(task)??)
+    }
+
     pub async fn export_report(
         _app: AppHandle,
         state: State<'_, AppState>,
@@ -254,6 +269,7 @@ fn main() {
     with_commands(
         tauri::Builder::default()
             .plugin(tauri_plugin_dialog::init())
+            .plugin(tauri_plugin_opener::init())
             .manage(state),
     )
     .run(tauri::generate_context!())

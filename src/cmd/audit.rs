@@ -18,7 +18,7 @@ use store::{AuditId, Store};
 pub struct Args {
     /// The start URL (http or https; a bare host name such as example.com is audited
     /// over https). More start URLs with --start.
-    #[arg(required_unless_present_any = ["resume", "config", "like"], conflicts_with_all = ["resume", "like"])]
+    #[arg(required_unless_present_any = ["resume", "config", "like", "lists"], conflicts_with_all = ["resume", "like", "lists"])]
     url: Option<String>,
     /// Resume audit ID where it stopped, with the configuration it started with (so
     /// no other crawl option may be given).
@@ -27,6 +27,7 @@ pub struct Args {
         "user_agent", "include_subdomains", "includes", "excludes", "sitemaps", "resolves",
         "ca_certs", "timeout", "max_response_bytes", "trap_budget", "facet_budget", "rules",
         "any_port", "max_db_bytes", "max_duration", "slow_host",
+        "lists", "site", "log_agent", "follow", "no_follow_nofollow",
     ])]
     resume: Option<i64>,
     /// Start a new audit with the configuration audit ID was started with (for scheduled
@@ -36,6 +37,7 @@ pub struct Args {
         "no_robots", "user_agent", "include_subdomains", "includes", "excludes", "sitemaps",
         "resolves", "ca_certs", "timeout", "max_response_bytes", "trap_budget", "facet_budget",
         "rules", "any_port", "max_db_bytes", "max_duration", "slow_host",
+        "lists", "site", "log_agent", "follow", "no_follow_nofollow",
     ])]
     like: Option<i64>,
     /// A crawl configuration file (TOML, or JSON when it ends in .json) with any field
@@ -60,6 +62,12 @@ pub struct Args {
     /// Ignore robots.txt (its blocks are then not recorded either).
     #[arg(long)]
     no_robots: bool,
+    /// Do not crawl links marked rel=nofollow, nor the links of pages whose robots meta
+    /// or X-Robots-Tag says nofollow: they are recorded as skipped (nofollow). By default
+    /// they are crawled, as search engines treat nofollow as a hint and find the
+    /// duplicates behind such links.
+    #[arg(long)]
+    no_follow_nofollow: bool,
     /// The User-Agent header (its first token is matched against robots.txt).
     #[arg(long, value_name = "UA")]
     user_agent: Option<String>,
@@ -123,6 +131,26 @@ pub struct Args {
     /// verification sample that is fetched to count wrong predictions.
     #[arg(long, value_name = "FILE")]
     rules: Option<PathBuf>,
+    /// List mode: audit exactly the URLs of FILE (repeatable; `-` reads standard
+    /// input), with their redirect hops and canonical targets, not a crawl of the site.
+    /// FILE is a URL list (one per line), an XML sitemap or sitemap index, a CSV file
+    /// with an Address, URL or Loc column (Screaming Frog exports), or an Apache / nginx
+    /// access log (common or combined format; give --site), plain or gzip, told apart by
+    /// content. At most --max-urls URLs are audited.
+    #[arg(long = "list", value_name = "FILE")]
+    lists: Vec<String>,
+    /// List mode: the site's scheme and host (https://example.com), which the paths of
+    /// an access log (or of a list) are resolved against.
+    #[arg(long, value_name = "URL", requires = "lists")]
+    site: Option<String>,
+    /// List mode, access logs: count only requests whose user agent matches this
+    /// regular expression (e.g. `(?i)googlebot`).
+    #[arg(long, value_name = "REGEX", requires = "lists")]
+    log_agent: Option<String>,
+    /// List mode: crawl on from the listed URLs as from start URLs (their sites'
+    /// variants and sitemaps too), instead of auditing the list alone.
+    #[arg(long, requires = "lists")]
+    follow: bool,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -154,6 +182,9 @@ impl Args {
         }
         if self.no_robots {
             config.obey_robots = false;
+        }
+        if self.no_follow_nofollow {
+            config.follow_nofollow = false;
         }
         if let Some(ua) = &self.user_agent {
             config.user_agent = ua.clone();
@@ -197,6 +228,11 @@ impl Args {
         if let Some(path) = &self.rules {
             config.learned_rules = Some(load_rules(path)?);
         }
+        if !self.lists.is_empty() {
+            self.read_lists(&mut config)?;
+            config.validate()?;
+            return Ok(config);
+        }
         // A bare host name (`example.com`) is audited as https://example.com (its http
         // variant is requested too).
         let typed = config.start_urls.clone();
@@ -208,6 +244,98 @@ impl Args {
         }
         config.validate()?;
         Ok(config)
+    }
+}
+
+impl Args {
+    /// Reads the `--list` inputs into a list audit of `config` (at most its `max_urls`
+    /// URLs over all inputs), and prints what each held.
+    fn read_lists(&self, config: &mut CrawlConfig) -> Result<()> {
+        let site = match &self.site {
+            Some(s) => Some(
+                urllist::Url::parse(&crawl::start_url(s))
+                    .with_context(|| format!("--site {s:?} is not a URL"))?,
+            ),
+            None => None,
+        };
+        let cap = usize::try_from(config.max_urls).unwrap_or(usize::MAX);
+        let mut urls: Vec<crawl::ListedUrl> = Vec::new();
+        let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        let mut inputs = Vec::new();
+        for name in &self.lists {
+            let options = urllist::Options {
+                max_urls: cap.saturating_sub(urls.len()),
+                site: site.clone(),
+                agent: self.log_agent.clone(),
+                ..urllist::Options::default()
+            };
+            let list = if name == "-" {
+                urllist::read(std::io::stdin().lock(), &options)
+            } else {
+                let file = std::fs::File::open(name)
+                    .with_context(|| format!("cannot open the list {name}"))?;
+                urllist::read(file, &options)
+            }
+            .with_context(|| format!("cannot read the list {name}"))?;
+            // URLs new to the audit, and the requests of the URLs audited.
+            let (mut kept, mut requests, mut bot_requests) = (0u64, 0u64, 0u64);
+            for listed in &list.urls {
+                let (bot, other) = (listed.hits.bot_requests(), listed.hits.other_requests());
+                match index.get(&listed.url) {
+                    Some(&i) => {
+                        urls[i].bot_requests += bot;
+                        urls[i].other_requests += other;
+                    }
+                    None if urls.len() < cap => {
+                        index.insert(listed.url.clone(), urls.len());
+                        urls.push(crawl::ListedUrl {
+                            url: listed.url.clone(),
+                            bot_requests: bot,
+                            other_requests: other,
+                        });
+                        kept += 1;
+                    }
+                    None => continue,
+                }
+                requests += listed.hits.requests;
+                bot_requests += bot;
+            }
+            config.sitemaps.extend(list.sitemaps.iter().cloned());
+            inputs.push(crawl::ListInput {
+                name: name.clone(),
+                format: list.format.as_str().to_owned(),
+                compressed: list.compressed,
+                lines: list.lines,
+                urls: kept,
+                sitemaps: list.sitemaps.len() as u64,
+                rejected: list.rejected,
+                samples: list
+                    .samples
+                    .iter()
+                    .map(|s| crawl::RejectedLine {
+                        line: s.line,
+                        reason: s.reason.clone(),
+                        text: s.text.clone(),
+                    })
+                    .collect(),
+                repeated: list.repeated,
+                over_limit: list.over_limit + (list.urls.len() as u64).saturating_sub(kept),
+                skipped: list.skipped,
+                requests,
+                bot_requests,
+            });
+        }
+        let list = crawl::ListMode {
+            urls,
+            follow: self.follow,
+            inputs,
+        };
+        if list.urls.is_empty() && config.sitemaps.is_empty() {
+            super::report::print_list(&list);
+            anyhow::bail!("the lists hold no http(s) URL to audit");
+        }
+        config.set_list(list);
+        Ok(())
     }
 }
 
@@ -337,6 +465,18 @@ pub fn print_config(config: &CrawlConfig) {
     };
     let yes_no = |b: bool| if b { "yes" } else { "no" };
     println!("  Start URLs    {}", list(&config.start_urls));
+    if let Some(l) = &config.list {
+        println!(
+            "  List          {} URLs from {} inputs, {}",
+            l.urls.len(),
+            l.inputs.len(),
+            if l.follow {
+                "crawling on from them"
+            } else {
+                "nothing else crawled"
+            }
+        );
+    }
     println!(
         "  Scope         subdomains {}, any port {}, extra hosts {}",
         yes_no(config.include_subdomains),
@@ -382,6 +522,14 @@ pub fn print_config(config: &CrawlConfig) {
     println!(
         "  Budgets       {} bytes stored, {duration}, slow host after a median of {} ms",
         config.max_db_bytes, config.slow_host_ms
+    );
+    println!(
+        "  Nofollow      links {}",
+        if config.follow_nofollow {
+            "followed"
+        } else {
+            "not followed"
+        }
     );
     if let Some(rules) = &config.learned_rules {
         println!("  Learned rules {}", rules.rules.len());
@@ -589,6 +737,11 @@ pub async fn print_summary(store: &Store, summary: &CrawlSummary) -> Result<()> 
     );
     println!("  Links         {}", s.links);
     println!("  Errors        {}", s.errors);
+    if let Ok(config) = crawl::audit_config(store, summary.audit).await
+        && let Some(list) = &config.list
+    {
+        super::report::print_list(list);
+    }
     if summary.scope_refused + summary.address_refused > 0 {
         println!(
             "  Refused       {} requests outside the audit's origins, {} to an address only the audit's own origins may use (this run)",

@@ -8,5 +8,6 @@ pub mod delete;
 pub mod demo;
 pub mod diff;
 pub mod export;
+pub mod learn;
 pub mod normalize;
 pub mod report;

@@ -134,6 +134,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         analysis,
     } = runtime.block_on(args.target.report())?;
     print(&audit, &input, &analysis, args.top);
+    // A list audit: what its inputs held, and the crawl budget an access log shows
+    // spent on duplicates.
+    if let Some(list) = crawl::stored_config(&audit)?.list {
+        println!();
+        print_list(&list);
+        print_log_waste(&analysis, args.top);
+    }
     if let Some(path) = &args.save_rules {
         let json = serde_json::to_string_pretty(&analysis.learned)
             .context("cannot serialize the learned rules")?;
@@ -202,6 +209,13 @@ pub fn print(audit: impl Into<Subject>, input: &AuditInput, analysis: &Analysis,
          the site's template left out, or a URL rule confirmed by identical content; \
          near-identical pages are never merged: they are DUP-NEAR findings, for review)"
     );
+    // Duplicates behind nofollow links: search engines may follow such links, and a
+    // crawl that does not would not see them.
+    match audit::export::reached_only_via_nofollow(input, analysis).len() {
+        0 => {}
+        1 => println!("  1 duplicate URL was reached only through nofollow links"),
+        n => println!("  {n} duplicate URLs were reached only through nofollow links"),
+    }
 
     let count = |s: Severity| analysis.findings.iter().filter(|f| f.severity == s).count();
     println!(
@@ -284,5 +298,95 @@ pub fn print(audit: impl Into<Subject>, input: &AuditInput, analysis: &Analysis,
                 );
             }
         }
+    }
+}
+
+/// Rejected lines shown per list input.
+const SAMPLES_SHOWN: usize = 5;
+
+/// Prints what a list audit's inputs held: lines read, URLs listed, lines that are not
+/// URLs with the first few, and an access log's requests.
+pub fn print_list(list: &crawl::ListMode) {
+    println!(
+        "List audit: {} URLs listed from {} input{}, {}",
+        list.urls.len(),
+        list.inputs.len(),
+        if list.inputs.len() == 1 { "" } else { "s" },
+        if list.follow {
+            "crawling on from them (--follow)"
+        } else {
+            "audited with their redirect hops and canonical targets, links not followed"
+        }
+    );
+    for input in &list.inputs {
+        let format = match input.format.as_str() {
+            "plain" => "a URL list",
+            "sitemap" => "an XML sitemap",
+            "sitemap_index" => "an XML sitemap index",
+            "csv" => "a CSV file",
+            "access_log" => "an access log",
+            other => other,
+        };
+        let gzip = if input.compressed { ", gzip" } else { "" };
+        println!(
+            "  {} ({format}{gzip}): {} lines read, {} URLs listed, {} lines not URLs",
+            input.name, input.lines, input.urls, input.rejected
+        );
+        if input.sitemaps > 0 {
+            println!("      {} child sitemaps read by the crawl", input.sitemaps);
+        }
+        if input.repeated > 0 {
+            println!("      {} lines repeat a URL listed before", input.repeated);
+        }
+        if input.over_limit > 0 {
+            println!(
+                "      {} lines name URLs past the limit (--max-urls): not audited",
+                input.over_limit
+            );
+        }
+        if input.format == "access_log" {
+            println!(
+                "      {} requests to the URLs audited ({} from search-engine bots by user agent, unverified; {} others); {} lines skipped (not GET or HEAD, or another user agent)",
+                input.requests,
+                input.bot_requests,
+                input.requests - input.bot_requests.min(input.requests),
+                input.skipped
+            );
+        }
+        for s in input.samples.iter().take(SAMPLES_SHOWN) {
+            println!("      line {}: {}: {:?}", s.line, s.reason, s.text);
+        }
+        let more = input
+            .rejected
+            .saturating_sub(SAMPLES_SHOWN.min(input.samples.len()) as u64);
+        if more > 0 {
+            println!("      ... and {more} more lines not URLs");
+        }
+    }
+}
+
+/// Prints the clusters ranked by the requests an access log shows to their
+/// non-preferred URLs (nothing when the audit listed no access log).
+pub fn print_log_waste(analysis: &Analysis, top: usize) {
+    if analysis.log_waste.is_empty() {
+        return;
+    }
+    let bot: u64 = analysis.log_waste.iter().map(|w| w.bot_requests).sum();
+    let other: u64 = analysis.log_waste.iter().map(|w| w.other_requests).sum();
+    println!(
+        "\nCrawl budget wasted on duplicates: {bot} search-engine bot requests and {other} other requests to the non-preferred URLs of {} clusters (bots told by user agent, unverified)",
+        analysis.log_waste.len()
+    );
+    for w in analysis.log_waste.iter().take(top) {
+        println!(
+            "  {:>6} bot  {:>6} other  to {} duplicate{} of {} (which got {} bot, {} other)",
+            w.bot_requests,
+            w.other_requests,
+            w.duplicates_requested,
+            if w.duplicates_requested == 1 { "" } else { "s" },
+            w.preferred_url,
+            w.preferred_bot_requests,
+            w.preferred_other_requests
+        );
     }
 }

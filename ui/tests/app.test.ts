@@ -93,7 +93,7 @@ describe("App", () => {
     await fireEvent.change(screen.getByTestId("clusters-cause"), { target: { value: "URL normalization" } });
     await waitFor(() => expect(screen.getAllByTestId("cluster-row")).toHaveLength(1));
     const last = backend.callsOf("queryTable").at(-1)?.[1] as TableQuery;
-    expect(last.filters).toEqual([{ column: "cause", equals: "URL normalization" }]);
+    expect(last.filters).toEqual([{ column: "cause", op: "equals", value: "URL normalization", upper: null }]);
     await fireEvent.change(screen.getByTestId("clusters-cause"), { target: { value: "" } });
     await waitFor(() => expect(screen.getAllByTestId("cluster-row")).toHaveLength(2));
 
@@ -118,6 +118,18 @@ describe("App", () => {
     await fireEvent.keyDown(grid, { key: "ArrowDown" });
     await fireEvent.keyDown(grid, { key: "Enter" });
     await waitFor(() => expect(backend.callsOf("clusterDetail")).toEqual([[3, 5]]));
+  });
+
+  it("never shows the web view's own context menu", async () => {
+    const backend = backendWithAudits();
+    render(App, { props: { backend } });
+    await fireEvent.click(screen.getByTestId("nav-audits"));
+    const row = (await screen.findAllByTestId("audit-row"))[0];
+    for (const target of [row, screen.getByTestId("nav-new"), document.body]) {
+      const event = new MouseEvent("contextmenu", { bubbles: true, cancelable: true });
+      target.dispatchEvent(event);
+      expect(event.defaultPrevented).toBe(true);
+    }
   });
 
   it("deletes an audit only after confirmation", async () => {

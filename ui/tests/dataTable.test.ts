@@ -96,19 +96,22 @@ describe("DataTable", () => {
     await waitFor(() =>
       expect(queries(backend).at(-1)).toMatchObject({
         search: "Page 99",
-        filters: [{ column: "status", equals: "404" }],
+        filters: [{ column: "status", op: "eq", value: "404", upper: null }],
       }),
     );
     await waitFor(() => expect(screen.getByTestId("table-matched").textContent).toContain("1 matched of 1,000"));
     expect(screen.getAllByTestId("table-row")).toHaveLength(1);
   });
 
-  it("exports the whole table through the save dialog", async () => {
+  it("exports the view through the save dialog", async () => {
     const { backend } = setup(250);
     await screen.findByText("https://site.test/p/0");
     await fireEvent.click(screen.getByTestId("export-csv"));
-    await screen.findByText("Wrote 250 rows to /tmp/out.csv");
-    expect(backend.callsOf("exportTable")).toEqual([[7, "pages", "/tmp/out.csv"]]);
+    await screen.findByText("Exported 250 rows to /tmp/out.csv");
+    expect(backend.callsOf("exportView")).toEqual([
+      [7, { table: "pages", sort: null, search: null, filters: [] }, "/tmp/out.csv"],
+    ]);
+    expect(backend.written.get("/tmp/out.csv")).toHaveLength(251);
   });
 
   it("does nothing when the save dialog is cancelled", async () => {

@@ -7,6 +7,7 @@ import type {
   Cell,
   ClusterDetail,
   Column,
+  ColumnFilter,
   DiffView,
   FindingPage,
   FindingQuery,
@@ -18,7 +19,9 @@ import type {
   TableName,
   TablePage,
   TableQuery,
+  ViewQuery,
 } from "../src/lib/api";
+import { MAX_PATTERN_LEN } from "../src/lib/api";
 import type { Backend, Unsubscribe } from "../src/lib/backend";
 
 /** The rows of one table. */
@@ -93,6 +96,12 @@ export class FakeBackend implements Backend {
   nextAuditId = 100;
   savePath: string | null = "/tmp/out.csv";
   directory: string | null = "/tmp/report";
+  /** Texts put on the clipboard, in order. */
+  clipboard: string[] = [];
+  /** URLs opened in the browser, in order. */
+  opened: string[] = [];
+  /** CSV files written by `exportView`: path → header and rows as the shell writes them. */
+  written = new Map<string, string[][]>();
   /** When set, `queryTable` waits for the test to call `release()`. */
   holdQueries = false;
   private held: (() => void)[] = [];
@@ -208,6 +217,15 @@ export class FakeBackend implements Backend {
     return this.tables.get(table)?.rows.length ?? 0;
   }
 
+  async exportView(auditId: number, query: ViewQuery, path: string): Promise<number> {
+    this.log("exportView", auditId, query, path);
+    const table = this.tables.get(query.table);
+    if (!table) throw ipcError("invalid_input", `unknown table ${query.table}`);
+    const order = matchingRows(table, query);
+    this.written.set(path, [table.columns.map((c) => c.title), ...order.map((i) => table.rows[i].map(text))]);
+    return order.length;
+  }
+
   async exportReport(auditId: number, dir: string): Promise<string[]> {
     this.log("exportReport", auditId, dir);
     return [`${dir}/pages.csv`, `${dir}/clusters.csv`];
@@ -232,16 +250,127 @@ export class FakeBackend implements Backend {
     this.log("pickDirectory");
     return this.directory;
   }
+
+  async openUrl(url: string): Promise<void> {
+    this.log("openUrl", url);
+    this.opened.push(url);
+  }
+
+  async copyText(text: string): Promise<void> {
+    this.log("copyText", text);
+    this.clipboard.push(text);
+  }
 }
 
-/** Answers a table query as `view::table::PagedTable::query` does. */
-export function answerTableQuery(table: FakeTable, query: TableQuery): TablePage {
+/** A number in a filter value or a text cell, as `view::table::parse_number` reads it. */
+function parseNumber(text: string): number | null {
+  const t = text.replace(TRIM, "");
+  return /^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(t) ? Number(t) : null;
+}
+
+/** The number a number operator compares in a cell. */
+function cellNumber(cell: Cell): number | null {
+  if (typeof cell === "number") return cell;
+  return cell === null ? null : parseNumber(cell);
+}
+
+/** A column filter compiled as the shell compiles it: a test of one cell. */
+function compileFilter(filter: ColumnFilter, column: (key: string) => number) {
+  const c = column(filter.column);
+  const notANumber = (value: string) =>
+    ipcError("invalid_input", `the filter on ${filter.column} needs a number, not ${JSON.stringify(value)}`);
+  const number = (value: string): number => {
+    const n = parseNumber(value);
+    if (n === null) throw notANumber(value);
+    return n;
+  };
+  let test: (cell: Cell) => boolean;
+  switch (filter.op) {
+    case "regex": {
+      if (new TextEncoder().encode(filter.value).length > MAX_PATTERN_LEN) {
+        throw ipcError("invalid_input", `the pattern of the filter on ${filter.column} is too long`);
+      }
+      let re: RegExp;
+      try {
+        re = new RegExp(filter.value, "iu");
+      } catch (error) {
+        throw ipcError("invalid_input", `the pattern of the filter on ${filter.column} is not valid: ${error}`);
+      }
+      test = (cell) => re.test(text(cell));
+      break;
+    }
+    case "eq":
+    case "ne":
+    case "lt":
+    case "le":
+    case "gt":
+    case "ge":
+    case "between": {
+      let low = number(filter.value);
+      let high = low;
+      if (filter.op === "between") {
+        if (filter.upper === null) {
+          throw ipcError("invalid_input", `the filter on ${filter.column} needs two numbers (between)`);
+        }
+        high = number(filter.upper);
+        [low, high] = [Math.min(low, high), Math.max(low, high)];
+      }
+      const op = filter.op;
+      test = (cell) => {
+        const x = cellNumber(cell);
+        if (x === null) return false;
+        switch (op) {
+          case "ne":
+            return x !== low;
+          case "lt":
+            return x < low;
+          case "le":
+            return x <= low;
+          case "gt":
+            return x > low;
+          case "ge":
+            return x >= low;
+          case "between":
+            return low <= x && x <= high;
+          default:
+            return x === low;
+        }
+      };
+      break;
+    }
+    default: {
+      const needle = filter.value.toLowerCase();
+      const op = filter.op;
+      test = (cell) => {
+        const t = text(cell).toLowerCase();
+        switch (op) {
+          case "contains":
+            return t.includes(needle);
+          case "not_contains":
+            return !t.includes(needle);
+          case "not_equals":
+            return t !== needle;
+          case "starts_with":
+            return t.startsWith(needle);
+          case "ends_with":
+            return t.endsWith(needle);
+          default:
+            return t === needle;
+        }
+      };
+    }
+  }
+  return (row: Cell[]) => test(row[c]);
+}
+
+/** The rows a view shows, in its order, as `view::table::PagedTable::matching` lists them. */
+export function matchingRows(table: FakeTable, query: ViewQuery): number[] {
   const column = (key: string): number => {
     const c = table.columns.findIndex((col) => col.key === key);
     if (c < 0) throw ipcError("invalid_input", `table ${query.table} has no column ${JSON.stringify(key)}`);
     return c;
   };
-  const filters = query.filters.map((filter) => ({ c: column(filter.column), equals: filter.equals }));
+  const filters = query.filters.map((filter) => compileFilter(filter, column));
   let order = table.rows.map((_, index) => index);
   if (query.sort) {
     const c = column(query.sort.column);
@@ -260,10 +389,16 @@ export function answerTableQuery(table: FakeTable, query: TableQuery): TablePage
   if (needle !== "" || filters.length > 0) {
     order = order.filter((i) => {
       const row = table.rows[i];
-      if (!filters.every((f) => text(row[f.c]) === f.equals)) return false;
+      if (!filters.every((keep) => keep(row))) return false;
       return needle === "" || row.map((cell) => text(cell).toLowerCase()).join(CELL_SEPARATOR).includes(needle);
     });
   }
+  return order;
+}
+
+/** Answers a table query as `view::table::PagedTable::query` does. */
+export function answerTableQuery(table: FakeTable, query: TableQuery): TablePage {
+  const order = matchingRows(table, query);
   const limit = Math.min(query.limit, MAX_LIMIT);
   const slice = order.slice(query.offset, query.offset + limit);
   return {

@@ -64,6 +64,7 @@ impl Gen {
             url,
             depth: 2,
             found_via: FoundVia::Link,
+            found_from: None,
             state,
             reason: reason.map(|r| r.parse().expect("a skip reason")),
         });

@@ -52,6 +52,13 @@ pub struct AnalysisConfig {
     /// [`validation_candidates`](crate::validation_candidates)): a rule that needed
     /// validation is re-decided with them, and reports its false-positive rate.
     pub validations: Vec<ValidationFetch>,
+    /// The audit is a list audit (`dustpan audit --list`): it fetched the URLs it was
+    /// given, not what the site links, so no page is called an orphan and none is said to
+    /// be missing from the sitemaps.
+    pub list_audit: bool,
+    /// The requests an access log holds for the audit's URLs (a list audit of a log):
+    /// what [`Analysis::log_waste`](crate::Analysis::log_waste) ranks the clusters by.
+    pub log_hits: Vec<crate::LogHit>,
 }
 
 impl Default for AnalysisConfig {
@@ -69,6 +76,8 @@ impl Default for AnalysisConfig {
             dust: DustConfig::default(),
             learned: None,
             validations: Vec::new(),
+            list_audit: false,
+            log_hits: Vec::new(),
         }
     }
 }

@@ -161,7 +161,7 @@ pub(crate) fn mine(site: &Site<'_>, keys: &Keys, carried: Option<&LearnedRules>)
         .enumerate()
         .filter_map(|(ri, r)| match &r.kind {
             DustRuleKind::DropParam { name } => Some((name.as_str(), ri as u32)),
-            DustRuleKind::Replace { .. } => None,
+            DustRuleKind::Replace { .. } | DustRuleKind::Host { .. } => None,
         })
         .collect();
     let mut param_examples: Vec<(u32, [String; 2])> = Vec::new();

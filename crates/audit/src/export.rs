@@ -256,7 +256,7 @@ impl TableData {
 
 /// The columns of `pages.csv`: Screaming Frog SEO Spider's names, in the order of its
 /// Internal tab export (`internal_all.csv`), then Dustpan's own columns.
-pub const PAGES_HEADERS: [Header; 25] = [
+pub const PAGES_HEADERS: [Header; 26] = [
     url("Address"),
     text("Content Type"),
     number("Status Code"),
@@ -282,13 +282,17 @@ pub const PAGES_HEADERS: [Header; 25] = [
     number("Main Content Word Count"),
     number("Cluster"),
     url("Preferred URL"),
+    text("Found Via"),
 ];
 
 /// Per URL: the links to it (`Inlinks`) and the pages they are on (`Unique Inlinks`).
-/// Hyperlinks only (`<a>`, `<area>`), where the audit recorded which links are.
+/// Hyperlinks only (`<a>`, `<area>`), where the audit recorded which links are; never
+/// the URLs pages declare (shortlink, og:url, ...).
 fn inlinks(input: &AuditInput) -> HashMap<UrlId, (u32, u32)> {
     let hyperlinks_known = input.links.iter().any(|l| l.region.is_some());
-    let counted = |l: &&crate::input::LinkRow| !hyperlinks_known || l.region.is_some();
+    let counted = |l: &&crate::input::LinkRow| {
+        !l.kind.is_declared() && (!hyperlinks_known || l.region.is_some())
+    };
     // (links, pages, the last page counted): a page's links are contiguous in the
     // stored order, so one pass counts each page once.
     let mut n: HashMap<UrlId, (u32, u32, UrlId)> = HashMap::new();
@@ -319,6 +323,140 @@ fn inlinks(input: &AuditInput) -> HashMap<UrlId, (u32, u32)> {
         }
     }
     n.into_iter().map(|(k, (a, b, _))| (k, (a, b))).collect()
+}
+
+/// How each URL was first found, in words (`Found Via`): `start`, `start variant`,
+/// `sitemap`, `redirect`, `meta refresh`, `canonical`, `hreflang`, or for a URL found in
+/// a page what the first link from that page to it is: `link`, `nofollow link` (rel
+/// nofollow, or on a page whose robots say nofollow), `rel=next`, `rel=prev`,
+/// `shortlink`, `alternate`, `amphtml`, `og:url`, `structured data`, `link header`.
+pub fn found_via(input: &AuditInput) -> HashMap<UrlId, &'static str> {
+    use crate::input::FoundVia as F;
+    let mut out: HashMap<UrlId, &'static str> = HashMap::with_capacity(input.urls.len());
+    // (page, URL) of every URL a page found, to its link's words once seen.
+    let mut wanted: HashMap<(UrlId, UrlId), Option<&'static str>> = HashMap::new();
+    for u in &input.urls {
+        let words = match u.found_via {
+            F::Start => "start",
+            F::Variant => "start variant",
+            F::Sitemap => "sitemap",
+            F::Redirect => "redirect",
+            F::MetaRefresh => "meta refresh",
+            F::Canonical => "canonical",
+            F::Hreflang => "hreflang",
+            F::Link => {
+                if let Some(from) = u.found_from {
+                    wanted.insert((from, u.id), None);
+                }
+                "link"
+            }
+        };
+        out.insert(u.id, words);
+    }
+    if wanted.is_empty() {
+        return out;
+    }
+    let nofollow_pages: std::collections::HashSet<UrlId> = input
+        .fetches
+        .iter()
+        .filter(|f| f.nofollow)
+        .map(|f| f.url_id)
+        .collect();
+    for l in &input.links {
+        let Some(to) = l.to else { continue };
+        if let Some(slot @ None) = wanted.get_mut(&(l.from, to)) {
+            let nofollow = l.nofollow || nofollow_pages.contains(&l.from);
+            *slot = Some(l.kind.found_via_words(nofollow));
+        }
+    }
+    for ((_, to), words) in wanted {
+        if let Some(w) = words {
+            out.insert(to, w);
+        }
+    }
+    out
+}
+
+/// The non-preferred members of clusters that the crawl reached only through nofollow
+/// links, sorted: found in a page (not a start URL, a sitemap entry, a redirect,
+/// a canonical or an hreflang alternate, and no redirect, canonical or hreflang of another
+/// page points at it), and every link to it from another page is nofollow (rel=nofollow,
+/// or on a page whose robots say nofollow). A declared URL (shortlink, og:url, ...) is
+/// no nofollow link. Search engines that follow nofollow links as hints find these
+/// duplicates too; a crawl that does not follow them does not see them.
+pub fn reached_only_via_nofollow(input: &AuditInput, analysis: &Analysis) -> Vec<UrlId> {
+    let found_in_page: std::collections::HashSet<UrlId> = input
+        .urls
+        .iter()
+        .filter(|u| u.found_via == crate::input::FoundVia::Link)
+        .map(|u| u.id)
+        .collect();
+    // URL -> (a nofollow link reaches it, a followed one does).
+    let mut candidates: HashMap<UrlId, (bool, bool)> = analysis
+        .clusters
+        .iter()
+        .flat_map(|c| c.members.iter())
+        .filter(|m| m.role != Role::Preferred && found_in_page.contains(&m.url_id))
+        .map(|m| (m.url_id, (false, false)))
+        .collect();
+    if candidates.is_empty() {
+        return Vec::new();
+    }
+    let mut reached_otherwise = |id: UrlId| {
+        if let Some(c) = candidates.get_mut(&id) {
+            c.1 = true;
+        }
+    };
+    input
+        .sitemap_entries
+        .iter()
+        .filter_map(|e| e.url_id)
+        .for_each(&mut reached_otherwise);
+    input
+        .redirects
+        .iter()
+        .filter_map(|r| r.to)
+        .for_each(&mut reached_otherwise);
+    input
+        .fetches
+        .iter()
+        .filter_map(|f| f.redirect_to)
+        .for_each(&mut reached_otherwise);
+    input
+        .canonicals
+        .iter()
+        .filter_map(|c| c.target.filter(|&t| t != c.page))
+        .for_each(&mut reached_otherwise);
+    input
+        .hreflang
+        .iter()
+        .filter_map(|h| h.target.filter(|&t| t != h.page))
+        .for_each(&mut reached_otherwise);
+    let nofollow_pages: std::collections::HashSet<UrlId> = input
+        .fetches
+        .iter()
+        .filter(|f| f.nofollow)
+        .map(|f| f.url_id)
+        .collect();
+    for l in &input.links {
+        let Some(to) = l.to.filter(|&t| t != l.from) else {
+            continue;
+        };
+        if let Some(c) = candidates.get_mut(&to) {
+            if !l.kind.is_declared() && (l.nofollow || nofollow_pages.contains(&l.from)) {
+                c.0 = true;
+            } else {
+                c.1 = true;
+            }
+        }
+    }
+    let mut out: Vec<UrlId> = candidates
+        .into_iter()
+        .filter(|&(_, (nofollow, followed))| nofollow && !followed)
+        .map(|(id, _)| id)
+        .collect();
+    out.sort_unstable();
+    out
 }
 
 /// The first robots meta of a stored list (`name: content`, `; `-separated): its
@@ -402,6 +540,7 @@ pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> Tabl
         Table::Pages => {
             let mut t = TableData::new(&PAGES_HEADERS);
             let inlinks = inlinks(input);
+            let found_via = found_via(input);
             let main_hash: HashMap<UrlId, u64> = analysis.main_hashes.iter().copied().collect();
             // The first declaration of each source (headers come first in `canonicals`).
             let mut declared: HashMap<(UrlId, bool), &str> = HashMap::new();
@@ -454,6 +593,7 @@ pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> Tabl
                     ix.main_words.get(&u.id).copied().into(),
                     ix.cluster.get(&u.id).copied().into(),
                     ix.preferred.get(&u.id).copied().unwrap_or("").into(),
+                    found_via.get(&u.id).copied().unwrap_or("").into(),
                 ]);
             }
             t
@@ -469,7 +609,9 @@ pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> Tabl
                 text("Evidence Tier"),
                 text("Rules Fired"),
                 text("Fix"),
+                text("Reached Only Via Nofollow"),
             ]);
+            let nofollow_only = reached_only_via_nofollow(input, analysis);
             for c in &analysis.clusters {
                 for m in &c.members {
                     let why: Vec<String> = m
@@ -493,6 +635,12 @@ pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> Tabl
                         .into(),
                         rules.join(", ").into(),
                         fix_text(m.action, &c.preferred_url).into(),
+                        if nofollow_only.binary_search(&m.url_id).is_ok() {
+                            "yes"
+                        } else {
+                            ""
+                        }
+                        .into(),
                     ]);
                 }
             }
@@ -651,7 +799,8 @@ pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> Tabl
                 .iter()
                 .map(|a| ((a.from, a.to), a.text.as_str()))
                 .collect();
-            for l in &input.links {
+            // A URL a page declares (shortlink, og:url, ...) is no link to change.
+            for l in input.links.iter().filter(|l| !l.kind.is_declared()) {
                 // A link to the page itself (a fragment, a skip link) is no link to fix.
                 let Some(to) = l.to.filter(|&to| to != l.from) else {
                     continue;
@@ -735,7 +884,7 @@ mod tests {
         );
         assert_eq!(
             lines.next().unwrap(),
-            "https://example.com/,,200,Indexable,,\"'=cmd|' /C calc'!A0, \"\"quoted\"\"\",28,,,,,,,0,30,0,0,0,,,,,,,"
+            "https://example.com/,,200,Indexable,,\"'=cmd|' /C calc'!A0, \"\"quoted\"\"\",28,,,,,,,0,30,0,0,0,,,,,,,,link"
         );
     }
 
@@ -823,6 +972,90 @@ mod tests {
         shuffled.links.reverse();
         let again = table_data(Table::Pages, &shuffled, &analysis);
         assert_eq!(again, data);
+    }
+
+    #[test]
+    fn found_via_and_nofollow_only_duplicates() {
+        // The home page links /a and /b; /a?print=1 is linked only with nofollow (from
+        // /a, and from /noflw whose robots say nofollow); /b declares /b?share=1 (og:url)
+        // and /?p=2 (shortlink, 301 to /b); /b?print=1 is linked both ways.
+        let input: AuditInput = serde_json::from_value(serde_json::json!({
+            "urls": [
+                {"id": 1, "url": "https://example.com/", "found_via": "start"},
+                {"id": 2, "url": "https://example.com/a", "found_from": 1},
+                {"id": 3, "url": "https://example.com/b", "found_from": 1},
+                {"id": 4, "url": "https://example.com/a?print=1", "found_from": 2},
+                {"id": 5, "url": "https://example.com/b?share=1", "found_from": 3},
+                {"id": 6, "url": "https://example.com/?p=2", "found_from": 3},
+                {"id": 7, "url": "https://example.com/b?print=1", "found_from": 3},
+                {"id": 8, "url": "https://example.com/noflw", "found_via": "sitemap"}
+            ],
+            "fetches": [
+                {"url_id": 1, "status": 200, "text_hash": 1, "word_count": 300},
+                {"url_id": 2, "status": 200, "text_hash": 2, "word_count": 300},
+                {"url_id": 3, "status": 200, "text_hash": 3, "word_count": 300},
+                {"url_id": 4, "status": 200, "text_hash": 2, "word_count": 300},
+                {"url_id": 5, "status": 200, "text_hash": 3, "word_count": 300},
+                {"url_id": 6, "status": 301, "redirect_to": 3},
+                {"url_id": 7, "status": 200, "text_hash": 3, "word_count": 300},
+                {"url_id": 8, "status": 200, "text_hash": 8, "word_count": 300, "nofollow": true}
+            ],
+            "redirects": [{"from": 6, "to": 3, "status": 301}],
+            "canonicals": [{"page": 5, "target": 3}],
+            "links": [
+                {"from": 1, "to": 2, "region": "main"},
+                {"from": 1, "to": 3, "region": "main"},
+                {"from": 3, "to": 2, "region": "main"},
+                {"from": 8, "to": 2, "region": "main"},
+                {"from": 2, "to": 4, "nofollow": true, "region": "main"},
+                {"from": 4, "to": 4, "region": "main"},
+                {"from": 8, "to": 4, "region": "main"},
+                {"from": 3, "to": 5, "kind": "og_url"},
+                {"from": 3, "to": 6, "kind": "shortlink"},
+                {"from": 3, "to": 7, "nofollow": true, "region": "main"},
+                {"from": 1, "to": 7, "region": "main"}
+            ]
+        }))
+        .unwrap();
+        let via = found_via(&input);
+        let words: Vec<&str> = (1..=8).map(|id| via[&id]).collect();
+        assert_eq!(
+            words,
+            [
+                "start",
+                "link",
+                "link",
+                "nofollow link",
+                "og:url",
+                "shortlink",
+                "nofollow link",
+                "sitemap"
+            ]
+        );
+        let analysis = crate::analyse(&input, &crate::AnalysisConfig::default());
+        let clustered = |id: UrlId| analysis.cluster_of(id).is_some();
+        assert!((4..=7).all(clustered), "{:#?}", analysis.clusters);
+        // Only /a?print=1: /a is preferred, /b?print=1 has a followed link too, /b?share=1
+        // and /?p=2 were declared.
+        assert_eq!(reached_only_via_nofollow(&input, &analysis), [4]);
+        let t = table_data(Table::Clusters, &input, &analysis);
+        let column = t
+            .headers
+            .iter()
+            .position(|h| h.title == "Reached Only Via Nofollow")
+            .unwrap();
+        let yes: Vec<&Cell> = t
+            .rows
+            .iter()
+            .filter(|r| r[column] == Cell::Text("yes".into()))
+            .map(|r| &r[2])
+            .collect();
+        assert_eq!(yes, [&Cell::Text("https://example.com/a?print=1".into())]);
+        // Declared URLs are no inlinks.
+        let pages = table_data(Table::Pages, &input, &analysis);
+        let share = page_row(&pages, "https://example.com/b?share=1");
+        assert_eq!(share["Inlinks"], "0");
+        assert_eq!(share["Found Via"], "og:url");
     }
 
     #[test]

@@ -326,6 +326,8 @@ pub struct UrlRow {
     pub depth: u32,
     /// How it was first found.
     pub found_via: FoundVia,
+    /// The page (or redirect source) that first found it, when recorded.
+    pub found_from: Option<UrlId>,
     /// Its frontier state.
     pub state: UrlState,
     /// Why it was skipped, blocked or failed.
@@ -468,6 +470,85 @@ pub struct LinkRow {
     /// Where in the page it sits, when recorded.
     #[serde(default)]
     pub region: Option<LinkRegion>,
+    /// What the link comes from (`links.tag`).
+    pub kind: LinkKind,
+}
+
+/// What a link comes from (`links.tag`): a hyperlink people click, a pagination
+/// `<link>`, or a URL the page declares for discovery.
+///
+/// Declared URLs ([`LinkKind::is_declared`]: shortlink, alternate, amphtml, og:url,
+/// structured data, `Link:` header) are discovery, not links: the crawler follows them
+/// like links, but they count as no inlink (they do not make a URL linked, vote for a
+/// preferred URL, or make a template link), and they give no link finding (a shortlink
+/// that 301s to its post, an og:url with a share parameter that declares its page
+/// canonical, are how those declarations work: there is no link to change). A URL that
+/// a declaration of another page reaches is discovered, though: it is no orphan. rel=next
+/// and rel=prev stay links, as before: the site writes them for crawlers to follow page
+/// by page, and one that points at a redirect is worth changing.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum LinkKind {
+    /// `<a href>`.
+    #[default]
+    A,
+    /// `<area href>`.
+    Area,
+    /// `<link rel=next>` (stored `link_next`).
+    #[serde(rename = "link_next")]
+    Next,
+    /// `<link rel=prev>` (stored `link_prev`).
+    #[serde(rename = "link_prev")]
+    Prev,
+    /// `<link rel=shortlink>`.
+    Shortlink,
+    /// `<link rel=alternate>` without hreflang (a feed, a media or format alternate).
+    Alternate,
+    /// `<link rel=amphtml>`.
+    Amphtml,
+    /// `<meta property=og:url>`.
+    OgUrl,
+    /// An `@id` or `url` of a JSON-LD block.
+    StructuredData,
+    /// An HTTP `Link:` header (shortlink, alternate, amphtml, next, prev).
+    LinkHeader,
+    /// A tag this version does not name (read as a link).
+    Other,
+}
+
+impl LinkKind {
+    /// A URL the page declares for discovery, not a link (see the type's docs).
+    pub fn is_declared(self) -> bool {
+        matches!(
+            self,
+            Self::Shortlink
+                | Self::Alternate
+                | Self::Amphtml
+                | Self::OgUrl
+                | Self::StructuredData
+                | Self::LinkHeader
+        )
+    }
+
+    /// How a URL first found through such a link was found, in words: `link`,
+    /// `nofollow link`, `rel=next`, `rel=prev`, `shortlink`, `alternate`, `amphtml`,
+    /// `og:url`, `structured data`, `link header`.
+    pub fn found_via_words(self, nofollow: bool) -> &'static str {
+        match self {
+            Self::A | Self::Area | Self::Other if nofollow => "nofollow link",
+            Self::A | Self::Area | Self::Other => "link",
+            Self::Next => "rel=next",
+            Self::Prev => "rel=prev",
+            Self::Shortlink => "shortlink",
+            Self::Alternate => "alternate",
+            Self::Amphtml => "amphtml",
+            Self::OgUrl => "og:url",
+            Self::StructuredData => "structured data",
+            Self::LinkHeader => "link header",
+        }
+    }
 }
 
 /// The anchor text of one link (`links.anchor_text`). Only the links a finding quotes

@@ -205,6 +205,7 @@ mod finding;
 mod fixes;
 mod input;
 mod keys;
+mod log_waste;
 mod main_content;
 mod near;
 mod prediction;
@@ -228,10 +229,11 @@ pub use finding::{Comparison, Family, Finding, FindingId, Fix, Severity, Tier, c
 pub use fixes::{CanonicalTag, FixFiles, RedirectLine, RedirectState, SiteRedirect, SitemapChange};
 pub use input::{
     AnchorRow, AuditInput, CanonicalRow, ChainProblem, DeclarationSource, FetchRow, FoundVia,
-    HopKind, HreflangRow, LinkRegion, LinkRow, ReasonKind, RedirectChainRow, RedirectRow,
+    HopKind, HreflangRow, LinkKind, LinkRegion, LinkRow, ReasonKind, RedirectChainRow, RedirectRow,
     RobotsRow, SitemapEntryRow, SitemapId, SitemapIssue, SitemapRow, SitemapSource, UnknownReason,
     UrlId, UrlReason, UrlRow, UrlState,
 };
+pub use log_waste::{LOG_WASTE_FILE, LOG_WASTE_HEADERS, LogHit, LogWaste, log_waste_table};
 pub use prediction::{PREDICTED_DUPLICATE, PredictionCheck, check_predictions};
 
 use serde::{Deserialize, Serialize};
@@ -299,6 +301,11 @@ pub struct Analysis {
     /// redirects), sorted by source: what the fix files compare their map with.
     #[serde(default)]
     pub live_redirects: Vec<SiteRedirect>,
+    /// A list audit of an access log: the clusters whose non-preferred URLs the log
+    /// shows requested (crawl budget spent on duplicates), most search-engine bot
+    /// requests first; empty otherwise.
+    #[serde(default)]
+    pub log_waste: Vec<LogWaste>,
     /// Counts.
     pub stats: Stats,
 }
@@ -363,6 +370,7 @@ pub fn analyse(input: &AuditInput, config: &AnalysisConfig) -> Analysis {
         })
         .collect();
     live_redirects.sort_by(|a, b| a.source.cmp(&b.source));
+    let log_waste = log_waste::rank(&clusters.list, &config.log_hits);
     Analysis {
         site: SiteSignals {
             preferred_scheme: site.preferred_scheme.map(str::to_owned),
@@ -379,6 +387,7 @@ pub fn analyse(input: &AuditInput, config: &AnalysisConfig) -> Analysis {
         main_words,
         main_hashes,
         live_redirects,
+        log_waste,
         stats,
     }
 }

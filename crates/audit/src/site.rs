@@ -114,9 +114,14 @@ pub(crate) struct Site<'a> {
     pub eff_canon: Vec<u32>,
     /// Pages other than itself whose effective canonical is the URL.
     pub canon_in: Vec<u32>,
-    /// Distinct internal pages linking to the URL (CSR over `in_src`).
+    /// Distinct internal pages linking to the URL (CSR over `in_src`). Links only: URLs
+    /// a page declares (shortlink, og:url, ...) are not links (see
+    /// [`LinkKind`](crate::input::LinkKind)).
     in_start: Vec<u32>,
     in_src: Vec<u32>,
+    /// Whether a declaration of another internal page (shortlink, og:url, structured
+    /// data, ...) reaches the URL.
+    pub declared_in: Vec<bool>,
     /// Sitemap entries listing the URL.
     pub sitemap_count: Vec<u32>,
     /// hreflang declarations of other pages pointing at the URL.
@@ -181,6 +186,7 @@ impl<'a> Site<'a> {
             canon_in: vec![0; n],
             in_start: Vec::new(),
             in_src: Vec::new(),
+            declared_in: vec![false; n],
             sitemap_count: vec![0; n],
             hreflang_in: vec![0; n],
             blocked: vec![false; n],
@@ -407,6 +413,12 @@ impl<'a> Site<'a> {
         self.linked_from(i).len() as u32
     }
 
+    /// Whether crawled pages lead to the URL: a link, or a declaration of another page
+    /// (a URL that only a shortlink or an og:url reaches is discovered, not an orphan).
+    pub(crate) fn reached(&self, i: u32) -> bool {
+        self.inlinks(i) > 0 || self.declared_in[i as usize]
+    }
+
     /// The page's canonical declarations.
     pub(crate) fn canonicals(
         &self,
@@ -563,6 +575,10 @@ impl<'a> Site<'a> {
                 continue;
             };
             if f == t || self.external[f as usize] || self.external[t as usize] {
+                continue;
+            }
+            if l.kind.is_declared() {
+                self.declared_in[t as usize] = true;
                 continue;
             }
             pairs.push((u64::from(t) << 32) | u64::from(f));

@@ -120,6 +120,9 @@ pub(crate) struct AddressPolicy {
     own: HashSet<SocketAddr>,
     /// Their IPs.
     own_ips: HashSet<IpAddr>,
+    /// What the start URLs' and named sitemaps' host names resolved to when the run
+    /// started (the first address of each).
+    resolved: HashMap<String, IpAddr>,
     /// The proxies' host names (they connect for us).
     proxies: HashSet<String>,
     refused: AtomicU64,
@@ -180,6 +183,7 @@ impl AddressPolicy {
             overrides,
             own: HashSet::new(),
             own_ips: HashSet::new(),
+            resolved: HashMap::new(),
             proxies: proxy_hosts(),
             refused: AtomicU64::new(0),
         };
@@ -220,6 +224,10 @@ impl AddressPolicy {
             if let Ok(Ok(addrs)) = tokio::time::timeout(config.connect_timeout(), lookup).await {
                 for addr in addrs {
                     policy.own_at(addr);
+                    policy
+                        .resolved
+                        .entry(name.to_owned())
+                        .or_insert_with(|| addr.ip().to_canonical());
                 }
             }
         }
@@ -230,6 +238,15 @@ impl AddressPolicy {
         let addr = canonical(addr);
         self.own.insert(addr);
         self.own_ips.insert(addr.ip());
+    }
+
+    /// The address requests for the host `name` go to, when known before connecting: a
+    /// `--resolve` override, else what it resolved to when the run started.
+    pub(crate) fn address_of(&self, name: &str) -> Option<IpAddr> {
+        self.overrides
+            .get(name)
+            .map(|a| a.ip())
+            .or_else(|| self.resolved.get(name).copied())
     }
 
     /// Requests refused so far.

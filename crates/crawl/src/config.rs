@@ -83,8 +83,14 @@ pub struct CrawlConfig {
     /// Longest Retry-After honoured, in ms; a longer one ends the retries.
     pub max_retry_after_ms: u64,
     /// Crawl links marked rel=nofollow (and links of pages whose robots meta or
-    /// X-Robots-Tag says nofollow). Off by default, as search engines do; the links are
-    /// recorded either way.
+    /// X-Robots-Tag says nofollow). On by default: search engines treat nofollow as a
+    /// hint and find the URLs such links lead to, duplicates included. Off, they are
+    /// recorded as skipped `nofollow` and not requested. The links record their
+    /// `nofollow` either way.
+    ///
+    /// Every stored configuration carries this field (the whole configuration is stored),
+    /// so an audit started when the default was off resumes and re-runs with it off; a
+    /// configuration file that leaves it out gets today's default.
     pub follow_nofollow: bool,
     /// Crawl the targets of rel=canonical declarations.
     pub follow_canonicals: bool,
@@ -156,6 +162,116 @@ pub struct CrawlConfig {
     pub slow_host_ms: u64,
     /// Requests per host the slow-host median is taken over (at least 3). Default 20.
     pub slow_host_window: u32,
+    /// URL-variant probes: once the frontier has drained, request a sample of the
+    /// site's pages under URL variants no page links to (the other host name or scheme,
+    /// the trailing slash, upper-case, an index file, a doubled slash, tracking, session
+    /// and unknown parameters, an empty query, the IP address) and record how the server
+    /// answers them (see the `probe` module). Default on; an audit stored before probes
+    /// existed never probes when resumed.
+    pub probe_variants: bool,
+    /// Site sections (first path segments, largest first) whose pages the probes sample,
+    /// three pages per section and rule. Default 5.
+    pub probe_samples: u32,
+    /// List mode: audit exactly these URLs (with their redirect hops and, when
+    /// [`follow_canonicals`](Self::follow_canonicals), their canonical targets), not a
+    /// crawl of the site. See [`ListMode`]; `None` for a crawl.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub list: Option<ListMode>,
+}
+
+/// A list audit (`dustpan audit --list FILE`): the listed URLs are admitted like start
+/// URLs; their links are recorded but not followed (unless [`follow`](Self::follow)),
+/// no scheme or `www.` variant is requested and no sitemap is looked for (only those in
+/// [`CrawlConfig::sitemaps`] are read: a sitemap index's children). The start URLs are the
+/// listed URLs' origins (`https://host/`, see [`CrawlConfig::for_list`]): the scope, and
+/// what the audits list shows.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ListMode {
+    /// The listed URLs (absolute http(s)), distinct, in the order listed.
+    pub urls: Vec<ListedUrl>,
+    /// Crawl on from the listed URLs as from start URLs (a crawl of their origins, the
+    /// listed URLs included).
+    pub follow: bool,
+    /// What each input held, for the reports.
+    pub inputs: Vec<ListInput>,
+}
+
+/// One listed URL, and the requests an access log holds for it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ListedUrl {
+    /// The URL.
+    pub url: String,
+    /// Requests from search-engine bots (by user agent, unverified), in an access log.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub bot_requests: u64,
+    /// Other requests, in an access log.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub other_requests: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// What one list input held.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ListInput {
+    /// The file as given (`-` for standard input).
+    pub name: String,
+    /// Its format (`plain`, `sitemap`, `sitemap_index`, `csv`, `access_log`).
+    pub format: String,
+    /// Whether it was gzip-compressed.
+    pub compressed: bool,
+    /// Lines read.
+    pub lines: u64,
+    /// Distinct URLs it listed (kept).
+    pub urls: u64,
+    /// Child sitemaps it listed (a sitemap index), read by the crawl.
+    pub sitemaps: u64,
+    /// Lines that were not URLs.
+    pub rejected: u64,
+    /// The first of them.
+    pub samples: Vec<RejectedLine>,
+    /// Lines naming a URL listed before.
+    pub repeated: u64,
+    /// Lines (or requests) naming URLs past the limit (`max_urls`): not audited.
+    pub over_limit: u64,
+    /// Access log lines left out: other methods than GET and HEAD, or user agents not
+    /// matching the pattern given.
+    pub skipped: u64,
+    /// Access log requests counted for the URLs audited (not those past the limit).
+    pub requests: u64,
+    /// Of those, requests from search-engine bots (by user agent, unverified).
+    pub bot_requests: u64,
+}
+
+/// A line of a list input that is not a URL.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RejectedLine {
+    /// 1-based line number.
+    pub line: u64,
+    /// Why it is not a URL.
+    pub reason: String,
+    /// The line's beginning.
+    pub text: String,
+}
+
+impl ListMode {
+    /// Whether the crawl stays on the listed URLs (no `--follow`).
+    pub fn list_only(&self) -> bool {
+        !self.follow
+    }
+
+    /// Whether any listed URL carries access-log requests.
+    pub fn has_log_hits(&self) -> bool {
+        self.urls
+            .iter()
+            .any(|u| u.bot_requests + u.other_requests > 0)
+    }
 }
 
 impl Default for CrawlConfig {
@@ -185,7 +301,7 @@ impl Default for CrawlConfig {
             max_redirects: 10,
             max_retries: 2,
             max_retry_after_ms: 30_000,
-            follow_nofollow: false,
+            follow_nofollow: true,
             follow_canonicals: true,
             follow_hreflang: true,
             sitemaps: Vec::new(),
@@ -202,6 +318,9 @@ impl Default for CrawlConfig {
             max_duration_ms: 0,
             slow_host_ms: 20_000,
             slow_host_window: 20,
+            probe_variants: true,
+            probe_samples: 5,
+            list: None,
         }
     }
 }
@@ -218,6 +337,43 @@ impl CrawlConfig {
             start_urls: vec![start_url(url)],
             ..Self::default()
         }
+    }
+
+    /// A default configuration for a list audit: the start URLs are the listed URLs'
+    /// origins (`scheme://host[:port]/`, in order of first appearance). Set
+    /// [`sitemaps`](Self::sitemaps) first with [`CrawlConfig::set_list`] when the list
+    /// names sitemaps to read.
+    pub fn for_list(list: ListMode) -> Self {
+        let mut config = Self::default();
+        config.set_list(list);
+        config
+    }
+
+    /// Makes this configuration a list audit of `list` (see [`CrawlConfig::for_list`]):
+    /// the start URLs become the origins of the listed URLs and of the sitemaps to read
+    /// ([`sitemaps`](Self::sitemaps), set before).
+    pub fn set_list(&mut self, list: ListMode) {
+        let mut origins: Vec<String> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let urls = list.urls.iter().map(|u| &u.url).chain(&self.sitemaps);
+        for listed in urls {
+            if let Ok(url) = url::Url::parse(listed)
+                && matches!(url.scheme(), "http" | "https")
+                && url.host().is_some()
+            {
+                let origin = format!("{}/", url.origin().ascii_serialization());
+                if seen.insert(origin.clone()) {
+                    origins.push(origin);
+                }
+            }
+        }
+        self.start_urls = origins;
+        self.list = Some(list);
+    }
+
+    /// Whether this is a list audit that stays on the listed URLs (no `--follow`).
+    pub fn list_only(&self) -> bool {
+        self.list.as_ref().is_some_and(ListMode::list_only)
     }
 
     /// Reads the start URLs as a user types them: a bare host name (`example.com`,
@@ -264,6 +420,21 @@ impl CrawlConfig {
     pub fn validate(&self) -> Result<(), CrawlError> {
         // A start URL given without a scheme is rejected here with a hint; front ends
         // call `normalize_start_urls` first.
+        if let Some(list) = &self.list {
+            if list.urls.is_empty() && self.sitemaps.is_empty() {
+                return Err(CrawlError::Config("the list holds no URL".into()));
+            }
+            for listed in &list.urls {
+                let ok = url::Url::parse(&listed.url)
+                    .is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some());
+                if !ok {
+                    return Err(CrawlError::Config(format!(
+                        "listed URL {:?} is not an http(s) URL",
+                        listed.url
+                    )));
+                }
+            }
+        }
         if self.start_urls.is_empty() {
             return Err(CrawlError::Config("no start URL".into()));
         }
@@ -336,6 +507,73 @@ mod tests {
         assert_eq!(serde_json::from_str::<CrawlConfig>(&json).unwrap(), config);
         assert!(serde_json::from_str::<CrawlConfig>(r#"{"max_urlz":1}"#).is_err());
         config.validate().unwrap();
+    }
+
+    #[test]
+    fn nofollow_links_are_followed_unless_a_configuration_says_not() {
+        assert!(CrawlConfig::default().follow_nofollow);
+        assert!(CrawlConfig::for_url("https://example.test/").follow_nofollow);
+        let partial: CrawlConfig =
+            serde_json::from_str(r#"{"start_urls":["https://example.test/"]}"#).unwrap();
+        assert!(partial.follow_nofollow);
+        let off: CrawlConfig = serde_json::from_str(
+            r#"{"start_urls":["https://example.test/"],"follow_nofollow":false}"#,
+        )
+        .unwrap();
+        assert!(!off.follow_nofollow);
+        // Written whole: a stored configuration keeps its value.
+        let json = serde_json::to_string(&off).unwrap();
+        assert!(json.contains(r#""follow_nofollow":false"#), "{json}");
+    }
+
+    #[test]
+    fn a_list_audit_starts_at_its_origins_and_round_trips() {
+        let listed = |url: &str, bot| ListedUrl {
+            url: url.into(),
+            bot_requests: bot,
+            other_requests: 0,
+        };
+        let mut config = CrawlConfig {
+            sitemaps: vec!["https://cdn.example.test/s.xml".into()],
+            ..CrawlConfig::default()
+        };
+        config.set_list(ListMode {
+            urls: vec![
+                listed("https://example.test/a?x=1", 2),
+                listed("http://example.test:8080/b", 0),
+                listed("https://example.test/c", 0),
+            ],
+            ..ListMode::default()
+        });
+        assert_eq!(
+            config.start_urls,
+            [
+                "https://example.test/",
+                "http://example.test:8080/",
+                "https://cdn.example.test/"
+            ]
+        );
+        assert!(config.list_only());
+        assert!(config.list.as_ref().unwrap().has_log_hits());
+        config.validate().unwrap();
+        let json = serde_json::to_string(&config).unwrap();
+        assert!(
+            json.contains(r#"{"url":"http://example.test:8080/b"}"#),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_str::<CrawlConfig>(&json).unwrap(), config);
+        config
+            .list
+            .as_mut()
+            .unwrap()
+            .urls
+            .push(listed("ftp://x.test/", 0));
+        assert!(config.validate().is_err());
+        assert!(
+            CrawlConfig::for_list(ListMode::default())
+                .validate()
+                .is_err()
+        );
     }
 
     #[test]

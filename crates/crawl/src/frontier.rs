@@ -143,6 +143,23 @@ pub(crate) struct Frontier {
     trap_pattern_budget: u64,
     facet_budget: u64,
     max_segment_repeats: usize,
+    /// A list audit without `--follow`: only what the listed URLs lead to by
+    /// [`follows_in_list`] is queued.
+    list_only: bool,
+}
+
+/// Whether a list audit that stays on its listed URLs queues URLs found this way: the
+/// listed URLs (`Start`), the URLs of the sitemaps it reads, redirect hops and canonical
+/// targets. Links, hreflang alternates and anything else are recorded, not followed.
+fn follows_in_list(via: FoundVia) -> bool {
+    matches!(
+        via,
+        FoundVia::Start
+            | FoundVia::Sitemap
+            | FoundVia::Redirect
+            | FoundVia::MetaRefresh
+            | FoundVia::Canonical
+    )
 }
 
 /// The reason of a refusal or failure named by its word (`out_of_scope`, `timeout`,
@@ -316,6 +333,7 @@ impl Frontier {
             trap_pattern_budget: config.trap_pattern_budget,
             facet_budget: config.facet_budget,
             max_segment_repeats: config.max_segment_repeats,
+            list_only: config.list_only(),
         })
     }
 
@@ -456,6 +474,9 @@ impl Frontier {
     fn context_reason(&self, found: &Found<'_>) -> Option<UrlReason> {
         if let Some(kind) = found.unfollowed {
             return Some(kind.into());
+        }
+        if self.list_only && !follows_in_list(found.via) {
+            return Some(ReasonKind::NotFollowed.into());
         }
         if found.depth > self.max_depth {
             return Some(ReasonKind::MaxDepth.into());
@@ -959,5 +980,53 @@ mod tests {
             admit(&mut f, "https://example.test/a", 1),
             Admission::Known(1)
         ));
+    }
+
+    #[test]
+    fn a_list_audit_queues_redirects_canonicals_and_sitemaps_but_records_links() {
+        let list = crate::ListMode {
+            urls: vec![crate::ListedUrl {
+                url: "https://example.test/listed".into(),
+                ..crate::ListedUrl::default()
+            }],
+            ..crate::ListMode::default()
+        };
+        let mut f = Frontier::new(&CrawlConfig::for_list(list.clone()), 1).unwrap();
+        assert_eq!(
+            reason(&admit_via(
+                &mut f,
+                "https://example.test/listed",
+                0,
+                FoundVia::Start
+            )),
+            None
+        );
+        for via in [
+            FoundVia::Redirect,
+            FoundVia::MetaRefresh,
+            FoundVia::Canonical,
+            FoundVia::Sitemap,
+        ] {
+            let url = format!("https://example.test/{via}");
+            assert_eq!(reason(&admit_via(&mut f, &url, 1, via)), None, "{via}");
+        }
+        for via in [FoundVia::Link, FoundVia::Hreflang, FoundVia::Variant] {
+            let url = format!("https://example.test/{via}");
+            assert_eq!(
+                reason(&admit_via(&mut f, &url, 1, via)),
+                Some(ReasonKind::NotFollowed),
+                "{via}"
+            );
+        }
+        // With --follow, links are crawled.
+        let follow = crate::ListMode {
+            follow: true,
+            ..list
+        };
+        let mut f = Frontier::new(&CrawlConfig::for_list(follow), 1).unwrap();
+        assert_eq!(
+            reason(&admit(&mut f, "https://example.test/linked", 1)),
+            None
+        );
     }
 }

@@ -37,6 +37,7 @@ mod config;
 mod fetch;
 mod frontier;
 mod page;
+pub mod probe;
 mod redirects;
 mod robots;
 mod run;
@@ -50,8 +51,11 @@ use serde::Serialize;
 use store::{AuditId, AuditStatus, Store, StoreError};
 use tokio::sync::watch;
 
-pub use config::{CrawlConfig, default_user_agent, parse_resolve, start_url};
-pub use sample::{SampleFetch, fetch_samples};
+pub use config::{
+    CrawlConfig, ListInput, ListMode, ListedUrl, RejectedLine, default_user_agent, parse_resolve,
+    start_url,
+};
+pub use sample::{SampleFetch, fetch_samples, fetch_urls};
 pub use tokio_util::sync::CancellationToken;
 
 /// Everything that stops an audit from running. A page that fails to load, a bad

@@ -63,6 +63,9 @@ struct Discoveries<'a> {
     page: UrlId,
     /// The page's URL has a query string (a filter state linking further states).
     page_has_query: bool,
+    /// The page is a URL-variant probe's: what it points at is recorded, not followed
+    /// (but its redirect is, and marks its target a probe's page too).
+    probe: bool,
     candidates: Vec<Candidate>,
 }
 
@@ -72,6 +75,7 @@ impl<'a> Discoveries<'a> {
             ctx,
             page,
             page_has_query,
+            probe: ctx.probes.contains(page),
             candidates: Vec::new(),
         }
     }
@@ -92,6 +96,11 @@ impl<'a> Discoveries<'a> {
             Err(e) => return Some(e.kind().to_owned()),
         };
         url.set_fragment(None);
+        let hop = matches!(via, FoundVia::Redirect | FoundVia::MetaRefresh);
+        let unfollowed = match unfollowed {
+            None if self.probe && !hop => Some(ReasonKind::NotFollowed),
+            other => other,
+        };
         match rfc3986_key(&url, &self.ctx.rfc3986) {
             Ok(key) => {
                 self.candidates.push(Candidate {
@@ -127,6 +136,12 @@ impl<'a> Discoveries<'a> {
                 unfollowed: c.unfollowed,
             });
             let id = admission.id();
+            if self.probe
+                && matches!(c.target, Target::Redirect)
+                && !matches!(admission, Admission::Known(_))
+            {
+                self.ctx.probes.mark(id);
+            }
             match admission {
                 Admission::Known(_) => {}
                 Admission::New(url) => record.new_urls.push(url),
@@ -330,8 +345,14 @@ pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
 
     // Link and Refresh headers.
     let link_depths = (claimed.depth + 1, 0);
+    // URLs the Link header declares (shortlink, alternate, amphtml, next, prev): stored
+    // after the page's own links, once its robots directives are known.
+    let mut header_declared: Vec<String> = Vec::new();
     if let Some(header) = response.header_all("link") {
         for entry in extract::parse_link_header(&header) {
+            if entry.declares_url() {
+                header_declared.push(entry.url.clone());
+            }
             if entry.has_rel("canonical") {
                 let i = record.canonicals.len();
                 let unfollowed = (!ctx.config.follow_canonicals).then_some(ReasonKind::NotFollowed);
@@ -407,12 +428,68 @@ pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
         }
     }
 
+    declared_in_header(
+        ctx,
+        &mut record,
+        &mut found,
+        &url,
+        header_declared,
+        &directives,
+        claimed,
+    );
+
     if let Some(f) = record.fetch.as_mut() {
         f.noindex = directives.noindex;
         f.nofollow = directives.nofollow;
     }
     found.admit_into(&mut record);
     record
+}
+
+/// Stores and queues the URLs a `Link:` header declares, as links tagged `link_header`
+/// (after the page's own, within [`MAX_PAGE_LINKS`]).
+fn declared_in_header(
+    ctx: &Ctx,
+    record: &mut PageRecord,
+    found: &mut Discoveries<'_>,
+    url: &Url,
+    hrefs: Vec<String>,
+    directives: &Directives,
+    claimed: &Claimed,
+) {
+    let nofollow_page = directives.nofollow && !ctx.config.follow_nofollow;
+    let mut dropped = 0u64;
+    for href in hrefs {
+        if record.links.len() >= MAX_PAGE_LINKS {
+            dropped += 1;
+            continue;
+        }
+        let i = record.links.len();
+        let error = found.add(
+            url,
+            &href,
+            (claimed.depth + 1, 0),
+            FoundVia::Link,
+            nofollow_page.then_some(ReasonKind::Nofollow),
+            Target::Link(i),
+        );
+        record.links.push(LinkRecord {
+            to: None,
+            href_raw: href,
+            anchor_text: None,
+            nofollow: false,
+            tag: extract::DeclaredKind::LinkHeader.as_str().to_owned(),
+            error,
+            region: None,
+        });
+    }
+    if dropped > 0 {
+        let caps = PageCaps {
+            dropped_links: dropped,
+            ..PageCaps::default()
+        };
+        record.errors.extend(caps.error(record.url_id));
+    }
 }
 
 /// The error kind of a response with more than one `Location` header.
@@ -605,7 +682,11 @@ fn html(
     let base = canon::document_base(url, page.base_href.as_deref());
     let link_depths = (claimed.depth + 1, 0);
 
-    // Anchors, areas and rel=next/prev links are all stored as links, in that order.
+    // Anchors, areas, rel=next/prev links and the URLs the page declares (shortlink,
+    // alternate, amphtml, og:url, structured data) are all stored as links, in that
+    // order; a declared URL's tag is its kind (`shortlink`, `og_url`, ...). Declared
+    // URLs are crawled like links (scope, robots.txt, limits and trap guards all apply
+    // at admission); the analysis counts them as discovery, not as links.
     let nofollow_page = directives.nofollow && !ctx.config.follow_nofollow;
     let anchors = page.links.iter().map(|link| {
         let tag = match link.tag {
@@ -638,8 +719,14 @@ fn html(
         };
         (&p.href, None, false, nofollow_page, tag, None)
     });
+    let declared = page
+        .declared
+        .iter()
+        .map(|d| (&d.href, None, false, nofollow_page, d.kind.as_str(), None));
     let mut caps = PageCaps::default();
-    for (href, anchor_text, nofollow, unfollowed, tag, region) in anchors.chain(pagination) {
+    for (href, anchor_text, nofollow, unfollowed, tag, region) in
+        anchors.chain(pagination).chain(declared)
+    {
         let Some(anchor_text) = caps.admit(href, anchor_text) else {
             continue;
         };

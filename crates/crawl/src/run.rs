@@ -55,6 +55,8 @@ pub(crate) struct Ctx {
     pub sitemaps: tokio::sync::Mutex<SitemapBook>,
     /// `Sitemap:` lines of robots.txt files fetched during the crawl, not read yet.
     robots_sitemaps: Mutex<Vec<String>>,
+    /// The pages of URL-variant probes, whose links are recorded, not followed.
+    pub probes: crate::probe::ProbeMarks,
 }
 
 impl Ctx {
@@ -109,8 +111,12 @@ impl Ctx {
 
     /// Keeps the `Sitemap:` lines of the robots.txt of an in-scope origin, to be read by
     /// the crawl loop (those already read are skipped then).
+    /// A list audit that stays on its listed URLs reads no sitemap it was not given.
     fn note_robots_sitemaps(&self, record: &store::RobotsRecord, url: &Url) {
-        if record.sitemaps.is_empty() || !self.guard.scope().origin_in_scope(url) {
+        if record.sitemaps.is_empty()
+            || !self.guard.scope().origin_in_scope(url)
+            || self.config.list_only()
+        {
             return;
         }
         self.robots_sitemaps
@@ -268,6 +274,7 @@ pub(crate) async fn run(
         .into_iter()
         .map(|(_, url)| url);
     let book = SitemapBook::new(point.next_sitemap_id, done);
+    let probes = crate::probe::ProbeMarks::load(store, audit, config).await?;
     let writer = store
         .writer(
             audit,
@@ -290,9 +297,10 @@ pub(crate) async fn run(
         robots,
         sitemaps: tokio::sync::Mutex::new(book),
         robots_sitemaps: Mutex::new(Vec::new()),
+        probes,
     });
     for (sitemaps, url) in stored_robots {
-        if ctx.guard.scope().origin_in_scope(&url) {
+        if ctx.guard.scope().origin_in_scope(&url) && !config.list_only() {
             ctx.robots_sitemaps
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
@@ -353,6 +361,9 @@ pub(crate) async fn run(
         if outcome.is_ok() && !run_token.is_cancelled() {
             outcome = ctx.writer.flush().await.map_err(CrawlError::from);
             if outcome.is_ok() {
+                outcome = record_log_hits(store, audit, &ctx).await;
+            }
+            if outcome.is_ok() {
                 outcome = store
                     .mark_discovery_done(audit)
                     .await
@@ -366,6 +377,18 @@ pub(crate) async fn run(
         match crawl(&ctx, &mut tally, &run_token, &report).await {
             Ok(was_cancelled) => cancelled = was_cancelled,
             Err(e) => outcome = Err(e),
+        }
+    }
+    // URL-variant probes (probe.rs), once the frontier has drained: admitted, then fetched.
+    if outcome.is_ok() && !cancelled && ctx.budget.stop().is_none() {
+        outcome = match crate::probe::admit(store, audit, &ctx).await {
+            Ok(true) => crawl(&ctx, &mut tally, &run_token, &report)
+                .await
+                .map(|c| cancelled = c),
+            other => other.map(drop),
+        };
+        if outcome.is_ok() && !cancelled && ctx.budget.stop().is_none() {
+            outcome = crate::probe::finish(store, audit, &ctx).await;
         }
     }
     if let Some(timer) = timer {
@@ -495,7 +518,12 @@ async fn unreachable(
         return Ok(None);
     }
     let mut answers = Vec::new();
-    for start in &config.start_urls {
+    // A list audit names what its first listed URLs got.
+    let starts: Vec<&String> = match &config.list {
+        Some(list) if !list.urls.is_empty() => list.urls.iter().take(5).map(|u| &u.url).collect(),
+        _ => config.start_urls.iter().collect(),
+    };
+    for start in starts {
         let Ok(key) = canon::equivalence_key(start, &Policy::rfc3986()) else {
             answers.push(format!("{start}: not a valid http(s) URL"));
             continue;
@@ -520,12 +548,63 @@ async fn unreachable(
     )))
 }
 
-/// Start URLs and their variants, robots.txt of the start origins, sitemaps.
+/// Stores the access-log requests of a list audit's URLs (once they are stored).
+async fn record_log_hits(store: &Store, audit: AuditId, ctx: &Ctx) -> Result<(), CrawlError> {
+    let Some(list) = ctx.config.list.as_ref().filter(|l| l.has_log_hits()) else {
+        return Ok(());
+    };
+    let records: Vec<store::LogHitRecord> = list
+        .urls
+        .iter()
+        .filter(|u| u.bot_requests + u.other_requests > 0)
+        .filter_map(|u| {
+            let mut url = Url::parse(&u.url).ok()?;
+            url.set_fragment(None);
+            Some(store::LogHitRecord {
+                url_rfc3986: rfc3986_key(&url, &ctx.rfc3986).ok()?,
+                bot_requests: u.bot_requests,
+                other_requests: u.other_requests,
+            })
+        })
+        .collect();
+    store.record_log_hits(audit, &records).await?;
+    Ok(())
+}
+
+/// Listed URLs admitted (and handed to the writer) per batch.
+const LIST_BATCH: usize = 5_000;
+
+/// A list audit's listed URLs, admitted as start URLs.
+async fn admit_listed(ctx: &Ctx, list: &crate::ListMode) -> Result<(), CrawlError> {
+    for chunk in list.urls.chunks(LIST_BATCH) {
+        let urls = chunk.iter().filter_map(|u| Url::parse(&u.url).ok());
+        let (_, new, _) = ctx.admit_loose(&keyed(ctx, urls), 0, FoundVia::Start);
+        ctx.writer.urls(new).await?;
+    }
+    Ok(())
+}
+
+/// Start URLs and their variants, robots.txt of the start origins, sitemaps. A list
+/// audit admits its listed URLs as start URLs and, unless it follows them, reads only
+/// the sitemaps it was given.
 async fn discover(
     ctx: &Ctx,
     tally: &mut Tally,
     cancel: &CancellationToken,
 ) -> Result<(), CrawlError> {
+    if let Some(list) = &ctx.config.list {
+        admit_listed(ctx, list).await?;
+        if list.list_only() {
+            let seeds = ctx
+                .config
+                .sitemaps
+                .iter()
+                .map(|s| (s.clone(), SitemapSource::User))
+                .collect();
+            tally.sitemaps += sitemaps::read_all(ctx, seeds, cancel).await?;
+            return Ok(());
+        }
+    }
     let starts: Vec<Url> = ctx
         .config
         .start_urls

@@ -49,9 +49,26 @@ pub async fn fetch_samples(
     config: &CrawlConfig,
     urls: &[String],
 ) -> Result<Vec<SampleFetch>, CrawlError> {
+    fetch_urls_with(config, store.robots(audit).await?, urls).await
+}
+
+/// [`fetch_samples`] outside any audit: robots.txt is fetched as the requests need it.
+/// What `dustpan learn` validates its candidate rules with.
+pub async fn fetch_urls(
+    config: &CrawlConfig,
+    urls: &[String],
+) -> Result<Vec<SampleFetch>, CrawlError> {
+    fetch_urls_with(config, Vec::new(), urls).await
+}
+
+async fn fetch_urls_with(
+    config: &CrawlConfig,
+    stored_robots: Vec<store::RobotsRecord>,
+    urls: &[String],
+) -> Result<Vec<SampleFetch>, CrawlError> {
     let agent = config.robots_agent().to_owned();
     let robots = RobotsCache::new(&agent, Duration::from_millis(config.max_crawl_delay_ms));
-    for record in store.robots(audit).await? {
+    for record in stored_robots {
         robots.preload(record);
     }
     let scope = Scope::new(config)?;

@@ -339,6 +339,12 @@ impl Guard {
         self.policy.check_url(url, self.scope.own_origin(url))
     }
 
+    /// The server address of the host `name`, when known before connecting (see
+    /// [`AddressPolicy::address_of`]).
+    pub(crate) fn address_of(&self, name: &str) -> Option<std::net::IpAddr> {
+        self.policy.address_of(name)
+    }
+
     /// Requests refused by the scope so far.
     pub(crate) fn scope_refused(&self) -> u64 {
         self.scope_refused.load(Ordering::Relaxed)

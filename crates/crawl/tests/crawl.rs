@@ -152,7 +152,7 @@ async fn a_site_is_crawled_once_with_redirects_canonicals_and_robots() {
     assert_eq!(at("/private/x").state, UrlState::Blocked);
     assert_eq!(server.count("example.test", "/private/x"), 0);
 
-    // Out of scope and nofollow: recorded, not requested.
+    // Out of scope: recorded, not requested. A nofollow link is followed (by default).
     let ext = urls
         .get("http://other.test/ext")
         .expect("external URL recorded");
@@ -160,10 +160,7 @@ async fn a_site_is_crawled_once_with_redirects_canonicals_and_robots() {
         (ext.state, ext.reason.as_ref().map(|r| r.kind)),
         (UrlState::Skipped, Some(ReasonKind::OutOfScope))
     );
-    assert_eq!(
-        at("/nofollowed").reason.as_ref().map(|r| r.kind),
-        Some(ReasonKind::Nofollow)
-    );
+    assert_eq!(at("/nofollowed").state, UrlState::Done);
 
     // Redirects hop by hop.
     let hop1 = store

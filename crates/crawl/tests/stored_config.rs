@@ -14,6 +14,8 @@ async fn a_configuration_stored_before_versions_and_one_stored_now_both_read() {
     let store = Store::open(&dir.path().join("a.sqlite")).await.unwrap();
     let captured: crawl::CrawlConfig = serde_json::from_str(CONFIG_V1).unwrap();
     assert_eq!(captured.start_urls, ["https://example.test/"]);
+    // Stored when nofollow links were not followed by default: it still does not.
+    assert!(!captured.follow_nofollow);
 
     // As a database written before versions holds it, then converted by the store.
     let old = store

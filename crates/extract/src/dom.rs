@@ -45,9 +45,12 @@ pub(crate) enum Kind {
     Meta,
     /// `<img>`.
     Img,
-    /// An element whose text is not visible: script, style, noscript, template,
-    /// iframe, noembed, noframes, and SVG title/desc/script/style.
+    /// An element whose text is not visible: style, noscript, template, iframe,
+    /// noembed, noframes, and SVG title/desc/script/style.
     Hidden,
+    /// An HTML `<script>`: hidden like [`Kind::Hidden`], but its `type` is kept (a
+    /// JSON-LD block declares URLs).
+    Script,
     /// A block-level element or `<br>`: its edges separate words.
     Block,
     /// `<nav>` or `<aside>`: a block that is site chrome by HTML5 semantics.
@@ -75,8 +78,8 @@ impl Kind {
                 local_name!("link") => Kind::Link,
                 local_name!("meta") => Kind::Meta,
                 local_name!("img") => Kind::Img,
-                local_name!("script")
-                | local_name!("style")
+                local_name!("script") => Kind::Script,
+                local_name!("style")
                 | local_name!("noscript")
                 | local_name!("template")
                 | local_name!("iframe")
@@ -149,7 +152,14 @@ impl Kind {
     fn keeps_attrs(self) -> bool {
         matches!(
             self,
-            Kind::Html | Kind::Base | Kind::A | Kind::Area | Kind::Link | Kind::Meta | Kind::Img
+            Kind::Html
+                | Kind::Base
+                | Kind::A
+                | Kind::Area
+                | Kind::Link
+                | Kind::Meta
+                | Kind::Img
+                | Kind::Script
         )
     }
 }

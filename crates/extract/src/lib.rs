@@ -32,6 +32,37 @@
 //! assert!(header[0].has_rel("canonical"));
 //! ```
 //!
+//! # Declared URLs
+//!
+//! Besides links, a page declares URLs that search engines discover and crawl
+//! ([`Page::declared`], each with its [`DeclaredKind`]): `<link rel=shortlink>`,
+//! `<link rel=alternate>` without `hreflang` (feeds, media, other formats; not
+//! `alternate stylesheet`), `<link rel=amphtml>`, `<meta property=og:url>`, and the
+//! string values of `@id` and `url` keys anywhere in a `<script type=application/ld+json>`
+//! block that look like http(s) URLs (absolute, or starting with `/`; blocks over
+//! [`MAX_JSON_LD_BYTES`] are not read, at most [`MAX_STRUCTURED_DATA_URLS`] distinct
+//! URLs are kept per page). [`declared_in_link_header`] reads the same from an HTTP
+//! `Link:` header (rel `shortlink`, `alternate` without `hreflang`, `amphtml`, `next`,
+//! `prev`).
+//!
+//! ```
+//! let html = br#"<html><head>
+//!   <link rel="shortlink" href="/?p=31">
+//!   <meta property="og:url" content="https://shop.example/post?utm_source=share">
+//!   <script type="application/ld+json">{"@id": "https://shop.example/post#article",
+//!     "publisher": {"url": "https://shop.example/"}}</script>
+//! </head></html>"#;
+//! let page = extract::extract(html, None);
+//! let found: Vec<(&str, &str)> =
+//!     page.declared.iter().map(|d| (d.kind.as_str(), d.href.as_str())).collect();
+//! assert_eq!(found, [
+//!     ("shortlink", "/?p=31"),
+//!     ("og_url", "https://shop.example/post?utm_source=share"),
+//!     ("structured_data", "https://shop.example/post#article"),
+//!     ("structured_data", "https://shop.example/"),
+//! ]);
+//! ```
+//!
 //! # Parsing
 //!
 //! The document is parsed with html5ever, a complete HTML5 tree builder, with scripting
@@ -85,7 +116,7 @@
 //! Hostile input never panics and stays linear in memory. What is kept is bounded by
 //! [`Limits`] (defaults in brackets): the input is cut at `max_input_bytes` \[64 MiB\];
 //! at most `max_links` \[10,000\] links; at most `max_link_elements` \[1,000\] each of
-//! canonicals, hreflang alternates and next/prev links; at most `max_metas` \[100\] each
+//! canonicals, hreflang alternates, next/prev links and each kind of declared URL; at most `max_metas` \[100\] each
 //! of meta robots and meta refresh; anchor texts, the title and the meta description
 //! are cut at `max_text_chars` \[1,000 characters\]; attribute values (hrefs, contents,
 //! hreflang, base, lang) at `max_value_bytes` \[8 KiB\]. Against the HTML tree builder's
@@ -112,6 +143,11 @@ pub use charset::{CharsetSource, PRESCAN_BYTES, charset_from_content_type};
 pub use encoding_rs::Encoding;
 pub use fingerprint::{fingerprint_text, normalize_text, simhash_distance, similarity};
 pub use link_header::{LinkHeaderEntry, MAX_LINK_HEADER_ENTRIES, parse_link_header};
+
+/// JSON-LD blocks larger than this (bytes of their text) are not read for declared URLs.
+pub const MAX_JSON_LD_BYTES: usize = 256 * 1024;
+/// Structured-data URLs kept per page (distinct hrefs, over all its JSON-LD blocks).
+pub const MAX_STRUCTURED_DATA_URLS: usize = 50;
 pub use refresh::{Refresh, parse_refresh};
 pub use robots::{RobotsDirectives, parse_robots_directives, parse_robots_scopes};
 
@@ -145,6 +181,10 @@ pub struct Page {
     pub hreflangs: Vec<Hreflang>,
     /// Every `<link rel=next|prev href>`, in document order.
     pub pagination: Vec<Pagination>,
+    /// URLs the page declares for discovery (shortlink, alternates without hreflang,
+    /// amphtml, og:url, structured data), in document order (see the crate docs).
+    #[serde(default)]
+    pub declared: Vec<DeclaredUrl>,
     /// Every `<meta name=robots|googlebot|googlebot-news|bingbot>`, in document order.
     pub meta_robots: Vec<MetaRobots>,
     /// Every `<meta http-equiv=refresh>`, in document order.
@@ -289,6 +329,85 @@ pub struct Pagination {
     pub in_head: bool,
 }
 
+/// What kind of declaration a [`DeclaredUrl`] comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeclaredKind {
+    /// `<link rel=shortlink>`.
+    Shortlink,
+    /// `<link rel=alternate>` without `hreflang`: a feed, a media or format alternate.
+    Alternate,
+    /// `<link rel=amphtml>`.
+    Amphtml,
+    /// `<meta property=og:url>`.
+    OgUrl,
+    /// An `@id` or `url` value in a JSON-LD block.
+    StructuredData,
+    /// An HTTP `Link:` header (shortlink, alternate without hreflang, amphtml, next, prev).
+    LinkHeader,
+}
+
+impl DeclaredKind {
+    /// Every kind.
+    pub const ALL: [DeclaredKind; 6] = [
+        DeclaredKind::Shortlink,
+        DeclaredKind::Alternate,
+        DeclaredKind::Amphtml,
+        DeclaredKind::OgUrl,
+        DeclaredKind::StructuredData,
+        DeclaredKind::LinkHeader,
+    ];
+
+    /// `shortlink`, `alternate`, `amphtml`, `og_url`, `structured_data`, `link_header`:
+    /// the stored word (a link's tag).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeclaredKind::Shortlink => "shortlink",
+            DeclaredKind::Alternate => "alternate",
+            DeclaredKind::Amphtml => "amphtml",
+            DeclaredKind::OgUrl => "og_url",
+            DeclaredKind::StructuredData => "structured_data",
+            DeclaredKind::LinkHeader => "link_header",
+        }
+    }
+
+    /// The kind of a stored word.
+    pub fn parse(word: &str) -> Option<DeclaredKind> {
+        DeclaredKind::ALL.into_iter().find(|k| k.as_str() == word)
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// One URL a page declares for discovery.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeclaredUrl {
+    /// The URL as written (trimmed, unresolved).
+    pub href: String,
+    /// Where it is declared.
+    pub kind: DeclaredKind,
+    /// Whether the parser placed the declaring element inside `<head>` (true for a header).
+    pub in_head: bool,
+}
+
+/// The URLs an HTTP `Link:` header value declares for discovery: entries with rel
+/// `shortlink`, `alternate` (without `hreflang`, not `stylesheet`), `amphtml`, `next` or
+/// `prev`, as [`DeclaredKind::LinkHeader`], at most `max_link_elements` of them.
+pub fn declared_in_link_header(value: &str, limits: &Limits) -> Vec<DeclaredUrl> {
+    parse_link_header(value)
+        .into_iter()
+        .filter(LinkHeaderEntry::declares_url)
+        .take(limits.max_link_elements)
+        .map(|e| DeclaredUrl {
+            href: e.url,
+            kind: DeclaredKind::LinkHeader,
+            in_head: true,
+        })
+        .collect()
+}
+
 /// One robots `<meta>`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MetaRobots {
@@ -320,7 +439,8 @@ pub struct Limits {
     pub max_input_bytes: usize,
     /// Links kept.
     pub max_links: usize,
-    /// Canonicals, hreflang alternates and next/prev links kept, each.
+    /// Canonicals, hreflang alternates, next/prev links and each kind of declared URL
+    /// kept, each.
     pub max_link_elements: usize,
     /// Meta robots and meta refresh elements kept, each.
     pub max_metas: usize,
@@ -365,6 +485,13 @@ pub struct Dropped {
     pub hreflangs: u64,
     /// Next/prev links past `max_link_elements`.
     pub pagination: u64,
+    /// Declared URLs past `max_link_elements` of their kind (or past
+    /// [`MAX_STRUCTURED_DATA_URLS`] for structured data).
+    #[serde(default)]
+    pub declared: u64,
+    /// JSON-LD blocks over [`MAX_JSON_LD_BYTES`], not read.
+    #[serde(default)]
+    pub large_json_ld: u64,
     /// Robots metas past `max_metas`.
     pub meta_robots: u64,
     /// Refresh metas past `max_metas`.
@@ -483,10 +610,24 @@ struct Walker<'a> {
     /// The first `<h1>` while its text is collected.
     h1_node: NodeId,
     h1: TextBuf,
+    /// Declared URLs kept, by [`DeclaredKind`].
+    declared: [usize; DeclaredKind::ALL.len()],
 }
 
 fn is_url_trim(c: char) -> bool {
     c <= ' '
+}
+
+/// A JSON-LD string that reads as an http(s) URL: absolute with that scheme, or starting
+/// with `/` (root- or protocol-relative), without whitespace.
+fn looks_like_http_url(s: &str) -> bool {
+    let starts = |prefix: &str| {
+        s.get(..prefix.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
+    };
+    !s.is_empty()
+        && !s.chars().any(char::is_whitespace)
+        && (starts("http://") || starts("https://") || s.starts_with('/'))
 }
 
 fn has_token(list: &str, token: &str) -> bool {
@@ -510,6 +651,7 @@ impl<'a> Walker<'a> {
                 canonicals: Vec::new(),
                 hreflangs: Vec::new(),
                 pagination: Vec::new(),
+                declared: Vec::new(),
                 meta_robots: Vec::new(),
                 meta_refresh: Vec::new(),
                 text_hash: 0,
@@ -530,6 +672,7 @@ impl<'a> Walker<'a> {
             banners: Vec::new(),
             h1_node: NONE,
             h1: TextBuf::new(),
+            declared: [0; DeclaredKind::ALL.len()],
         }
     }
 
@@ -664,6 +807,10 @@ impl<'a> Walker<'a> {
                 false
             }
             Kind::Hidden => false,
+            Kind::Script => {
+                self.script(node);
+                false
+            }
             Kind::Block => {
                 self.boundary();
                 true
@@ -843,12 +990,21 @@ impl<'a> Walker<'a> {
         let max = self.limits.max_link_elements;
         let mut canonical = false;
         let mut alternate = false;
+        let mut stylesheet = false;
+        let mut shortlink = false;
+        let mut amphtml = false;
         let mut direction = None;
         for token in rel.split_ascii_whitespace() {
             if token.eq_ignore_ascii_case("canonical") {
                 canonical = true;
             } else if token.eq_ignore_ascii_case("alternate") {
                 alternate = true;
+            } else if token.eq_ignore_ascii_case("stylesheet") {
+                stylesheet = true;
+            } else if token.eq_ignore_ascii_case("shortlink") {
+                shortlink = true;
+            } else if token.eq_ignore_ascii_case("amphtml") {
+                amphtml = true;
             } else if token.eq_ignore_ascii_case("next") {
                 direction = Some(PageDirection::Next);
             } else if token.eq_ignore_ascii_case("prev") || token.eq_ignore_ascii_case("previous") {
@@ -863,7 +1019,8 @@ impl<'a> Walker<'a> {
                 self.page.dropped.canonicals += 1;
             }
         }
-        if alternate && let Some(lang) = self.attr(node, &local_name!("hreflang")) {
+        let hreflang = self.attr(node, &local_name!("hreflang"));
+        if alternate && let Some(lang) = hreflang {
             if self.page.hreflangs.len() < max {
                 let href = self.value(href);
                 let hreflang = self.value(lang);
@@ -875,6 +1032,15 @@ impl<'a> Walker<'a> {
             } else {
                 self.page.dropped.hreflangs += 1;
             }
+        }
+        if shortlink {
+            self.declare(DeclaredKind::Shortlink, href, in_head);
+        }
+        if alternate && hreflang.is_none() && !stylesheet {
+            self.declare(DeclaredKind::Alternate, href, in_head);
+        }
+        if amphtml {
+            self.declare(DeclaredKind::Amphtml, href, in_head);
         }
         if let Some(direction) = direction {
             if self.page.pagination.len() < max {
@@ -890,10 +1056,120 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// Keeps a declared URL, within `max_link_elements` of its kind.
+    fn declare(&mut self, kind: DeclaredKind, href: &str, in_head: bool) {
+        let kept = &mut self.declared[kind.index()];
+        if *kept >= self.limits.max_link_elements {
+            self.page.dropped.declared += 1;
+            return;
+        }
+        *kept += 1;
+        let href = self.value(href);
+        self.page.declared.push(DeclaredUrl {
+            href,
+            kind,
+            in_head,
+        });
+    }
+
+    /// A `<script>`: the URLs of a JSON-LD block (see the crate docs).
+    fn script(&mut self, node: NodeId) {
+        let json_ld = self.attr(node, &local_name!("type")).is_some_and(|t| {
+            t.trim_matches(is_url_trim)
+                .split(';')
+                .next()
+                .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json"))
+        });
+        if !json_ld {
+            return;
+        }
+        let nodes = &self.dom.nodes;
+        let mut texts: Vec<&str> = Vec::new();
+        let mut bytes = 0usize;
+        let mut child = nodes[node as usize].first_child;
+        while child != NONE {
+            if let Data::Text(t) = &nodes[child as usize].data {
+                bytes += t.len();
+                texts.push(t);
+            }
+            child = nodes[child as usize].next;
+        }
+        if bytes > MAX_JSON_LD_BYTES {
+            self.page.dropped.large_json_ld += 1;
+            return;
+        }
+        let joined;
+        let text = match texts.as_slice() {
+            [] => return,
+            [one] => *one,
+            many => {
+                joined = many.concat();
+                joined.as_str()
+            }
+        };
+        // Invalid JSON (or nesting past serde_json's depth limit) declares nothing.
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
+            return;
+        };
+        let in_head = self.head_depth > 0;
+        let mut stack = vec![&value];
+        let mut found: Vec<&str> = Vec::new();
+        while let Some(v) = stack.pop() {
+            match v {
+                serde_json::Value::Object(map) => {
+                    for (key, v) in map {
+                        if key == "@id" || key == "url" {
+                            match v {
+                                serde_json::Value::String(s) => found.push(s),
+                                serde_json::Value::Array(items) => {
+                                    found.extend(items.iter().filter_map(|i| i.as_str()));
+                                }
+                                _ => {}
+                            }
+                        }
+                        if v.is_object() || v.is_array() {
+                            stack.push(v);
+                        }
+                    }
+                }
+                serde_json::Value::Array(items) => {
+                    stack.extend(items.iter().rev().filter(|i| i.is_object() || i.is_array()));
+                }
+                _ => {}
+            }
+        }
+        for href in found {
+            let href = href.trim_matches(is_url_trim);
+            if !looks_like_http_url(href)
+                || self
+                    .page
+                    .declared
+                    .iter()
+                    .any(|d| d.kind == DeclaredKind::StructuredData && d.href == href)
+            {
+                continue;
+            }
+            if self.declared[DeclaredKind::StructuredData.index()] >= MAX_STRUCTURED_DATA_URLS {
+                self.page.dropped.declared += 1;
+                continue;
+            }
+            self.declare(DeclaredKind::StructuredData, href, in_head);
+        }
+    }
+
     fn meta(&mut self, node: NodeId) {
         let in_head = self.head_depth > 0;
         let max = self.limits.max_metas;
         let content = self.attr(node, &local_name!("content"));
+        if let Some(property) = self.attr(node, &local_name!("property"))
+            && property
+                .trim_matches(is_url_trim)
+                .eq_ignore_ascii_case("og:url")
+            && let Some(url) = content
+            && !url.trim_matches(is_url_trim).is_empty()
+        {
+            self.declare(DeclaredKind::OgUrl, url, in_head);
+        }
         if let Some(name) = self.attr(node, &local_name!("name")) {
             let name = name.trim_matches(is_url_trim).to_ascii_lowercase();
             if name == "description"

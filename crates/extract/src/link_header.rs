@@ -21,6 +21,18 @@ impl LinkHeaderEntry {
         self.rels.iter().any(|r| r.eq_ignore_ascii_case(rel))
     }
 
+    /// Whether the entry declares a URL for discovery: rel `shortlink`, `alternate`
+    /// without `hreflang` (and not `stylesheet`), `amphtml`, `next` or `prev`
+    /// (`previous`).
+    pub fn declares_url(&self) -> bool {
+        self.has_rel("shortlink")
+            || (self.has_rel("alternate") && self.hreflang.is_none() && !self.has_rel("stylesheet"))
+            || self.has_rel("amphtml")
+            || self.has_rel("next")
+            || self.has_rel("prev")
+            || self.has_rel("previous")
+    }
+
     /// The first value of a parameter (name ASCII case-insensitive).
     pub fn param(&self, name: &str) -> Option<&str> {
         self.params

@@ -605,3 +605,152 @@ fn links_know_where_in_the_page_they_sit() {
         assert_eq!(extract::LinkRegion::parse(r.as_str()), Some(r));
     }
 }
+
+fn declared(p: &extract::Page) -> Vec<(&'static str, &str, bool)> {
+    p.declared
+        .iter()
+        .map(|d| (d.kind.as_str(), d.href.as_str(), d.in_head))
+        .collect()
+}
+
+#[test]
+fn declared_urls_of_link_and_meta_elements() {
+    let p = page(
+        "<head>\
+         <link rel=shortlink href=' /?p=31 '>\
+         <link rel=alternate type=application/rss+xml href=/feed/>\
+         <link rel=alternate hreflang=de href=/de/>\
+         <link rel='alternate stylesheet' href=/dark.css>\
+         <link rel=AmpHtml href=/post/amp/>\
+         <meta property=og:url content='https://shop.example/post?utm_source=share'>\
+         <meta property=og:title content='not a URL'>\
+         <meta property=og:url content='  '>\
+         </head><body><p>x</p><link rel=shortlink href=/body-short></body>",
+    );
+    assert_eq!(
+        declared(&p),
+        [
+            ("shortlink", "/?p=31", true),
+            ("alternate", "/feed/", true),
+            ("amphtml", "/post/amp/", true),
+            ("og_url", "https://shop.example/post?utm_source=share", true),
+            ("shortlink", "/body-short", false),
+        ]
+    );
+    // hreflang alternates stay hreflang, not declared URLs.
+    assert_eq!(p.hreflangs.len(), 1);
+    assert!(p.links.is_empty());
+    for kind in extract::DeclaredKind::ALL {
+        assert_eq!(extract::DeclaredKind::parse(kind.as_str()), Some(kind));
+    }
+}
+
+#[test]
+fn structured_data_ids_and_urls() {
+    let p = page(
+        r##"<head><script type="application/ld+json">
+        {"@context": "https://schema.org", "@graph": [
+          {"@type": "NewsArticle", "@id": "https://shop.example/post#article",
+           "url": "http://shop.example/post",
+           "image": {"@type": "ImageObject", "url": ["/img/a.jpg", "not a url", "mailto:x@y"]},
+           "author": {"@id": "#author", "name": "A. Writer", "sameAs": "https://elsewhere.example/"}},
+          {"@id": "https://shop.example/post#article"},
+          {"url": "  https://shop.example/  "},
+          {"url": "https://has space.example/"}, {"url": 7}
+        ]}
+        </script>
+        <script type="text/javascript">var x = {"url": "https://js.example/"};</script>
+        <script type="Application/LD+JSON; charset=utf-8">{"url": "//cdn.example/x"}</script>
+        <script type="application/ld+json">{ not json</script>
+        </head>"##,
+    );
+    let mut got: Vec<&str> = p.declared.iter().map(|d| d.href.as_str()).collect();
+    got.sort_unstable();
+    assert_eq!(
+        got,
+        [
+            "//cdn.example/x",
+            "/img/a.jpg",
+            "http://shop.example/post",
+            "https://shop.example/",
+            "https://shop.example/post#article",
+        ]
+    );
+    assert!(
+        p.declared
+            .iter()
+            .all(|d| d.kind == extract::DeclaredKind::StructuredData && d.in_head)
+    );
+    // A script's text is still no visible text.
+    assert_eq!(p.word_count, 0);
+}
+
+#[test]
+fn declared_urls_are_bounded() {
+    // At most 50 distinct structured-data URLs per page, over all its blocks.
+    let items: Vec<String> = (0..80)
+        .map(|i| format!(r#"{{"url": "https://shop.example/{i}"}}"#))
+        .collect();
+    let html = format!(
+        r#"<script type="application/ld+json">[{}]</script><script type="application/ld+json">{{"@id": "/more"}}</script>"#,
+        items.join(",")
+    );
+    let p = page(&html);
+    assert_eq!(p.declared.len(), extract::MAX_STRUCTURED_DATA_URLS);
+    assert_eq!(p.dropped.declared, 31);
+
+    // A block over the size cap is not read.
+    let big = format!(
+        r#"<script type="application/ld+json">{{"url": "https://shop.example/", "pad": "{}"}}</script>"#,
+        "x".repeat(extract::MAX_JSON_LD_BYTES)
+    );
+    let p = page(&big);
+    assert!(p.declared.is_empty());
+    assert_eq!(p.dropped.large_json_ld, 1);
+
+    // max_link_elements per kind.
+    let limits = extract::Limits {
+        max_link_elements: 2,
+        ..extract::Limits::default()
+    };
+    let html = "<link rel=shortlink href=/a><link rel=shortlink href=/b><link rel=shortlink href=/c>\
+                <link rel=amphtml href=/amp>";
+    let p = extract::extract_with(html.as_bytes(), None, &limits);
+    assert_eq!(
+        declared(&p),
+        [
+            ("shortlink", "/a", true),
+            ("shortlink", "/b", true),
+            ("amphtml", "/amp", true),
+        ]
+    );
+    assert_eq!(p.dropped.declared, 1);
+}
+
+#[test]
+fn declared_urls_of_a_link_header() {
+    let v = extract::declared_in_link_header(
+        "<https://x/?p=7>; rel=shortlink, <https://x/>; rel=canonical, \
+         </feed>; rel=alternate; type=application/rss+xml, </de/>; rel=alternate; hreflang=de, \
+         </amp>; rel=amphtml, </page/2>; rel=next, </dark.css>; rel=\"alternate stylesheet\", \
+         </page/0>; rel=prev",
+        &extract::Limits::default(),
+    );
+    let got: Vec<&str> = v.iter().map(|d| d.href.as_str()).collect();
+    assert_eq!(
+        got,
+        ["https://x/?p=7", "/feed", "/amp", "/page/2", "/page/0"]
+    );
+    assert!(
+        v.iter()
+            .all(|d| d.kind == extract::DeclaredKind::LinkHeader && d.in_head)
+    );
+    let limits = extract::Limits {
+        max_link_elements: 1,
+        ..extract::Limits::default()
+    };
+    assert_eq!(
+        extract::declared_in_link_header("</a>; rel=next, </b>; rel=prev", &limits).len(),
+        1
+    );
+}

@@ -203,3 +203,37 @@ fn node_budget_stops_tree_building() {
     assert!(page.links.is_empty());
     assert!(page.word_count < 1_000);
 }
+
+#[test]
+fn hostile_json_ld_declares_nothing_and_stays_bounded() {
+    // Nesting past serde_json's depth limit, invalid JSON, and a huge block.
+    let deep = format!(
+        r#"<script type="application/ld+json">{}{{"url": "/deep"}}{}</script>"#,
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let page = timed("deep JSON-LD", deep.as_bytes());
+    assert!(page.declared.is_empty());
+    let page = timed(
+        "broken JSON-LD",
+        br#"<script type="application/ld+json">{"url": "/x", "#,
+    );
+    assert!(page.declared.is_empty());
+    let many = format!(
+        r#"<script type="application/ld+json">[{}]</script>"#,
+        vec![r#"{"url": "/same"}"#; 10_000].join(",")
+    );
+    let page = timed("repeated JSON-LD URL", many.as_bytes());
+    assert_eq!(page.declared.len(), 1, "one distinct URL");
+    // Thousands of JSON-LD blocks: each parsed once, the page keeps at most 50 URLs.
+    let blocks = (0..5_000)
+        .map(|i| format!(r#"<script type="application/ld+json">{{"url": "/u{i}"}}</script>"#))
+        .collect::<String>();
+    let page = timed("many JSON-LD blocks", blocks.as_bytes());
+    assert_eq!(page.declared.len(), extract::MAX_STRUCTURED_DATA_URLS);
+    // Thousands of declaring link elements: max_link_elements per kind.
+    let links = "<link rel=shortlink href=/s>".repeat(5_000);
+    let page = timed("many shortlinks", links.as_bytes());
+    assert_eq!(page.declared.len(), 1_000);
+    assert_eq!(page.dropped.declared, 4_000);
+}

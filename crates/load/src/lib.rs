@@ -7,8 +7,8 @@
 
 use audit::{
     AnchorRow, AuditInput, CanonicalRow, DeclarationSource, FetchRow, FoundVia, HopKind,
-    HreflangRow, LinkRow, RedirectChainRow, RedirectRow, RobotsRow, SitemapEntryRow, SitemapIssue,
-    SitemapRow, SitemapSource, UrlRow, UrlState,
+    HreflangRow, LinkKind, LinkRow, RedirectChainRow, RedirectRow, RobotsRow, SitemapEntryRow,
+    SitemapIssue, SitemapRow, SitemapSource, UrlRow, UrlState,
 };
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -130,6 +130,7 @@ pub async fn load(store: &store::Store, audit: store::AuditId) -> Result<AuditIn
             to: l.to.map(|v| ck.id(v)),
             nofollow: l.nofollow,
             region: l.region.map(region),
+            kind: link_kind(l.tag),
         })),
         store.scan_hreflang(audit, |h| hreflang.push(HreflangRow {
             page: ck.id(h.page),
@@ -230,6 +231,7 @@ fn url_row(u: store::UrlFacts, ck: &Check) -> UrlRow {
             store::FoundVia::Hreflang => FoundVia::Hreflang,
             store::FoundVia::Sitemap => FoundVia::Sitemap,
         },
+        found_from: u.found_from.map(|v| ck.id(v)),
         state: match u.state {
             store::UrlState::Queued => UrlState::Queued,
             store::UrlState::Fetching => UrlState::Fetching,
@@ -353,6 +355,23 @@ fn region(r: store::LinkRegion) -> audit::LinkRegion {
         store::LinkRegion::Sidebar => audit::LinkRegion::Sidebar,
         store::LinkRegion::Main => audit::LinkRegion::Main,
         store::LinkRegion::Body => audit::LinkRegion::Body,
+    }
+}
+
+/// The store's link tag as the analysis's kind (the same words).
+fn link_kind(k: store::LinkKind) -> LinkKind {
+    match k {
+        store::LinkKind::A => LinkKind::A,
+        store::LinkKind::Area => LinkKind::Area,
+        store::LinkKind::Next => LinkKind::Next,
+        store::LinkKind::Prev => LinkKind::Prev,
+        store::LinkKind::Shortlink => LinkKind::Shortlink,
+        store::LinkKind::Alternate => LinkKind::Alternate,
+        store::LinkKind::Amphtml => LinkKind::Amphtml,
+        store::LinkKind::OgUrl => LinkKind::OgUrl,
+        store::LinkKind::StructuredData => LinkKind::StructuredData,
+        store::LinkKind::LinkHeader => LinkKind::LinkHeader,
+        store::LinkKind::Other => LinkKind::Other,
     }
 }
 

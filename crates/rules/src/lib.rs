@@ -81,12 +81,20 @@ pub enum DustRuleKind {
         /// The parameter's name (case-sensitive, as servers read it).
         name: String,
     },
+    /// Another origin serves the same pages: replace the origin `from`
+    /// (`https://www.example.com`) with `to`.
+    Host {
+        /// The alias origin (scheme, host and port, no trailing slash).
+        from: String,
+        /// The origin that serves the pages.
+        to: String,
+    },
 }
 
 /// One learned rule with its evidence on the audit's own data.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DustRule {
-    /// A stable id: `replace:FROM=>TO` or `drop_param:NAME`.
+    /// A stable id: `replace:FROM=>TO`, `drop_param:NAME` or `host:FROM=>TO`.
     pub id: String,
     /// What it rewrites.
     pub kind: DustRuleKind,
@@ -116,6 +124,7 @@ impl DustRule {
         let id = match &kind {
             DustRuleKind::Replace { from, to, .. } => format!("replace:{from}=>{to}"),
             DustRuleKind::DropParam { name } => format!("drop_param:{name}"),
+            DustRuleKind::Host { from, to } => format!("host:{from}=>{to}"),
         };
         DustRule {
             id,
@@ -160,6 +169,13 @@ impl DustRule {
                     return None;
                 }
                 Some(with_query(url, &parts, &kept))
+            }
+            DustRuleKind::Host { from, to } => {
+                let rest = url.strip_prefix(from.as_str())?;
+                if !(rest.is_empty() || rest.starts_with(['/', '?'])) {
+                    return None;
+                }
+                Some(format!("{to}{rest}"))
             }
         }
     }
@@ -230,6 +246,13 @@ impl LearnedRules {
     /// form under [`LearnedRules::policy`].
     pub fn predicts_duplicate_of_key(&self, key: &str) -> Option<String> {
         let mut current = key.to_owned();
+        if let Some(next) = self
+            .confirmed()
+            .filter(|r| matches!(r.kind, DustRuleKind::Host { .. }))
+            .find_map(|r| r.apply(&current))
+        {
+            current = next;
+        }
         for rule in self.confirmed() {
             if matches!(rule.kind, DustRuleKind::DropParam { .. })
                 && let Some(next) = rule.apply(&current)

@@ -44,6 +44,8 @@ pub struct UrlFacts {
     pub reason: Option<ReasonKind>,
     /// The reason's detail (a trap's pattern, ...).
     pub reason_detail: Option<String>,
+    /// The page (or redirect source) that first found it (`urls.found_from`).
+    pub found_from: Option<UrlId>,
 }
 
 /// A fetch as the analysis reads it (`fetches`).
@@ -138,6 +140,48 @@ pub struct LinkEdge {
     pub nofollow: bool,
     /// Where in the page it sits (`links.region`), when recorded.
     pub region: Option<crate::LinkRegion>,
+    /// The element or declaration it comes from (`links.tag`).
+    pub tag: LinkKind,
+}
+
+/// What a link comes from (`links.tag`, free text written by the crawler), read without
+/// allocating: a hyperlink, a pagination `<link>`, or a URL the page declares for
+/// discovery. A word this version does not know reads as [`LinkKind::Other`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+pub enum LinkKind {
+    /// `a`.
+    #[serde(rename = "a")]
+    A,
+    /// `area`.
+    #[serde(rename = "area")]
+    Area,
+    /// `link_next`: `<link rel=next>`.
+    #[serde(rename = "link_next")]
+    Next,
+    /// `link_prev`: `<link rel=prev>`.
+    #[serde(rename = "link_prev")]
+    Prev,
+    /// `shortlink`.
+    #[serde(rename = "shortlink")]
+    Shortlink,
+    /// `alternate` (without hreflang).
+    #[serde(rename = "alternate")]
+    Alternate,
+    /// `amphtml`.
+    #[serde(rename = "amphtml")]
+    Amphtml,
+    /// `og_url`.
+    #[serde(rename = "og_url")]
+    OgUrl,
+    /// `structured_data`.
+    #[serde(rename = "structured_data")]
+    StructuredData,
+    /// `link_header`.
+    #[serde(rename = "link_header")]
+    LinkHeader,
+    /// Any other word.
+    #[serde(other)]
+    Other,
 }
 
 /// One hreflang alternate (`hreflang`).
@@ -322,7 +366,7 @@ impl Store {
         let spec = Chunked {
             what: "reading URLs",
             table: "urls",
-            elements: "id, url, url_rfc3986, depth, found_via, state, reason_kind, reason",
+            elements: "id, url, url_rfc3986, depth, found_via, state, reason_kind, reason, found_from",
             key: "id",
             within: None,
             rows: CHUNK,
@@ -394,7 +438,7 @@ impl Store {
         let spec = Chunked {
             what: "reading links",
             table: "links",
-            elements: "from_url_id, to_url_id, nofollow, region",
+            elements: "from_url_id, to_url_id, nofollow, region, tag",
             key: "from_url_id",
             within: Some("position"),
             rows: CHUNK,
@@ -554,7 +598,14 @@ mod tests {
                 1 => (2..=8)
                     .map(|t| link(Some(t), Some(&format!("to {t}")), t == 2))
                     .collect(),
-                2 => vec![link(None, None, false), link(Some(8), None, false)],
+                2 => vec![
+                    link(None, None, false),
+                    LinkRecord {
+                        tag: "og_url".into(),
+                        region: None,
+                        ..link(Some(8), None, false)
+                    },
+                ],
                 _ => vec![],
             };
             if i == 5 {
@@ -643,6 +694,13 @@ mod tests {
         let mut expected: Vec<_> = (2..=8).map(|t| (1, Some(t), t == 2)).collect();
         expected.extend([(2, None, false), (2, Some(8), false)]);
         assert_eq!(pairs, expected);
+        let tags: Vec<LinkKind> = links.iter().map(|l| l.tag).collect();
+        let mut want = vec![LinkKind::A; 8];
+        want.push(LinkKind::OgUrl);
+        assert_eq!(tags, want);
+        // A tag word this version does not know reads as Other.
+        let edge: LinkEdge = serde_json::from_str(r#"[1, 2, 0, null, "iframe"]"#).unwrap();
+        assert_eq!(edge.tag, LinkKind::Other);
 
         let mut canonicals = Vec::new();
         store

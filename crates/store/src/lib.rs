@@ -26,7 +26,9 @@ mod bulk;
 mod delete;
 mod error;
 mod lease;
+mod log_hits;
 mod model;
+mod probes;
 mod read;
 mod summary;
 mod validation;
@@ -42,15 +44,17 @@ use sqlx::{Row, SqlitePool};
 
 pub use audit::{Audit, AuditSummary, ResumePoint, StateCounts, StatusClasses};
 pub use bulk::{
-    CanonicalDecl, FetchFacts, HreflangDecl, LinkAnchor, LinkEdge, RedirectHop, SitemapListing,
-    UrlFacts,
+    CanonicalDecl, FetchFacts, HreflangDecl, LinkAnchor, LinkEdge, LinkKind, RedirectHop,
+    SitemapListing, UrlFacts,
 };
 use error::SqlContext;
 pub use error::StoreError;
 pub use lease::{
     LEASE_TIMEOUT, LEASE_TIMEOUT_ENV, Lease, LeaseHolder, heartbeat_interval, lease_timeout, utc,
 };
+pub use log_hits::{LogHitRecord, LogHits};
 pub use model::*;
+pub use probes::{ProbeBatch, ProbeCandidate, ProbePhase, ProbeRecord, ProbeRule};
 pub use read::{SitemapRow, UrlRow};
 pub use summary::{AnalysisSummary, AuditListing};
 pub use validation::ValidationRecord;

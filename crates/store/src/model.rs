@@ -95,7 +95,8 @@ text_enum! {
     FoundVia {
         /// A start URL given by the user.
         Start = "start",
-        /// A scheme / www variant of a start URL.
+        /// A scheme / www variant of a start URL (depth 0), or a URL-variant probe of a
+        /// crawled page (see the `probes` table).
         Variant = "variant",
         /// A link in a page.
         Link = "link",

@@ -71,6 +71,7 @@ pub struct WriterStats {
 enum Command {
     Page(Box<PageRecord>),
     Urls(Vec<NewUrl>),
+    Probes(Box<crate::ProbeBatch>),
     Sitemap(Box<SitemapRecord>),
     SitemapParent {
         url: String,
@@ -170,6 +171,12 @@ impl Writer {
     /// Queues URLs found outside a page (start URLs and their variants).
     pub async fn urls(&self, urls: Vec<NewUrl>) -> Result<(), StoreError> {
         self.send(Command::Urls(urls)).await
+    }
+
+    /// Queues URL-variant probes with their variant URLs (new ones, and known ones to put
+    /// back in the queue), written in one transaction.
+    pub async fn probes(&self, batch: crate::ProbeBatch) -> Result<(), StoreError> {
+        self.send(Command::Probes(Box::new(batch))).await
     }
 
     /// Queues a fetched sitemap with its entries.
@@ -485,6 +492,19 @@ impl BatchRow for ErrorRecord {
 
 struct BlockRow(UrlId, String);
 
+impl BatchRow for crate::ProbeRecord {
+    const HEAD: &'static str =
+        "INSERT OR IGNORE INTO probes (audit_id, url_id, base_url_id, rule)";
+    const GROUP: &'static str = "(?,?,?,?)";
+    const CONTEXT: &'static str = "storing probes";
+    fn bind(self, q: Query, audit: i64, ids: &IdMap) -> Query {
+        q.bind(audit)
+            .bind(ids.get(self.url_id))
+            .bind(ids.get(self.base_url_id))
+            .bind(self.rule.as_str())
+    }
+}
+
 impl BatchRow for BlockRow {
     const HEAD: &'static str = "INSERT OR REPLACE INTO robots_blocks (audit_id, url_id, origin)";
     const GROUP: &'static str = "(?,?,?)";
@@ -528,6 +548,7 @@ struct Buffers {
     done: Vec<UrlId>,
     states: Vec<(UrlId, UrlState, Option<UrlReason>)>,
     requeue: Vec<Requeue>,
+    probes: Vec<crate::ProbeRecord>,
 }
 
 impl Buffers {
@@ -544,6 +565,7 @@ impl Buffers {
             + self.done.len()
             + self.states.len()
             + self.requeue.len()
+            + self.probes.len()
     }
 }
 
@@ -779,6 +801,12 @@ impl State {
                 b.errors.extend(page.errors);
             }
             Command::Urls(urls) => b.urls.extend(urls),
+            Command::Probes(batch) => {
+                let batch = *batch;
+                b.urls.extend(batch.urls);
+                b.requeue.extend(batch.requeue);
+                b.probes.extend(batch.probes);
+            }
             Command::Sitemap(sitemap) => {
                 let s = *sitemap;
                 sqlx::query(
@@ -872,6 +900,7 @@ impl State {
         insert_rows(conn, &mut b.entries, audit, ids).await?;
         insert_rows(conn, &mut b.errors, audit, ids).await?;
         insert_rows(conn, &mut b.blocks, audit, ids).await?;
+        insert_rows(conn, &mut b.probes, audit, ids).await?;
 
         let mut rest = &b.done[..];
         while !rest.is_empty() {

@@ -201,6 +201,7 @@ pub fn input(nodes: &[Node], ids: &[u32]) -> AuditInput {
             url_rfc3986: n.url.clone(),
             depth: 1,
             found_via: FoundVia::Link,
+            found_from: None,
             state: UrlState::Done,
             reason: None,
         });

@@ -51,6 +51,13 @@ macro_rules! ipc_commands {
                 table: $crate::TableName,
                 path: ::std::path::PathBuf
             ) -> usize;
+            /// Writes the rows a table's view shows (its filters, search and order; every
+            /// column) as CSV; answers the number of rows written.
+            export_view(
+                audit_id: i64,
+                query: $crate::ViewQuery,
+                path: ::std::path::PathBuf
+            ) -> usize;
             /// Writes the full report into a folder; answers the files written.
             export_report(
                 audit_id: i64,
@@ -156,8 +163,10 @@ exported!(
     ColumnKind,
     TableName,
     SortSpec,
+    FilterOp,
     ColumnFilter,
     TableQuery,
+    ViewQuery,
     TablePage,
     SeverityCounts,
     AuditListItem,
@@ -316,6 +325,32 @@ pub fn vocabulary() -> String {
         "ERROR_CODES",
         "ErrorCode",
         &ErrorCode::ALL,
+    ));
+    body.push_str(&list(
+        "Column filter operators on text, in the order the app offers them.",
+        "TEXT_FILTER_OPS",
+        "FilterOp",
+        &FilterOp::TEXT,
+    ));
+    body.push_str(&list(
+        "Column filter operators on numbers, in the order the app offers them.",
+        "NUMBER_FILTER_OPS",
+        "FilterOp",
+        &FilterOp::NUMBER,
+    ));
+    body.push_str(&labels(
+        "Column filter operators as the app shows them.",
+        "FILTER_OP_LABELS",
+        "FilterOp",
+        &FilterOp::ALL,
+        FilterOp::label,
+    ));
+    body.push_str(&format!(
+        "{}export const MAX_PATTERN_LEN = {MAX_PATTERN_LEN};\n\n",
+        jsdoc(
+            &["The longest regular expression a column filter accepts, in bytes."],
+            ""
+        )
     ));
     body.push_str(&labels(
         "Cluster member roles as the reports word them.",
@@ -491,6 +526,9 @@ mod tests {
         assert!(read("MemberView.ts").contains("role: Role"));
         assert!(read("AuditListItem.ts").contains("status: AuditStatus"));
         assert!(read("Overview.ts").contains("status: AuditStatus"));
+        assert!(read("ColumnFilter.ts").contains("op: FilterOp"));
+        assert!(read("ColumnFilter.ts").contains("upper: string | null"));
+        assert!(read("FilterOp.ts").contains("\"not_contains\""));
         assert!(read("IpcError.ts").contains("code: ErrorCode"));
         assert!(read("ErrorCode.ts").contains("\"not_found\""));
         let vocabulary = read("vocabulary.ts");
@@ -498,6 +536,8 @@ mod tests {
             "export const FINAL_PHASES: readonly ProgressPhase[] = [\"done\", \"cancelled\", \"failed\"];"
         ));
         assert!(vocabulary.contains("\"unfetched\": \"not fetched\""));
+        assert!(vocabulary.contains("\"ge\": \"≥\""));
+        assert!(vocabulary.contains("export const MAX_PATTERN_LEN = 1000;"));
         let commands = read("commands.ts");
         assert!(commands.contains(
             "queryTable: (auditId, query) => invoke<TablePage>(\"query_table\", { auditId, query }),"

@@ -1,14 +1,26 @@
 //! One table held in memory, paged on demand: sort permutations computed once per
-//! column and direction, a lower-cased search text per row built on the first search.
+//! column and direction, a lower-cased search text per row built on the first search,
+//! a lower-cased copy of a column built on the first text filter over it, its numbers on
+//! the first number filter. Column
+//! filters ([`ColumnFilter`]) are compiled once per query (numbers parsed, patterns
+//! built), then tested row by row; the same view can be written as CSV
+//! ([`PagedTable::write_csv`]).
 
-use crate::types::{Cell, Column, ColumnKind, MAX_LIMIT, TableName, TablePage, TableQuery};
-use audit::export::{Cell as Value, ColumnType, TableData};
+use crate::error::ViewError;
+use crate::types::{
+    Cell, Column, ColumnFilter, ColumnKind, FilterOp, MAX_LIMIT, MAX_PATTERN_LEN, TableName,
+    TablePage, TableQuery, ViewQuery,
+};
+use audit::export::{Cell as Value, ColumnType, TableData, spreadsheet_safe};
 use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::io::Write;
+use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Why a query cannot be answered.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum QueryError {
     /// The sort or filter names a column the table does not have.
     #[error("table {table:?} has no column {column:?}")]
@@ -18,13 +30,51 @@ pub enum QueryError {
         /// The key asked for.
         column: String,
     },
+    /// A number operator's value is not a number.
+    #[error("the filter on {column} needs a number, not {value:?}")]
+    NotANumber {
+        /// The column's key.
+        column: String,
+        /// The value given.
+        value: String,
+    },
+    /// A `between` filter without its upper bound.
+    #[error("the filter on {column} needs two numbers (between)")]
+    MissingUpper {
+        /// The column's key.
+        column: String,
+    },
+    /// A regular expression longer than [`MAX_PATTERN_LEN`] bytes.
+    #[error("the pattern of the filter on {column} is longer than {MAX_PATTERN_LEN} bytes")]
+    PatternTooLong {
+        /// The column's key.
+        column: String,
+    },
+    /// A regular expression that does not compile.
+    #[error("the pattern of the filter on {column} is not a valid regular expression: {reason}")]
+    BadPattern {
+        /// The column's key.
+        column: String,
+        /// Why, as the regex crate says it.
+        reason: String,
+    },
 }
+
+/// The compiled program size a filter's regular expression may take (the regex crate's
+/// `size_limit`; its lazy DFA gets the same).
+const REGEX_SIZE_LIMIT: usize = 1 << 20;
 
 /// Separates cells in a row's search text (no cell contains it after lower-casing).
 const CELL_SEPARATOR: char = '\u{1f}';
 
 /// Row orders by (column, descending), computed on demand.
 type Orders = Mutex<HashMap<(usize, bool), Arc<Vec<u32>>>>;
+
+/// Lower-cased cell texts by column, computed on demand.
+type Lowered = Mutex<HashMap<usize, Arc<Vec<Box<str>>>>>;
+
+/// Cell numbers by column (NaN where a cell holds none), computed on demand.
+type Numbers = Mutex<HashMap<usize, Arc<Vec<f64>>>>;
 
 /// A table ready for paging.
 pub struct PagedTable {
@@ -34,6 +84,112 @@ pub struct PagedTable {
     keys: Vec<String>,
     search_text: OnceLock<Vec<String>>,
     orders: Orders,
+    lowered: Lowered,
+    numbers: Numbers,
+}
+
+/// A number as a filter reads it, in its value or in a text cell: an optional sign,
+/// ASCII digits with an optional decimal point (`300`, `-1`, `0.95`, `.5`), surrounded by
+/// nothing but white space. No exponents, separators, `inf` or `NaN`.
+pub fn parse_number(text: &str) -> Option<f64> {
+    let t = text.trim();
+    let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
+    let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
+    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if (int.is_empty() && frac.is_empty()) || !all_digits(int) || !all_digits(frac) {
+        return None;
+    }
+    t.parse().ok()
+}
+
+/// The number a filter compares in a cell: an integer, or text that is a number.
+fn cell_number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Int(n) => Some(*n as f64),
+        Value::Text(s) => parse_number(s),
+        Value::Empty => None,
+    }
+}
+
+/// How a compiled filter tests a cell.
+enum Test {
+    /// A text operator on the column's lower-cased texts, with the lower-cased value.
+    Text {
+        op: FilterOp,
+        needle: String,
+        lowered: Arc<Vec<Box<str>>>,
+    },
+    /// A regular expression on the cell's text.
+    Regex(regex::Regex),
+    /// A number operator on the column's numbers; `between` has `low <= high`.
+    Number {
+        op: FilterOp,
+        low: f64,
+        high: f64,
+        numbers: Arc<Vec<f64>>,
+    },
+}
+
+/// One [`ColumnFilter`] ready to run.
+struct Compiled {
+    column: usize,
+    test: Test,
+}
+
+impl Compiled {
+    fn keeps(&self, row: u32, cells: &[Value]) -> bool {
+        match &self.test {
+            Test::Text {
+                op,
+                needle,
+                lowered,
+            } => {
+                let text: &str = &lowered[row as usize];
+                match op {
+                    FilterOp::Contains => text.contains(needle.as_str()),
+                    FilterOp::NotContains => !text.contains(needle.as_str()),
+                    FilterOp::NotEquals => text != needle,
+                    FilterOp::StartsWith => text.starts_with(needle.as_str()),
+                    FilterOp::EndsWith => text.ends_with(needle.as_str()),
+                    _ => text == needle,
+                }
+            }
+            Test::Regex(re) => re.is_match(&cells[self.column].as_text()),
+            Test::Number {
+                op,
+                low,
+                high,
+                numbers,
+            } => {
+                let x = numbers[row as usize];
+                if x.is_nan() {
+                    return false;
+                }
+                match op {
+                    FilterOp::Ne => x != *low,
+                    FilterOp::Lt => x < *low,
+                    FilterOp::Le => x <= *low,
+                    FilterOp::Gt => x > *low,
+                    FilterOp::Ge => x >= *low,
+                    FilterOp::Between => *low <= x && x <= *high,
+                    _ => x == *low,
+                }
+            }
+        }
+    }
+}
+
+/// A query's row selection, compiled: filters, the search needle, the order.
+struct Plan<'a> {
+    filters: Vec<Compiled>,
+    needle: Option<(String, &'a [String])>,
+    order: Option<Arc<Vec<u32>>>,
+}
+
+impl Plan<'_> {
+    fn is_everything(&self) -> bool {
+        self.filters.is_empty() && self.needle.is_none()
+    }
 }
 
 /// The stable id a column is named by in queries: its header's words in snake_case
@@ -132,6 +288,8 @@ impl PagedTable {
             keys,
             search_text: OnceLock::new(),
             orders: Mutex::new(HashMap::new()),
+            lowered: Mutex::new(HashMap::new()),
+            numbers: Mutex::new(HashMap::new()),
         }
     }
 
@@ -151,6 +309,8 @@ impl PagedTable {
             keys,
             search_text: OnceLock::new(),
             orders: Mutex::new(HashMap::new()),
+            lowered: Mutex::new(HashMap::new()),
+            numbers: Mutex::new(HashMap::new()),
         }
     }
 
@@ -224,13 +384,104 @@ impl PagedTable {
         })
     }
 
-    /// Answers a query: sort, search, filters, then the page.
-    pub fn query(&self, q: &TableQuery) -> Result<TablePage, QueryError> {
-        let filters: Vec<(usize, &str)> = q
+    /// The lower-cased texts of `column`, one per row. Computed once per column.
+    fn lowered(&self, column: usize) -> Arc<Vec<Box<str>>> {
+        let mut lowered = self
+            .lowered
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        Arc::clone(lowered.entry(column).or_insert_with(|| {
+            Arc::new(
+                self.rows
+                    .iter()
+                    .map(|row| row[column].as_text().to_lowercase().into_boxed_str())
+                    .collect(),
+            )
+        }))
+    }
+
+    /// The numbers of `column`, one per row (NaN for a cell without one). Computed once
+    /// per column.
+    fn numbers(&self, column: usize) -> Arc<Vec<f64>> {
+        let mut numbers = self
+            .numbers
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        Arc::clone(numbers.entry(column).or_insert_with(|| {
+            Arc::new(
+                self.rows
+                    .iter()
+                    .map(|row| cell_number(&row[column]).unwrap_or(f64::NAN))
+                    .collect(),
+            )
+        }))
+    }
+
+    /// Checks a filter and prepares it: the value lower-cased, parsed or compiled.
+    fn compile(&self, f: &ColumnFilter) -> Result<Compiled, QueryError> {
+        let column = self.column(&f.column)?;
+        let number = |v: &str| {
+            parse_number(v).ok_or_else(|| QueryError::NotANumber {
+                column: f.column.clone(),
+                value: v.to_owned(),
+            })
+        };
+        let test = match f.op {
+            FilterOp::Regex => {
+                if f.value.len() > MAX_PATTERN_LEN {
+                    return Err(QueryError::PatternTooLong {
+                        column: f.column.clone(),
+                    });
+                }
+                let re = regex::RegexBuilder::new(&f.value)
+                    .case_insensitive(true)
+                    .size_limit(REGEX_SIZE_LIMIT)
+                    .dfa_size_limit(REGEX_SIZE_LIMIT)
+                    .build()
+                    .map_err(|e| QueryError::BadPattern {
+                        column: f.column.clone(),
+                        reason: e.to_string(),
+                    })?;
+                Test::Regex(re)
+            }
+            FilterOp::Between => {
+                let upper = f.upper.as_deref().ok_or_else(|| QueryError::MissingUpper {
+                    column: f.column.clone(),
+                })?;
+                let (a, b) = (number(&f.value)?, number(upper)?);
+                Test::Number {
+                    op: f.op,
+                    low: a.min(b),
+                    high: a.max(b),
+                    numbers: self.numbers(column),
+                }
+            }
+            op if op.is_numeric() => {
+                let v = number(&f.value)?;
+                Test::Number {
+                    op,
+                    low: v,
+                    high: v,
+                    numbers: self.numbers(column),
+                }
+            }
+            op => Test::Text {
+                op,
+                needle: f.value.to_lowercase(),
+                lowered: self.lowered(column),
+            },
+        };
+        Ok(Compiled { column, test })
+    }
+
+    /// Compiles what a view asks: every filter checked, the order and the search text
+    /// built when needed.
+    fn plan(&self, q: &ViewQuery) -> Result<Plan<'_>, QueryError> {
+        let filters = q
             .filters
             .iter()
-            .map(|f| Ok((self.column(&f.column)?, f.equals.as_str())))
-            .collect::<Result<_, QueryError>>()?;
+            .map(|f| self.compile(f))
+            .collect::<Result<Vec<_>, _>>()?;
         let order = match &q.sort {
             Some(s) => Some(self.order(self.column(&s.column)?, s.descending)),
             None => None,
@@ -240,37 +491,55 @@ impl PagedTable {
             .as_deref()
             .map(str::trim)
             .filter(|s| !s.is_empty())
-            .map(str::to_lowercase);
-        let haystack = needle.as_ref().map(|_| self.search_text());
-        let keep = |i: u32| -> bool {
-            let row = &self.rows[i as usize];
-            filters.iter().all(|&(c, v)| row[c].as_text() == v)
-                && match (&needle, haystack) {
-                    (Some(n), Some(h)) => h[i as usize].contains(n.as_str()),
-                    _ => true,
-                }
+            .map(|n| (n.to_lowercase(), self.search_text()));
+        Ok(Plan {
+            filters,
+            needle,
+            order,
+        })
+    }
+
+    /// The rows of a plan, in its order.
+    fn selected<'p>(&'p self, plan: &'p Plan<'_>) -> Box<dyn Iterator<Item = u32> + 'p> {
+        let all: Box<dyn Iterator<Item = u32> + 'p> = match &plan.order {
+            Some(o) => Box::new(o.iter().copied()),
+            None => Box::new(0..self.rows.len() as u32),
         };
+        if plan.is_everything() {
+            return all;
+        }
+        Box::new(all.filter(move |&i| {
+            let row = &self.rows[i as usize];
+            plan.filters.iter().all(|f| f.keeps(i, row))
+                && plan
+                    .needle
+                    .as_ref()
+                    .is_none_or(|(n, h)| h[i as usize].contains(n.as_str()))
+        }))
+    }
+
+    /// The rows a view shows, in its order (indices into [`PagedTable::rows`]).
+    pub fn matching(&self, q: &ViewQuery) -> Result<Vec<u32>, QueryError> {
+        let plan = self.plan(q)?;
+        Ok(self.selected(&plan).collect())
+    }
+
+    /// Answers a query: sort, search, filters, then the page.
+    pub fn query(&self, q: &TableQuery) -> Result<TablePage, QueryError> {
+        let plan = self.plan(&ViewQuery::from(q))?;
         let limit = q.limit.min(MAX_LIMIT) as usize;
         let offset = q.offset as usize;
-        let all = || -> Box<dyn Iterator<Item = u32> + '_> {
-            match &order {
-                Some(o) => Box::new(o.iter().copied()),
-                None => Box::new(0..self.rows.len() as u32),
-            }
-        };
-        let (matched, page): (usize, Vec<u32>) = if filters.is_empty() && needle.is_none() {
-            let page = all().skip(offset).take(limit).collect();
+        let (matched, page): (usize, Vec<u32>) = if plan.is_everything() {
+            let page = self.selected(&plan).skip(offset).take(limit).collect();
             (self.rows.len(), page)
         } else {
             let mut matched = 0usize;
             let mut page = Vec::with_capacity(limit.min(1024));
-            for i in all() {
-                if keep(i) {
-                    if matched >= offset && page.len() < limit {
-                        page.push(i);
-                    }
-                    matched += 1;
+            for i in self.selected(&plan) {
+                if matched >= offset && page.len() < limit {
+                    page.push(i);
                 }
+                matched += 1;
             }
             (matched, page)
         };
@@ -290,12 +559,58 @@ impl PagedTable {
                 .collect(),
         })
     }
+
+    /// Writes the rows a view shows, in its order, as CSV with the table's columns (the
+    /// export's format: RFC 4180, text made spreadsheet-safe); returns the rows written.
+    pub fn write_csv_to<W: Write>(&self, q: &ViewQuery, out: W) -> Result<usize, ViewError> {
+        let plan = self.plan(q)?;
+        self.write_plan(&plan, out)
+    }
+
+    fn write_plan<W: Write>(&self, plan: &Plan<'_>, out: W) -> Result<usize, ViewError> {
+        let csv_error = |e: csv::Error| ViewError::Csv("the view".to_owned(), e);
+        let mut w = csv::Writer::from_writer(out);
+        w.write_record(self.columns.iter().map(|c| c.title.as_str()))
+            .map_err(csv_error)?;
+        let mut written = 0usize;
+        let mut record: Vec<std::borrow::Cow<'_, str>> = Vec::with_capacity(self.columns.len());
+        for i in self.selected(plan) {
+            record.clear();
+            record.extend(self.rows[i as usize].iter().map(|c| match c {
+                Value::Text(s) => spreadsheet_safe(s),
+                other => other.as_text(),
+            }));
+            w.write_record(record.iter().map(|c| c.as_bytes()))
+                .map_err(csv_error)?;
+            written += 1;
+        }
+        w.flush().map_err(|e| csv_error(e.into()))?;
+        Ok(written)
+    }
+
+    /// Writes the rows a view shows to the file `path` ([`PagedTable::write_csv_to`]);
+    /// a view that cannot be answered creates no file.
+    pub fn write_csv(&self, q: &ViewQuery, path: &Path) -> Result<usize, ViewError> {
+        if q.table != self.name {
+            return Err(ViewError::Invalid(format!(
+                "the view is of table {:?}, not {:?}",
+                q.table, self.name
+            )));
+        }
+        let plan = self.plan(q)?;
+        let file = std::fs::File::create(path).map_err(|e| ViewError::io(path, e))?;
+        self.write_plan(&plan, std::io::BufWriter::new(file))
+            .map_err(|e| match e {
+                ViewError::Csv(_, e) => ViewError::Csv(path.display().to_string(), e),
+                other => other,
+            })
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::{ColumnFilter, SortSpec};
+    use crate::types::SortSpec;
     use audit::export::Header;
 
     fn table() -> PagedTable {
@@ -391,10 +706,7 @@ mod tests {
     fn filters_match_exactly_and_pages_are_cut() {
         let t = table();
         let mut q = query(None, None);
-        q.filters = vec![ColumnFilter {
-            column: "status_code".into(),
-            equals: "200".into(),
-        }];
+        q.filters = vec![ColumnFilter::new("status_code", FilterOp::Equals, "200")];
         assert_eq!(addresses(&t.query(&q).unwrap()), ["https://a/"]);
         let mut q = query(Some(("address", true)), None);
         q.offset = 1;
@@ -402,6 +714,154 @@ mod tests {
         let page = t.query(&q).unwrap();
         assert_eq!(page.matched, 4);
         assert_eq!(addresses(&page), ["https://c/", "https://b/"]);
+    }
+
+    fn filtered(t: &PagedTable, filters: Vec<ColumnFilter>) -> Result<Vec<String>, QueryError> {
+        let mut q = query(None, None);
+        q.filters = filters;
+        t.query(&q).map(|p| addresses(&p))
+    }
+
+    #[test]
+    fn text_operators_ignore_case_and_treat_empty_cells_as_empty_text() {
+        let t = table();
+        let f = |op, v: &str| filtered(&t, vec![ColumnFilter::new("title_1", op, v)]).unwrap();
+        assert_eq!(f(FilterOp::Contains, "SHOES"), ["https://b/", "https://d/"]);
+        assert_eq!(
+            f(FilterOp::NotContains, "shoes"),
+            ["https://a/", "https://c/"]
+        );
+        assert_eq!(f(FilterOp::Equals, "shoes"), ["https://b/"]);
+        assert_eq!(f(FilterOp::Equals, ""), ["https://c/"]);
+        assert_eq!(
+            f(FilterOp::NotEquals, ""),
+            ["https://a/", "https://b/", "https://d/"]
+        );
+        assert_eq!(f(FilterOp::StartsWith, "shoes "), ["https://d/"]);
+        assert_eq!(f(FilterOp::EndsWith, "E"), ["https://a/", "https://d/"]);
+        // Numbers compare as their digits; an empty cell as empty text.
+        let s = |op, v: &str| filtered(&t, vec![ColumnFilter::new("status_code", op, v)]).unwrap();
+        assert_eq!(s(FilterOp::Contains, "00"), ["https://a/", "https://d/"]);
+        assert_eq!(s(FilterOp::Equals, ""), ["https://c/"]);
+    }
+
+    #[test]
+    fn number_operators_compare_values_and_skip_empty_cells() {
+        let t = table();
+        let s = |op, v: &str| filtered(&t, vec![ColumnFilter::new("status_code", op, v)]).unwrap();
+        assert_eq!(s(FilterOp::Ge, "200"), ["https://a/", "https://d/"]);
+        assert_eq!(s(FilterOp::Gt, "200"), ["https://d/"]);
+        assert_eq!(s(FilterOp::Lt, "200"), ["https://b/"]);
+        assert_eq!(s(FilterOp::Le, " 200 "), ["https://a/", "https://b/"]);
+        assert_eq!(s(FilterOp::Eq, "30.0"), ["https://b/"]);
+        // The empty cell is not a number: not even "not 30".
+        assert_eq!(s(FilterOp::Ne, "30"), ["https://a/", "https://d/"]);
+        let between = |a: &str, b: &str| {
+            filtered(&t, vec![ColumnFilter::between("status_code", a, b)]).unwrap()
+        };
+        assert_eq!(between("30", "200"), ["https://a/", "https://b/"]);
+        assert_eq!(between("200", "30"), ["https://a/", "https://b/"]);
+        assert_eq!(between("1000", "1000"), ["https://d/"]);
+    }
+
+    #[test]
+    fn filters_combine_with_search_and_sort() {
+        let t = table();
+        let mut q = query(Some(("status_code", true)), Some("shoes"));
+        q.filters = vec![ColumnFilter::new("status_code", FilterOp::Ge, "30")];
+        assert_eq!(
+            addresses(&t.query(&q).unwrap()),
+            ["https://d/", "https://b/"]
+        );
+        q.filters.push(ColumnFilter::new(
+            "address",
+            FilterOp::Regex,
+            "^HTTPS://[bc]/$",
+        ));
+        let page = t.query(&q).unwrap();
+        assert_eq!(addresses(&page), ["https://b/"]);
+        assert_eq!(page.matched, 1);
+    }
+
+    #[test]
+    fn bad_filters_are_typed_errors() {
+        let t = table();
+        let err = |f: ColumnFilter| filtered(&t, vec![f]).unwrap_err();
+        assert!(matches!(
+            err(ColumnFilter::new("status_code", FilterOp::Ge, ">=300")),
+            QueryError::NotANumber { .. }
+        ));
+        for not_a_number in ["", "1e3", "inf", "NaN", "1,000", "0x10", "."] {
+            assert_eq!(parse_number(not_a_number), None, "{not_a_number:?}");
+        }
+        assert_eq!(parse_number(" -1.5 "), Some(-1.5));
+        assert_eq!(parse_number("+.5"), Some(0.5));
+        assert!(matches!(
+            err(ColumnFilter::new("status_code", FilterOp::Between, "1")),
+            QueryError::MissingUpper { .. }
+        ));
+        let bad = err(ColumnFilter::new("title_1", FilterOp::Regex, "(unclosed"));
+        assert!(matches!(bad, QueryError::BadPattern { .. }), "{bad:?}");
+        let ipc = crate::IpcError::from(ViewError::from(bad));
+        assert_eq!(ipc.code, crate::ErrorCode::InvalidInput);
+        assert!(ipc.message.contains("title_1"), "{}", ipc.message);
+        let long = "a".repeat(MAX_PATTERN_LEN + 1);
+        assert!(matches!(
+            err(ColumnFilter::new("title_1", FilterOp::Regex, long)),
+            QueryError::PatternTooLong { .. }
+        ));
+        // A pattern within the length cap whose program is too big is refused too.
+        let huge = err(ColumnFilter::new(
+            "title_1",
+            FilterOp::Regex,
+            "\\w{1000}{1000}",
+        ));
+        assert!(matches!(huge, QueryError::BadPattern { .. }), "{huge:?}");
+    }
+
+    #[test]
+    fn the_old_equals_form_still_reads() {
+        let f: ColumnFilter =
+            serde_json::from_str(r#"{"column":"cause","equals":"redirect"}"#).unwrap();
+        assert_eq!(f, ColumnFilter::new("cause", FilterOp::Equals, "redirect"));
+        let json =
+            serde_json::to_value(ColumnFilter::between("status_code", "300", "399")).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"column": "status_code", "op": "between", "value": "300", "upper": "399"})
+        );
+    }
+
+    #[test]
+    fn the_view_is_written_as_csv_in_its_order() {
+        let mut t = table();
+        t.rows[0][2] = "=cmd()".into();
+        let view = ViewQuery {
+            table: TableName::Pages,
+            sort: Some(SortSpec {
+                column: "status_code".into(),
+                descending: true,
+            }),
+            search: None,
+            filters: vec![ColumnFilter::new("status_code", FilterOp::Ge, "200")],
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("view.csv");
+        assert_eq!(t.write_csv(&view, &path).unwrap(), 2);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            text,
+            "Address,Status Code,Title 1\nhttps://d/,1000,SHOES sale\nhttps://a/,200,'=cmd()\n"
+        );
+        // A view that cannot be answered writes no file.
+        let mut bad = view.clone();
+        bad.filters[0].value = "x".into();
+        let missing = dir.path().join("bad.csv");
+        assert!(t.write_csv(&bad, &missing).is_err());
+        assert!(!missing.exists());
+        let mut other = view;
+        other.table = TableName::Params;
+        assert!(t.write_csv(&other, &missing).is_err());
     }
 
     #[test]

@@ -187,6 +187,7 @@ fn dust_rules(analysis: &Analysis) -> TableData {
             let rewrite = match &r.kind {
                 DustRuleKind::Replace { from, to, .. } => format!("{from} → {to}"),
                 DustRuleKind::DropParam { name } => format!("drop parameter {name}"),
+                DustRuleKind::Host { from, to } => format!("{from} → {to} (host alias)"),
             };
             let example = r
                 .examples
@@ -288,7 +289,7 @@ mod tests {
              title_1_length meta_description_1 h1_1 meta_robots_1 x_robots_tag_1 \
              canonical_link_element_1 http_canonical_1 size_bytes word_count crawl_depth \
              inlinks unique_inlinks hash response_time redirect_url main_content_hash \
-             main_content_word_count cluster preferred_url",
+             main_content_word_count cluster preferred_url found_via",
         ),
         (
             TableName::Clusters,
@@ -297,7 +298,7 @@ mod tests {
         (
             TableName::ClusterMembers,
             "cluster preferred_url address role status_code why_in_cluster evidence_tier \
-             rules_fired fix",
+             rules_fired fix reached_only_via_nofollow",
         ),
         (
             TableName::Findings,

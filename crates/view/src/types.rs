@@ -107,14 +107,210 @@ pub struct SortSpec {
     pub descending: bool,
 }
 
-/// Keep rows whose cell in `column` is exactly `equals` (as text).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+/// How a [`ColumnFilter`] compares a cell with its value.
+///
+/// Text operators compare the cell's text (a number's decimal digits, `""` for an empty
+/// cell) case-insensitively, after lower-casing both sides as the search does: an empty
+/// cell is the empty text, so `equals ""` keeps the empty cells, `not_equals ""` the
+/// others, and `not_contains` keeps them too. Number operators compare the cell's number
+/// (an integer cell, or a text cell that is a decimal number such as `0.95`); an empty
+/// or non-numeric cell matches no number operator, `ne` included.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum FilterOp {
+    /// The text contains the value.
+    Contains,
+    /// The text does not contain the value.
+    NotContains,
+    /// The text is the value (the form of filters written before operators existed).
+    #[default]
+    Equals,
+    /// The text is not the value.
+    NotEquals,
+    /// The text starts with the value.
+    StartsWith,
+    /// The text ends with the value.
+    EndsWith,
+    /// The text matches the value as a regular expression (Rust `regex` syntax,
+    /// case-insensitive, unanchored; at most [`MAX_PATTERN_LEN`] bytes).
+    Regex,
+    /// The number equals the value.
+    Eq,
+    /// The number differs from the value.
+    Ne,
+    /// The number is below the value.
+    Lt,
+    /// The number is at most the value.
+    Le,
+    /// The number is above the value.
+    Gt,
+    /// The number is at least the value.
+    Ge,
+    /// The number lies between the value and [`ColumnFilter::upper`], both included
+    /// (in either order).
+    Between,
+}
+
+impl FilterOp {
+    /// The operators on text, in the order the app offers them.
+    pub const TEXT: [FilterOp; 7] = [
+        FilterOp::Contains,
+        FilterOp::NotContains,
+        FilterOp::Equals,
+        FilterOp::NotEquals,
+        FilterOp::StartsWith,
+        FilterOp::EndsWith,
+        FilterOp::Regex,
+    ];
+
+    /// The operators on numbers, in the order the app offers them.
+    pub const NUMBER: [FilterOp; 7] = [
+        FilterOp::Eq,
+        FilterOp::Ne,
+        FilterOp::Lt,
+        FilterOp::Le,
+        FilterOp::Gt,
+        FilterOp::Ge,
+        FilterOp::Between,
+    ];
+
+    /// Every operator: text ones, then number ones.
+    pub const ALL: [FilterOp; 14] = [
+        FilterOp::Contains,
+        FilterOp::NotContains,
+        FilterOp::Equals,
+        FilterOp::NotEquals,
+        FilterOp::StartsWith,
+        FilterOp::EndsWith,
+        FilterOp::Regex,
+        FilterOp::Eq,
+        FilterOp::Ne,
+        FilterOp::Lt,
+        FilterOp::Le,
+        FilterOp::Gt,
+        FilterOp::Ge,
+        FilterOp::Between,
+    ];
+
+    /// It compares numbers.
+    pub fn is_numeric(self) -> bool {
+        FilterOp::NUMBER.contains(&self)
+    }
+
+    /// The operator as the app shows it (`contains`, `≥`, ...).
+    pub fn label(self) -> &'static str {
+        match self {
+            FilterOp::Contains => "contains",
+            FilterOp::NotContains => "does not contain",
+            FilterOp::Equals => "equals",
+            FilterOp::NotEquals => "does not equal",
+            FilterOp::StartsWith => "starts with",
+            FilterOp::EndsWith => "ends with",
+            FilterOp::Regex => "matches regex",
+            FilterOp::Eq => "=",
+            FilterOp::Ne => "≠",
+            FilterOp::Lt => "<",
+            FilterOp::Le => "≤",
+            FilterOp::Gt => ">",
+            FilterOp::Ge => "≥",
+            FilterOp::Between => "between",
+        }
+    }
+}
+
+/// The longest regular expression a [`FilterOp::Regex`] filter accepts, in bytes.
+pub const MAX_PATTERN_LEN: usize = 1000;
+
+/// Keep rows whose cell in `column` passes `op` with `value` (and `upper`).
+///
+/// `{ "column", "equals" }`, the form before operators, still reads: an
+/// [`FilterOp::Equals`] filter.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ColumnFilter {
     /// A [`Column::key`].
     pub column: String,
-    /// The cell's text to match exactly.
-    pub equals: String,
+    /// How the cell is compared.
+    pub op: FilterOp,
+    /// The text, pattern or number compared with (the lower bound of `between`).
+    pub value: String,
+    /// The upper bound of [`FilterOp::Between`]; the other operators ignore it.
+    pub upper: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for ColumnFilter {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ColumnFilter, D::Error> {
+        /// The wire form, with the one before operators (`equals`) as an alias.
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Wire {
+            column: String,
+            #[serde(default)]
+            op: FilterOp,
+            #[serde(alias = "equals")]
+            value: String,
+            #[serde(default)]
+            upper: Option<String>,
+        }
+        let w = Wire::deserialize(d)?;
+        Ok(ColumnFilter {
+            column: w.column,
+            op: w.op,
+            value: w.value,
+            upper: w.upper,
+        })
+    }
+}
+
+impl ColumnFilter {
+    /// A filter of `op` with one value.
+    pub fn new(column: impl Into<String>, op: FilterOp, value: impl Into<String>) -> ColumnFilter {
+        ColumnFilter {
+            column: column.into(),
+            op,
+            value: value.into(),
+            upper: None,
+        }
+    }
+
+    /// A [`FilterOp::Between`] filter, both bounds included.
+    pub fn between(
+        column: impl Into<String>,
+        low: impl Into<String>,
+        high: impl Into<String>,
+    ) -> ColumnFilter {
+        ColumnFilter {
+            column: column.into(),
+            op: FilterOp::Between,
+            value: low.into(),
+            upper: Some(high.into()),
+        }
+    }
+}
+
+/// A table's view without paging: which rows, in which order (what Export writes).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ViewQuery {
+    /// The table.
+    pub table: TableName,
+    /// The order (the table's own order when absent).
+    pub sort: Option<SortSpec>,
+    /// Case-insensitive substring over every cell of the row.
+    pub search: Option<String>,
+    /// All must match.
+    pub filters: Vec<ColumnFilter>,
+}
+
+impl From<&TableQuery> for ViewQuery {
+    fn from(q: &TableQuery) -> ViewQuery {
+        ViewQuery {
+            table: q.table,
+            sort: q.sort.clone(),
+            search: q.search.clone(),
+            filters: q.filters.clone(),
+        }
+    }
 }
 
 /// A page of a table: which rows, in which order.

@@ -41,9 +41,28 @@ pub async fn analysis_config(
 ) -> Result<AnalysisConfig, ViewError> {
     let crawl_config = crawl::stored_config(row)?;
     let validations = load::stored_validations(store, row.id).await?;
+    // A list audit: no orphans, nothing missing from the sitemaps; an access log's
+    // requests rank the clusters.
+    let log_hits = match &crawl_config.list {
+        Some(list) if list.has_log_hits() => store
+            .log_hits(row.id)
+            .await?
+            .into_iter()
+            .filter_map(|h| {
+                Some(audit::LogHit {
+                    url: u32::try_from(h.url_id).ok()?,
+                    bot_requests: h.bot_requests,
+                    other_requests: h.other_requests,
+                })
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     Ok(AnalysisConfig {
         validations,
         learned: crawl_config.learned_rules,
+        list_audit: crawl_config.list.is_some(),
+        log_hits,
         ..AnalysisConfig::with_policy(policy)
     })
 }
@@ -222,6 +241,18 @@ pub fn export_report_with(
     for name in TableName::ALL {
         let path = dir.join(tables::file_name(name));
         let rows = export_table(input, analysis, name, &path)?;
+        written.push(Written {
+            path,
+            rows: Some(rows),
+        });
+    }
+    // A list audit of an access log: the crawl budget its duplicates took.
+    if !analysis.log_waste.is_empty() {
+        let path = dir.join(audit::LOG_WASTE_FILE);
+        let file = std::fs::File::create(&path).map_err(|e| ViewError::io(&path, e))?;
+        let rows = audit::log_waste_table(&analysis.log_waste)
+            .write_csv(std::io::BufWriter::new(file))
+            .map_err(|e| ViewError::Csv(path.display().to_string(), e))?;
         written.push(Written {
             path,
             rows: Some(rows),

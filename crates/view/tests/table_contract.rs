@@ -1,5 +1,6 @@
 //! The table contract between the Rust view layer and the window's in-memory backend:
-//! one set of tables and queries (sort, search, filters, pages, errors) answered by
+//! one set of tables and queries (sort, search, column filters with every operator,
+//! pages, errors) answered by
 //! [`view::table::PagedTable`], written with the answers to
 //! `ui/tests/contract/tables.json`. The UI's tests run the same queries against their
 //! in-memory backend and expect the same answers.
@@ -13,8 +14,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use view::table::PagedTable;
 use view::{
-    Cell, Column, ColumnFilter, ColumnKind, ErrorCode, IpcError, SortSpec, TableName, TablePage,
-    TableQuery, ViewError,
+    Cell, Column, ColumnFilter, ColumnKind, ErrorCode, FilterOp, IpcError, MAX_PATTERN_LEN,
+    SortSpec, TableName, TablePage, TableQuery, ViewError,
 };
 
 /// One table's contents.
@@ -62,7 +63,8 @@ fn n(v: i64) -> Cell {
 
 /// Pages with every kind of cell: numbers (negative, large), text in several cases and
 /// scripts (including characters whose UTF-16 order differs from their code point
-/// order), blank text, empty cells, text in a number column, ties.
+/// order), blank text, empty cells, text in a number column (a word, and a number
+/// written as text), ties.
 fn pages() -> TableRows {
     let rows = vec![
         vec![t("https://a.test/"), n(200), t("Home"), n(0)],
@@ -85,6 +87,7 @@ fn pages() -> TableRows {
         ],
         vec![t("https://a.test/istanbul"), n(500), t("İstanbul"), n(4)],
         vec![t("https://a.test/tab"), n(200), t("tab\there"), n(2)],
+        vec![t("https://a.test/text-302"), t(" 302 "), t("302"), n(1)],
     ];
     TableRows {
         columns: vec![
@@ -150,11 +153,17 @@ impl Q {
         self.0.search = Some(s.into());
         self
     }
-    fn filter(mut self, column: &str, equals: &str) -> Q {
-        self.0.filters.push(ColumnFilter {
-            column: column.into(),
-            equals: equals.into(),
-        });
+    fn filter(self, column: &str, equals: &str) -> Q {
+        self.op(column, FilterOp::Equals, equals)
+    }
+    fn op(mut self, column: &str, op: FilterOp, value: &str) -> Q {
+        self.0.filters.push(ColumnFilter::new(column, op, value));
+        self
+    }
+    fn between(mut self, column: &str, low: &str, high: &str) -> Q {
+        self.0
+            .filters
+            .push(ColumnFilter::between(column, low, high));
         self
     }
     fn page(mut self, offset: u32, limit: u32) -> Q {
@@ -240,6 +249,146 @@ fn queries() -> Vec<(String, Q)> {
                 .filter("status_code", "200")
                 .sort("title_1", false)
                 .page(2, 3),
+        ),
+        (
+            "contains ignores case",
+            Q::on(Pages).op("address", FilterOp::Contains, "SHOES"),
+        ),
+        (
+            "contains lower-cases non-ASCII",
+            Q::on(Pages).op("title_1", FilterOp::Contains, "ÄR"),
+        ),
+        (
+            "contains with a dotted capital I",
+            Q::on(Pages).op("title_1", FilterOp::Contains, "İSTAN"),
+        ),
+        (
+            "contains on numbers reads their digits",
+            Q::on(Pages).op("status_code", FilterOp::Contains, "0"),
+        ),
+        (
+            "contains nothing keeps every row",
+            Q::on(Pages).op("title_1", FilterOp::Contains, ""),
+        ),
+        (
+            "does not contain keeps empty cells",
+            Q::on(Pages).op("title_1", FilterOp::NotContains, "s"),
+        ),
+        (
+            "equals ignores case",
+            Q::on(Pages).op("title_1", FilterOp::Equals, "HOME"),
+        ),
+        (
+            "equals keeps inner and outer space",
+            Q::on(Pages).op("title_1", FilterOp::Equals, "  PADDED  "),
+        ),
+        (
+            "does not equal blank",
+            Q::on(Pages).op("title_1", FilterOp::NotEquals, ""),
+        ),
+        (
+            "does not equal a number",
+            Q::on(Pages).op("status_code", FilterOp::NotEquals, "200"),
+        ),
+        (
+            "starts with",
+            Q::on(Pages).op("address", FilterOp::StartsWith, "HTTPS://A.TEST/S"),
+        ),
+        (
+            "ends with",
+            Q::on(Pages).op("address", FilterOp::EndsWith, "/"),
+        ),
+        (
+            "a regular expression ignores case",
+            Q::on(Pages).op("title_1", FilterOp::Regex, "^shoes"),
+        ),
+        (
+            "a regular expression on URLs",
+            Q::on(Pages).op("address", FilterOp::Regex, "/(shoes|z)/?$"),
+        ),
+        (
+            "a regular expression on numbers",
+            Q::on(Pages).op("status_code", FilterOp::Regex, "^[0-9]{3}$"),
+        ),
+        (
+            "a regular expression for empty cells",
+            Q::on(Pages).op("crawl_depth", FilterOp::Regex, "^$"),
+        ),
+        (
+            "at least a number",
+            Q::on(Pages).op("status_code", FilterOp::Ge, "300"),
+        ),
+        (
+            "above a number",
+            Q::on(Pages).op("status_code", FilterOp::Gt, "200"),
+        ),
+        (
+            "below a number, negatives included",
+            Q::on(Pages).op("status_code", FilterOp::Lt, "200"),
+        ),
+        (
+            "at most a number with spaces and a sign",
+            Q::on(Pages).op("status_code", FilterOp::Le, " +200 "),
+        ),
+        (
+            "equal to a decimal",
+            Q::on(Pages).op("status_code", FilterOp::Eq, "200.0"),
+        ),
+        (
+            "not equal skips empty and non-numeric cells",
+            Q::on(Pages).op("status_code", FilterOp::Ne, "200"),
+        ),
+        (
+            "a number written as text counts",
+            Q::on(Pages).op("status_code", FilterOp::Eq, "302"),
+        ),
+        (
+            "a number operator on a text column",
+            Q::on(Pages).op("title_1", FilterOp::Ge, "300"),
+        ),
+        (
+            "between includes both ends",
+            Q::on(Pages).between("status_code", "301", "500"),
+        ),
+        (
+            "between in either order",
+            Q::on(Pages).between("status_code", "500", "301"),
+        ),
+        (
+            "between decimals",
+            Q::on(Pages).between("crawl_depth", ".5", "2.5"),
+        ),
+        (
+            "operators, a search and a sort",
+            Q::on(Pages)
+                .op("status_code", FilterOp::Ge, "200")
+                .op("address", FilterOp::NotContains, "/z")
+                .search("a.test/")
+                .sort("title_1", true)
+                .page(1, 4),
+        ),
+        (
+            "a range over many rows",
+            Q::on(Params)
+                .between("urls", "3", "4")
+                .op("parameter", FilterOp::EndsWith, "7")
+                .page(5, 10),
+        ),
+        (
+            "a number operator with text",
+            Q::on(Pages).op("status_code", FilterOp::Ge, ">=300"),
+        ),
+        (
+            "between without its upper bound",
+            Q::on(Pages).op("status_code", FilterOp::Between, "300"),
+        ),
+        (
+            "a regular expression that does not compile",
+            Q::on(Pages).op("title_1", FilterOp::Regex, "(unclosed"),
+        ),
+        (
+            "a regular expression too long",
+            Q::on(Pages).op("title_1", FilterOp::Regex, &"a".repeat(MAX_PATTERN_LEN + 1)),
         ),
         ("at most 1000 rows", Q::on(Params).page(0, 5000)),
         ("the last rows", Q::on(Params).page(1000, 10)),
@@ -357,7 +506,29 @@ fn committed_table_contract_is_current() {
 fn the_contract_covers_what_it_claims() {
     let c = contract();
     let errors = c.cases.iter().filter(|c| c.error.is_some()).count();
-    assert_eq!(errors, 2);
+    assert_eq!(errors, 6);
+    // Every operator is exercised.
+    for op in FilterOp::ALL {
+        assert!(
+            c.cases
+                .iter()
+                .any(|c| c.answer.is_some() && c.query.filters.iter().any(|f| f.op == op)),
+            "no case answers {op:?}"
+        );
+    }
+    let at_least = |name: &str| {
+        c.cases
+            .iter()
+            .find(|c| c.name == name)
+            .and_then(|c| c.answer.as_ref())
+            .map(|a| a.matched)
+            .unwrap()
+    };
+    // 301, 302 (as text), 404, 500, 1000.
+    assert_eq!(at_least("at least a number"), 5);
+    // Every title but "Shoes", "shoes sale", "😀 smile", "SHOES BIG" and "İstanbul",
+    // the blank one included.
+    assert_eq!(at_least("does not contain keeps empty cells"), 11);
     let capped = c
         .cases
         .iter()

@@ -164,6 +164,11 @@ impl Session {
             .map(drop)
     }
 
+    /// The reference a script argument takes for an element.
+    pub fn arg(e: &Element) -> Value {
+        json!({ ELEMENT_KEY: e.0 })
+    }
+
     /// Clears an input and types `text` into it.
     pub async fn type_into(&self, e: &Element, text: &str) -> Result<()> {
         self.post(&format!("/element/{}/clear", e.0), json!({}))
@@ -218,6 +223,59 @@ impl Session {
     pub async fn execute(&self, script: &str, args: Vec<Value>) -> Result<Value> {
         self.post("/execute/sync", json!({ "script": script, "args": args }))
             .await
+    }
+
+    /// Performs W3C pointer actions (`/actions`) with the mouse: each step is a JSON
+    /// action of a `pointer` source (`pointerMove`, `pointerDown`, `pointerUp`, `pause`),
+    /// then releases every input.
+    pub async fn mouse_actions(&self, steps: Vec<Value>) -> Result<()> {
+        let body = json!({ "actions": [{
+            "type": "pointer",
+            "id": "mouse",
+            "parameters": { "pointerType": "mouse" },
+            "actions": steps,
+        }]});
+        let done = self.post("/actions", body).await.map(drop);
+        let _ = self
+            .http
+            .delete(format!("{}/actions", self.base))
+            .send()
+            .await;
+        done
+    }
+
+    /// Right-clicks the middle of an element (opens its context menu).
+    pub async fn context_click(&self, e: &Element) -> Result<()> {
+        self.mouse_actions(vec![
+            json!({ "type": "pointerMove", "origin": { ELEMENT_KEY: e.0 }, "x": 0, "y": 0 }),
+            json!({ "type": "pointerDown", "button": 2 }),
+            json!({ "type": "pointerUp", "button": 2 }),
+        ])
+        .await
+    }
+
+    /// Drags with the left button from `from` (pixels off the middle of an element) by
+    /// `(dx, dy)` pixels, in a few steps.
+    pub async fn drag_by(&self, e: &Element, from: (i64, i64), by: (i64, i64)) -> Result<()> {
+        let mut steps = vec![
+            json!({ "type": "pointerMove", "origin": { ELEMENT_KEY: e.0 }, "x": from.0, "y": from.1 }),
+            json!({ "type": "pointerDown", "button": 0 }),
+        ];
+        for _ in 0..4 {
+            steps.push(json!({
+                "type": "pointerMove", "origin": "pointer", "duration": 50,
+                "x": by.0 / 4, "y": by.1 / 4
+            }));
+        }
+        steps.push(json!({ "type": "pointerUp", "button": 0 }));
+        self.mouse_actions(steps).await
+    }
+
+    /// Sends keys to an element (W3C key codes such as `\u{E014}` for the right arrow).
+    pub async fn send_keys(&self, e: &Element, text: &str) -> Result<()> {
+        self.post(&format!("/element/{}/value", e.0), json!({ "text": text }))
+            .await
+            .map(drop)
     }
 
     /// A PNG of the webview.

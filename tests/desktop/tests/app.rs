@@ -1,6 +1,9 @@
 //! End to end in the real desktop app: start an audit of the fixture site from the form,
 //! wait for it to finish, open the trailing-slash cluster and check its members and fix,
-//! export CSV and check its rows.
+//! export CSV and check its rows; then on the pages table filter `Status Code >= 300`
+//! and `Address contains comment` and check the counts against the fixture and the
+//! unfiltered table, export the filtered view, copy a URL from the app's context menu
+//! and resize a column.
 //!
 //! Run: `xvfb-run -a cargo test -p desktop-e2e -- --ignored` after building the app
 //! (`npm --prefix ui run build && cargo build -p dustpan-desktop`); `scripts/test.sh`
@@ -8,9 +11,10 @@
 
 #![allow(clippy::unwrap_used)]
 
-use desktop_e2e::{App, AppOptions, wait_for_phase};
+use desktop_e2e::{App, AppOptions, Session, wait_for_phase};
+use fixture::SiteVariant;
 use serde_json::{Value, json};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::time::Duration;
 
 const SLASH_PAIR: [&str; 2] = ["https://example.test/shoes", "https://example.test/shoes/"];
@@ -183,7 +187,7 @@ async fn audit_the_fixture_open_a_cluster_and_export() {
         .unwrap();
     let result = s
         .wait_for_text(&tid("export-result"), Duration::from_secs(30), |t| {
-            t.contains("Wrote")
+            t.contains("Exported")
         })
         .await
         .unwrap();
@@ -209,5 +213,225 @@ async fn audit_the_fixture_open_a_cluster_and_export() {
         }
     }
 
+    pages_table_filters_copy_and_resize(&app).await;
+
     app.stop().await.unwrap();
+}
+
+/// `(matched, total)` of the table's count: "N rows" or "N matched of M".
+fn counts(text: &str) -> Option<(u64, u64)> {
+    let numbers: Vec<u64> = text
+        .split(|c: char| !c.is_ascii_digit() && c != ',')
+        .filter_map(|w| w.replace(',', "").parse().ok())
+        .collect();
+    match numbers.as_slice() {
+        [n] if text.contains("rows") => Some((*n, *n)),
+        [m, t] if text.contains("matched of") => Some((*m, *t)),
+        _ => None,
+    }
+}
+
+/// Waits until the table says `matched` rows match.
+async fn wait_for_matched(app: &App, matched: usize, what: &str) {
+    let s = app.session();
+    let seen = s
+        .wait_for_text(&tid("table-matched"), Duration::from_secs(20), |t| {
+            counts(t).is_some_and(|(m, _)| m as usize == matched)
+        })
+        .await;
+    if let Err(e) = seen {
+        panic!(
+            "{what}: expected {matched} matched rows ({e}); window saved in {}",
+            app.dump("filters").await.display()
+        );
+    }
+}
+
+/// A script's answer, or what it threw, with a time limit inside the page.
+async fn page_promise(s: &Session, body: &str) -> Value {
+    let script = format!(
+        "const done = arguments[arguments.length - 1];\
+         const limit = new Promise((_, no) => setTimeout(() => no(new Error('timed out')), 3000));\
+         Promise.race([(async () => {{ {body} }})(), limit])\
+           .then(v => done({{ ok: v }}), e => done({{ err: String(e) }}));"
+    );
+    s.execute_async(&script, vec![]).await.unwrap()
+}
+
+async fn pages_table_filters_copy_and_resize(app: &App) {
+    let s = app.session();
+    let facts = fixture::answers::site(SiteVariant::Before);
+
+    // The whole pages table, written by the unfiltered export: the answers to check.
+    let audits = invoke(app, "list_audits", json!({})).await;
+    let audit_id = audits[0]["id"].as_i64().unwrap();
+    let whole = app.scratch.join("pages-all.csv");
+    invoke(
+        app,
+        "export_table",
+        json!({ "auditId": audit_id, "table": "pages", "path": whole }),
+    )
+    .await;
+    let all = read_csv(&whole);
+    let status_at_least_300: BTreeSet<&str> = all
+        .iter()
+        .filter(|r| r["Status Code"].parse::<i64>().is_ok_and(|c| c >= 300))
+        .map(|r| r["Address"].as_str())
+        .collect();
+    let with_comment: BTreeSet<&str> = all
+        .iter()
+        .filter(|r| r["Address"].to_lowercase().contains("comment"))
+        .map(|r| r["Address"].as_str())
+        .collect();
+    // The fixture's own answer: its comment pages, and its redirects and errors.
+    let comment_pages: Vec<&str> = facts
+        .urls
+        .iter()
+        .filter(|f| f.url.contains("comment") && !f.robots_blocked)
+        .map(|f| f.url)
+        .collect();
+    assert!(!comment_pages.is_empty());
+    for page in &comment_pages {
+        assert!(
+            with_comment.contains(page),
+            "{page} not in {with_comment:?}"
+        );
+    }
+    let fact_redirects = facts
+        .urls
+        .iter()
+        .filter(|f| f.status >= 300 && all.iter().any(|r| r["Address"] == f.url))
+        .count();
+    assert!(
+        fact_redirects > 5 && status_at_least_300.len() >= fact_redirects,
+        "{fact_redirects} fixture URLs at 300 or above, {} in the table",
+        status_at_least_300.len()
+    );
+
+    s.click(&s.find(&tid("table-tab-pages")).await.unwrap())
+        .await
+        .unwrap();
+    s.wait_for_text(&tid("table-matched"), Duration::from_secs(20), |t| {
+        counts(t).is_some_and(|(m, _)| m as usize == all.len())
+    })
+    .await
+    .unwrap();
+
+    // Status Code >= 300, typed in the column's quick filter.
+    let status = s.find(&tid("filter-status_code")).await.unwrap();
+    s.type_into(&status, ">=300").await.unwrap();
+    wait_for_matched(app, status_at_least_300.len(), "Status Code >= 300").await;
+    let chip = s.find(&tid("filter-chip")).await.unwrap();
+    let chip_text = s.text_content(&chip).await.unwrap();
+    assert!(chip_text.contains("Status Code ≥ 300"), "{chip_text}");
+
+    // Export writes exactly the filtered view.
+    let out = app.scratch.join("pages-300.csv");
+    s.execute(
+        "window.dustpanAutomation = { savePath: arguments[0], copied: [] };",
+        vec![json!(out)],
+    )
+    .await
+    .unwrap();
+    s.click(&s.find(&tid("export-csv")).await.unwrap())
+        .await
+        .unwrap();
+    let result = s
+        .wait_for_text(&tid("export-result"), Duration::from_secs(30), |t| {
+            t.contains("(filtered view)")
+        })
+        .await
+        .unwrap();
+    let rows = read_csv(&out);
+    let said: usize = result
+        .split_whitespace()
+        .find_map(|w| w.replace(',', "").parse().ok())
+        .unwrap();
+    assert_eq!(said, rows.len(), "{result}");
+    let exported: BTreeSet<&str> = rows.iter().map(|r| r["Address"].as_str()).collect();
+    assert_eq!(exported, status_at_least_300);
+    assert_eq!(rows.len(), status_at_least_300.len());
+    assert_eq!(rows[0].len(), all[0].len(), "every column");
+
+    // Address contains "comment", with the first filter removed from its chip.
+    s.click(&s.find(&tid("filter-chip-remove")).await.unwrap())
+        .await
+        .unwrap();
+    wait_for_matched(app, all.len(), "no filter").await;
+    let address = s.find(&tid("filter-address")).await.unwrap();
+    s.type_into(&address, "comment").await.unwrap();
+    wait_for_matched(app, with_comment.len(), "Address contains comment").await;
+
+    // The app's context menu on a URL: Copy URL copies the exact URL.
+    let cell_css = "[data-testid=\"table-row\"] [data-column=\"address\"]";
+    let cell = s.find(cell_css).await.unwrap();
+    let exact = s
+        .attribute(&cell, "title")
+        .await
+        .unwrap()
+        .unwrap_or_default();
+    assert!(with_comment.contains(exact.as_str()), "{exact}");
+    if s.context_click(&cell).await.is_err() {
+        // A driver without pointer actions: the same event, sent by a script.
+        s.execute(
+            "arguments[0].dispatchEvent(new MouseEvent('contextmenu', \
+             { bubbles: true, cancelable: true, clientX: 200, clientY: 200 }));",
+            vec![Session::arg(&cell)],
+        )
+        .await
+        .unwrap();
+    }
+    s.find(&tid("context-menu")).await.unwrap();
+    s.click(&s.find(&tid("context-copy-url")).await.unwrap())
+        .await
+        .unwrap();
+    s.wait_for_text(&tid("action-result"), Duration::from_secs(10), |t| {
+        t.contains("Copied URL")
+    })
+    .await
+    .unwrap();
+    let copied = s
+        .execute("return window.dustpanAutomation.copied;", vec![])
+        .await
+        .unwrap();
+    assert_eq!(copied, json!([exact]), "what the app put on the clipboard");
+    // Read back from the clipboard itself where the web view allows it.
+    let read = page_promise(s, "return await navigator.clipboard.readText();").await;
+    match read.get("ok").and_then(Value::as_str) {
+        Some(text) => assert_eq!(text, exact, "the clipboard's text"),
+        None => eprintln!("the clipboard cannot be read back here: {read}"),
+    }
+
+    // Resize the Address column by dragging its header's edge.
+    let handle = s.find(&tid("resize-address")).await.unwrap();
+    let width = |w: Option<String>| w.and_then(|w| w.parse::<f64>().ok()).unwrap_or(0.0);
+    let header_width = "return document.querySelector('[role=columnheader][data-column=address]')\
+        .getBoundingClientRect().width;";
+    let before = width(s.attribute(&handle, "data-width").await.unwrap());
+    let shown_before = s
+        .execute(header_width, vec![])
+        .await
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    s.drag_by(&handle, (0, 0), (120, 0)).await.unwrap();
+    let after = width(s.attribute(&handle, "data-width").await.unwrap());
+    assert!(
+        (after - before - 120.0).abs() <= 4.0,
+        "dragged 120 px: data-width {before} -> {after}"
+    );
+    let shown_after = s
+        .execute(header_width, vec![])
+        .await
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    assert!(
+        shown_after > shown_before + 100.0,
+        "header width {shown_before} -> {shown_after}"
+    );
+    // The arrow keys resize too.
+    s.send_keys(&handle, "\u{E014}").await.unwrap();
+    let keyed = width(s.attribute(&handle, "data-width").await.unwrap());
+    assert_eq!(keyed, after + 16.0);
 }

@@ -6,6 +6,7 @@ import type { Cause } from "./Cause";
 import type { SignalKind } from "./SignalKind";
 import type { AuditStatus } from "./AuditStatus";
 import type { ErrorCode } from "./ErrorCode";
+import type { FilterOp } from "./FilterOp";
 import type { PresetName } from "./PresetName";
 import type { ProgressPhase } from "./ProgressPhase";
 
@@ -35,6 +36,33 @@ export const RESUMABLE_STATUSES: readonly AuditStatus[] = ["cancelled", "failed"
 
 /** Every kind of error a command answers. */
 export const ERROR_CODES: readonly ErrorCode[] = ["not_found", "invalid_input", "busy", "database", "unreadable", "io", "internal"];
+
+/** Column filter operators on text, in the order the app offers them. */
+export const TEXT_FILTER_OPS: readonly FilterOp[] = ["contains", "not_contains", "equals", "not_equals", "starts_with", "ends_with", "regex"];
+
+/** Column filter operators on numbers, in the order the app offers them. */
+export const NUMBER_FILTER_OPS: readonly FilterOp[] = ["eq", "ne", "lt", "le", "gt", "ge", "between"];
+
+/** Column filter operators as the app shows them. */
+export const FILTER_OP_LABELS: Readonly<Record<FilterOp, string>> = {
+  "contains": "contains",
+  "not_contains": "does not contain",
+  "equals": "equals",
+  "not_equals": "does not equal",
+  "starts_with": "starts with",
+  "ends_with": "ends with",
+  "regex": "matches regex",
+  "eq": "=",
+  "ne": "≠",
+  "lt": "<",
+  "le": "≤",
+  "gt": ">",
+  "ge": "≥",
+  "between": "between",
+};
+
+/** The longest regular expression a column filter accepts, in bytes. */
+export const MAX_PATTERN_LEN = 1000;
 
 /** Cluster member roles as the reports word them. */
 export const ROLE_LABELS: Readonly<Record<Role, string>> = {

@@ -16,6 +16,7 @@ export type {
   DiffView,
   ErrorCode,
   Family,
+  FilterOp,
   FindingCode,
   FindingPage,
   FindingQuery,
@@ -37,6 +38,7 @@ export type {
   TablePage,
   TableQuery,
   Tier,
+  ViewQuery,
 } from "../bindings";
 export type { Commands, Events, Invoke } from "../bindings";
 export {
@@ -44,8 +46,11 @@ export {
   CAUSE_LABELS,
   ERROR_CODES,
   FAMILIES,
+  FILTER_OP_LABELS,
   FINAL_PHASES,
   FINISHED_EVENT,
+  MAX_PATTERN_LEN,
+  NUMBER_FILTER_OPS,
   PHASES,
   PRESETS,
   PROGRESS_EVENT,
@@ -54,6 +59,7 @@ export {
   SETTLED_STATUSES,
   SEVERITIES,
   SIGNAL_LABELS,
+  TEXT_FILTER_OPS,
   commands,
 } from "../bindings";
 

@@ -20,15 +20,57 @@ export interface Backend extends Commands {
   pickSavePath(defaultName: string): Promise<string | null>;
   /** Asks the user for a folder; `null` when they cancel. */
   pickDirectory(): Promise<string | null>;
+  /** Opens an `http:` or `https:` URL in the default browser (anything else is refused). */
+  openUrl(url: string): Promise<void>;
+  /** Puts text on the clipboard. */
+  copyText(text: string): Promise<void>;
+}
+
+/** The URL is one the app may open in a browser: `http:` or `https:`, and well formed. */
+export function isWebUrl(url: string): boolean {
+  if (!/^https?:\/\//i.test(url)) return false;
+  try {
+    return ["http:", "https:"].includes(new URL(url).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes `text` to the clipboard through the web clipboard API, or, where the web view refuses
+ * it, through a selected hidden text area and the copy command.
+ */
+export async function writeClipboard(text: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return;
+  } catch {
+    // Fall back below.
+  }
+  const area = document.createElement("textarea");
+  area.value = text;
+  area.setAttribute("readonly", "");
+  area.style.position = "fixed";
+  area.style.opacity = "0";
+  document.body.appendChild(area);
+  area.select();
+  try {
+    if (!document.execCommand("copy")) throw new Error("the clipboard is not available");
+  } finally {
+    area.remove();
+  }
 }
 
 /**
  * Paths that automation (the WebDriver end-to-end test) sets with a script instead of driving a
- * native dialog: when present, the dialogs are skipped and these paths are used.
+ * native dialog: when present, the dialogs are skipped and these paths are used; copies are
+ * recorded in `copied` when it is a list.
  */
 interface AutomationPaths {
   savePath?: string;
   directory?: string;
+  /** Every text the app put on the clipboard, appended here too. */
+  copied?: string[];
 }
 
 function automationPaths(): AutomationPaths | undefined {
@@ -41,6 +83,7 @@ export async function tauriBackend(): Promise<Backend> {
   const { invoke } = await import("@tauri-apps/api/core");
   const { listen } = await import("@tauri-apps/api/event");
   const dialog = await import("@tauri-apps/plugin-dialog");
+  const opener = await import("@tauri-apps/plugin-opener");
   return {
     ...commands(invoke),
     onProgress: (handler) =>
@@ -60,6 +103,15 @@ export async function tauriBackend(): Promise<Backend> {
       if (preset) return preset;
       const chosen = await dialog.open({ directory: true, multiple: false });
       return typeof chosen === "string" ? chosen : null;
+    },
+    async openUrl(url) {
+      if (!isWebUrl(url)) throw new Error(`only http and https URLs open in a browser: ${url}`);
+      await opener.openUrl(url);
+    },
+    async copyText(text) {
+      await writeClipboard(text);
+      const copied = automationPaths()?.copied;
+      if (Array.isArray(copied)) copied.push(text);
     },
   };
 }

@@ -127,6 +127,30 @@ export class PagedRows {
     return page?.keys[index % this.pageSize];
   }
 
+  /**
+   * Rows at `indices`, in that order: from the cache, or fetched a page at a time for the purpose
+   * (without caching them). Rejects when the query changes meanwhile.
+   */
+  async rowsAt(indices: readonly number[]): Promise<Cell[][]> {
+    const generation = this.generation;
+    const found = new Map<number, Cell[]>();
+    const missing = new Set<number>();
+    for (const index of indices) {
+      const row = this.row(index);
+      if (row) found.set(index, row);
+      else missing.add(Math.floor(index / this.pageSize));
+    }
+    for (const page of [...missing].sort((a, b) => a - b)) {
+      const answer = await this.fetcher(page * this.pageSize, this.pageSize);
+      if (generation !== this.generation) throw new Error("the table changed while its rows were read");
+      answer.rows.forEach((row, k) => found.set(page * this.pageSize + k, row));
+    }
+    return indices.flatMap((index) => {
+      const row = found.get(index);
+      return row ? [row] : [];
+    });
+  }
+
   /** How many pages are cached (bounded by `maxPages`). */
   get cachedPages(): number {
     return this.pages.size;

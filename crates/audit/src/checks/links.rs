@@ -1,4 +1,6 @@
-//! Internal links to broken URLs.
+//! Internal links to broken URLs. Links only: a URL a page declares (shortlink,
+//! og:url, ...) that answers an error is no link to change (see
+//! [`LinkKind`](crate::input::LinkKind)).
 
 use super::Ctx;
 use crate::dust::RuleStatus;
@@ -127,7 +129,7 @@ fn template_slots(
     // Where in the pages each broken URL is linked.
     let mut regions: FxHashMap<u32, FxHashMap<Option<crate::LinkRegion>, u32>> =
         FxHashMap::default();
-    for l in &site.input.links {
+    for l in site.input.links.iter().filter(|l| !l.kind.is_declared()) {
         if let Some(&t) = l.to.and_then(|to| ids.get(&to)) {
             *regions.entry(t).or_default().entry(l.region).or_default() += 1;
         }

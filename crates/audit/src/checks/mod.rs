@@ -186,7 +186,10 @@ impl<'s, 'a> Ctx<'s, 'a> {
         let mut seen: FxHashSet<(UrlId, UrlId, Option<crate::LinkRegion>)> = FxHashSet::default();
         let mut by_place: FxHashMap<UrlId, FxHashMap<Place, u32>> = FxHashMap::default();
         for l in &site.input.links {
-            let Some(to) = l.to else { continue };
+            // A URL the page declares (shortlink, og:url, ...) is no link of its template.
+            let Some(to) = l.to.filter(|_| !l.kind.is_declared()) else {
+                continue;
+            };
             let Some((_, pages)) = linking.get(&to) else {
                 continue;
             };

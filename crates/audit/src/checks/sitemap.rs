@@ -48,11 +48,13 @@ fn entries(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
                     )
                 ))
     });
-    let any_links = complete && !site.input.links.is_empty();
+    // A list audit fetched the URLs it was given, not what the pages link: no orphans.
+    let any_links = complete && !site.input.links.is_empty() && !site.cfg.list_audit;
     // A page that links reach through a redirect (a menu link to an old URL) is linked,
-    // not an orphan: its finding is the link to the redirect.
+    // not an orphan: its finding is the link to the redirect. A declaration (shortlink,
+    // og:url, ...) reaching it counts too: the page is discovered.
     let reached_by_redirect: FxHashSet<u32> = (0..site.n as u32)
-        .filter(|&r| site.inlinks(r) > 0)
+        .filter(|&r| site.reached(r))
         .filter_map(|r| match site.chains[r as usize] {
             Chain::Final { to, .. } => Some(to),
             _ => None,
@@ -165,7 +167,7 @@ fn entries(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             out.push(replace(f, Some(p)));
         } else if any_links
             && site.indexable(u)
-            && site.inlinks(u) == 0
+            && !site.reached(u)
             && !reached_by_redirect.contains(&u)
             && !matches!(
                 site.input.urls[u as usize].found_via,
@@ -216,7 +218,9 @@ fn number_pattern(url: &str) -> String {
 
 fn missing(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     let site = cx.site;
-    if !site.has_sitemap_entries {
+    // A list audit did not crawl the site: what it found beside its list says nothing
+    // of what the sitemaps miss.
+    if !site.has_sitemap_entries || site.cfg.list_audit {
         return;
     }
     let hosts: FxHashSet<String> = (0..site.n as u32)

@@ -93,3 +93,105 @@ fn links_to_live_pages_and_redirects_are_not_broken() {
         .link("https://example.com/", "https://example.com/old");
     assert_eq!(b.analyse().findings_with(FindingId::LinkBroken).count(), 0);
 }
+
+/// A home page that declares (as `kind`) a shortlink that 301s to a post, an og:url
+/// with a share parameter (the post's duplicate, canonicalised to it), a structured-data
+/// URL that answers 404 and an AMP page listed in the sitemap.
+fn declaring_site(kind: LinkKind) -> B {
+    let mut b = B::new();
+    let (home, post) = ("https://example.com/", "https://example.com/post");
+    b.start(home)
+        .page(home, 1)
+        .page(post, 2)
+        .link(home, post)
+        .redirect("https://example.com/?p=31", post, 301)
+        .page("https://example.com/post?utm_source=share", 2)
+        .canonical("https://example.com/post?utm_source=share", post)
+        .status("https://example.com/gone", 404)
+        .page("https://example.com/amp/post", 3)
+        .page("https://example.com/lonely", 4)
+        .listed("https://example.com/sitemap.xml", home)
+        .listed(
+            "https://example.com/sitemap.xml",
+            "https://example.com/amp/post",
+        )
+        .listed(
+            "https://example.com/sitemap.xml",
+            "https://example.com/lonely",
+        );
+    for to in [
+        "https://example.com/?p=31",
+        "https://example.com/post?utm_source=share",
+        "https://example.com/gone",
+        "https://example.com/amp/post",
+    ] {
+        let (f, t) = (b.id(home), b.id(to));
+        b.input.links.push(LinkRow {
+            from: f,
+            to: Some(t),
+            kind,
+            ..LinkRow::default()
+        });
+    }
+    b
+}
+
+#[test]
+fn declared_urls_are_discovery_not_links() {
+    let link_findings = |a: &Analysis| -> Vec<String> {
+        let mut v: Vec<String> = a
+            .findings
+            .iter()
+            .filter(|f| {
+                matches!(
+                    f.id,
+                    FindingId::LinkToRedirect
+                        | FindingId::LinkBroken
+                        | FindingId::CanonLinked
+                        | FindingId::SitemapOrphan
+                )
+            })
+            .map(|f| f.key.clone())
+            .collect();
+        v.sort();
+        v
+    };
+    // The same URLs linked with <a>: each is a link finding.
+    assert_eq!(
+        link_findings(&declaring_site(LinkKind::A).analyse()),
+        [
+            "CANON-LINKED https://example.com/post?utm_source=share",
+            "LINK-BROKEN https://example.com/gone",
+            "LINK-TO-REDIRECT https://example.com/?p=31",
+            "SITEMAP-ORPHAN https://example.com/lonely",
+        ]
+    );
+    // Declared: no link finding, and the AMP page a declaration reaches is no orphan.
+    for kind in [
+        LinkKind::Shortlink,
+        LinkKind::Alternate,
+        LinkKind::Amphtml,
+        LinkKind::OgUrl,
+        LinkKind::StructuredData,
+        LinkKind::LinkHeader,
+    ] {
+        let b = declaring_site(kind);
+        let a = b.analyse();
+        assert_eq!(
+            link_findings(&a),
+            ["SITEMAP-ORPHAN https://example.com/lonely"],
+            "{kind:?}"
+        );
+        // Still clustered with the post: a declaration changes no evidence.
+        let c = a.cluster_of(b.input.urls[1].id).unwrap();
+        assert_eq!(c.members.len(), 3, "{kind:?}: {c:#?}");
+        // Not in links_to_non_preferred.csv either.
+        let t = crate::export::table_data(crate::export::Table::LinksToNonPreferred, &b.input, &a);
+        assert!(t.rows.is_empty(), "{kind:?}: {:?}", t.rows);
+    }
+    // rel=next and rel=prev stay links, as before.
+    assert_eq!(
+        link_findings(&declaring_site(LinkKind::Next).analyse()),
+        link_findings(&declaring_site(LinkKind::A).analyse())
+    );
+}

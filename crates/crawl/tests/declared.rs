@@ -1,0 +1,180 @@
+//! URLs a page declares (shortlink, alternates, amphtml, og:url, structured data, the
+//! `Link:` header) are crawled like links and stored as links tagged with their kind;
+//! nofollow links are followed unless the configuration says not to.
+
+#![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
+
+mod support;
+
+use std::collections::HashMap;
+
+use crawl::{CancellationToken, CrawlConfig, CrawlSummary, Progress};
+use store::{ReasonKind, Store, UrlRow, UrlState};
+use support::{Reply, Request, Server};
+use tokio::sync::watch;
+
+fn config(server: &Server) -> CrawlConfig {
+    let port = server.port();
+    CrawlConfig {
+        start_urls: vec![format!("http://example.test:{port}/")],
+        resolve: vec![format!("example.test:{port}:127.0.0.1")],
+        default_sitemap: false,
+        connect_timeout_ms: 2_000,
+        read_timeout_ms: 2_000,
+        total_timeout_ms: 5_000,
+        ..CrawlConfig::default()
+    }
+}
+
+async fn crawl(config: &CrawlConfig) -> (tempfile::TempDir, Store, CrawlSummary) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("audit.sqlite")).await.unwrap();
+    let (progress, _rx) = watch::channel(Progress::default());
+    let summary = crawl::start_audit(&store, config, &progress, &CancellationToken::new())
+        .await
+        .unwrap();
+    (dir, store, summary)
+}
+
+async fn urls(store: &Store, summary: &CrawlSummary) -> HashMap<String, UrlRow> {
+    store
+        .urls(summary.audit)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|u| (u.url.clone(), u))
+        .collect()
+}
+
+fn site(port: u16) -> impl Fn(&Request) -> Reply + Send + Sync + 'static {
+    let origin = format!("http://example.test:{port}");
+    move |r: &Request| {
+        match r.path.as_str() {
+        "/robots.txt" => Reply::bytes("text/plain", b"User-agent: *\nDisallow: /private\n".to_vec()),
+        "/" => Reply::Full {
+            status: 200,
+            headers: vec![
+                ("Content-Type".into(), "text/html".into()),
+                (
+                    "Link".into(),
+                    "</header-next>; rel=next, </>; rel=canonical, </fr/>; rel=alternate; hreflang=fr"
+                        .into(),
+                ),
+            ],
+            body: format!(
+                r#"<html><head>
+                <link rel="shortlink" href="/?p=7">
+                <link rel="alternate" type="application/rss+xml" href="/feed/">
+                <link rel="amphtml" href="/amp/">
+                <meta property="og:url" content="{origin}/?utm_source=share">
+                <script type="application/ld+json">{{"@id": "{origin}/#website",
+                  "url": "{origin}/ld", "publisher": {{"url": "/private/logo"}}}}</script>
+                </head><body>
+                <a href="/nf" rel="nofollow">nofollow</a>
+                <a href="/amp/">AMP, linked too</a>
+                </body></html>"#
+            )
+            .into_bytes(),
+        },
+        "/nf" | "/feed/" | "/amp/" | "/ld" | "/header-next" | "/fr/" => {
+            Reply::html("<html><body>page</body></html>")
+        }
+        _ if r.path == "/?p=7" => Reply::status(301, &[("Location", "/")]),
+        _ if r.path == "/?utm_source=share" => Reply::html(format!(
+            r#"<html><head><link rel="canonical" href="{origin}/"></head></html>"#
+        )),
+        _ => Reply::not_found(),
+    }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn declared_urls_are_crawled_and_stored_with_their_kind() {
+    let server = Server::start(site).await;
+    let config = config(&server);
+    assert!(
+        config.follow_nofollow,
+        "nofollow links are followed by default"
+    );
+    let origin = format!("http://example.test:{}", server.port());
+    let (_dir, store, summary) = crawl(&config).await;
+    let urls = urls(&store, &summary).await;
+    let at = |path: &str| {
+        urls.get(&format!("{origin}{path}"))
+            .unwrap_or_else(|| panic!("no URL {path}"))
+    };
+    // Every declared URL is fetched, once, and so is the nofollow link's target.
+    for path in [
+        "/?p=7",
+        "/feed/",
+        "/amp/",
+        "/?utm_source=share",
+        "/ld",
+        "/header-next",
+        "/nf",
+    ] {
+        assert_eq!(at(path).state, UrlState::Done, "{path}");
+        assert_eq!(server.count("example.test", path), 1, "{path}");
+    }
+    // robots.txt applies to declared URLs as to links.
+    assert_eq!(at("/private/logo").state, UrlState::Blocked);
+    assert_eq!(server.count("example.test", "/private/logo"), 0);
+
+    // Stored as links of the home page, tagged with their kind, after its anchors.
+    let home = at("/").id;
+    let links = store.links_from(summary.audit, home).await.unwrap();
+    let got: Vec<(&str, &str, bool)> = links
+        .iter()
+        .map(|l| (l.tag.as_str(), l.href_raw.as_str(), l.nofollow))
+        .collect();
+    let og = format!("{origin}/?utm_source=share");
+    let ld = format!("{origin}/ld");
+    let website = format!("{origin}/#website");
+    assert_eq!(
+        got,
+        [
+            ("a", "/nf", true),
+            ("a", "/amp/", false),
+            ("shortlink", "/?p=7", false),
+            ("alternate", "/feed/", false),
+            ("amphtml", "/amp/", false),
+            ("og_url", og.as_str(), false),
+            ("structured_data", website.as_str(), false),
+            ("structured_data", ld.as_str(), false),
+            ("structured_data", "/private/logo", false),
+            ("link_header", "/header-next", false),
+        ]
+    );
+    // The URL already known from the <a> is not queued again: one URL row per URL.
+    assert_eq!(
+        links
+            .iter()
+            .filter(|l| l.href_raw == "/amp/")
+            .map(|l| l.to)
+            .collect::<Vec<_>>(),
+        [Some(at("/amp/").id); 2]
+    );
+    // The JSON-LD @id of the page itself is the page (its fragment dropped).
+    assert_eq!(links[6].to, Some(home));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nofollow_links_are_not_crawled_when_the_configuration_says_so() {
+    let server = Server::start(site).await;
+    let config = CrawlConfig {
+        follow_nofollow: false,
+        ..config(&server)
+    };
+    let origin = format!("http://example.test:{}", server.port());
+    let (_dir, store, summary) = crawl(&config).await;
+    let urls = urls(&store, &summary).await;
+    let nf = &urls[&format!("{origin}/nf")];
+    assert_eq!(nf.state, UrlState::Skipped);
+    assert_eq!(
+        nf.reason.as_ref().map(|r| r.kind),
+        Some(ReasonKind::Nofollow)
+    );
+    assert_eq!(server.count("example.test", "/nf"), 0);
+    // Declared URLs carry no nofollow: still crawled.
+    assert_eq!(urls[&format!("{origin}/?p=7")].state, UrlState::Done);
+}

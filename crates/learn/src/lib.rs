@@ -1,0 +1,560 @@
+//! DUST rules learned from a URL list alone: an old sitemap, a Screaming Frog export, the
+//! URLs of a server log. No page is fetched here; what the list shows is which URLs
+//! differ only by a part that recurs across the list (Bar-Yossef, Keidar, Schonfeld:
+//! "Do not crawl in the DUST", where such rules found up to 68% of the redundant URLs of
+//! a log). Every rule is a candidate until fetched samples confirm it (the caller
+//! fetches [`Candidate::pairs`]; see `dustpan learn`).
+//!
+//! Four kinds of candidate, each counted on the list's equivalence keys (under a canon
+//! policy, the seo preset by default, so what the policy already merges is merged):
+//!
+//! * **leading substitutions**: two keys whose paths differ only before a delimiter
+//!   (`/ ? & = :`) and agree after it, `/w/?title=Foo` and `/wiki/Foo`, support the
+//!   rule `/w/?title=` → `/wiki/`;
+//! * **trailing substitutions**: two keys that agree up to a delimiter and differ after
+//!   it, `/a/` and `/a/index.html`, `/b` and `/b?print=1`;
+//! * **parameters** whose removal gives another key of the list (`drop_param:utm_source`);
+//! * **host aliases**: two origins serving the same paths (`https://www.example.com` →
+//!   `https://example.com`).
+//!
+//! A rule's direction goes toward the form more keys take. Its *support* is the number
+//! of key pairs that show it; its *list precision* the share of the keys it applies to
+//! whose rewrite is in the list. Cost: a few envelopes per key, hashed, so a
+//! million-line log is learned in seconds.
+
+use canon::Policy;
+use rules::url::{params, split};
+use rules::{DustRule, DustRuleKind, NextChar, RuleStatus};
+use rustc_hash::{FxHashMap, FxHashSet};
+use xxhash_rust::xxh3::xxh3_64;
+
+/// Characters that end a leading or trailing part of a URL.
+const DELIMITERS: &[u8] = b"/?&=:";
+
+/// How to learn.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The policy whose equivalence keys the rules rewrite (seo by default).
+    pub policy: Policy,
+    /// Fewest supporting key pairs for a candidate.
+    pub min_support: u32,
+    /// Most candidates kept, by support.
+    pub max_candidates: usize,
+    /// Delimiters considered from each end of a URL.
+    pub max_delimiters: usize,
+    /// An envelope shared by more distinct parts than this says nothing (`/page/1`,
+    /// `/page/2`, ... all end in a number): it is left out.
+    pub max_alternatives: usize,
+    /// Key pairs kept per candidate for validation.
+    pub max_pairs: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            policy: Policy::seo(),
+            min_support: 3,
+            max_candidates: 200,
+            max_delimiters: 5,
+            max_alternatives: 12,
+            max_pairs: 8,
+        }
+    }
+}
+
+/// A candidate rule with the list's evidence.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    /// The rule: `support` (key pairs), `applicable` (keys it rewrites), `agreed` (of
+    /// those, rewrites in the list), `precision` (their ratio) and `examples` are the
+    /// list's; `status` is [`RuleStatus::NeedsValidation`].
+    pub rule: DustRule,
+    /// Pairs of URL indices into [`Learned::urls`], `(url, its rewrite)`, both in the
+    /// list: the samples to fetch.
+    pub pairs: Vec<(u32, u32)>,
+}
+
+/// What a list taught.
+#[derive(Clone, Debug)]
+pub struct Learned {
+    /// The list's URLs, distinct, in input order.
+    pub urls: Vec<String>,
+    /// Each URL's equivalence key under [`Options::policy`] (`None`: not a URL the policy
+    /// can key).
+    pub keys: Vec<Option<String>>,
+    /// The candidates, by support (most first).
+    pub candidates: Vec<Candidate>,
+}
+
+/// One equivalence group: the URLs whose keys the rules rewrite to one form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    /// The form the members share.
+    pub canonical: String,
+    /// Indices into [`Learned::urls`].
+    pub members: Vec<u32>,
+}
+
+/// Which end of a URL an envelope varies.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum End {
+    Leading,
+    Trailing,
+}
+
+/// Learns candidate rules from a list of URLs (duplicates ignored).
+pub fn learn(urls: impl IntoIterator<Item = String>, opts: &Options) -> Learned {
+    let mut seen: FxHashSet<String> = FxHashSet::default();
+    let mut list = Vec::new();
+    for u in urls {
+        if seen.insert(u.clone()) {
+            list.push(u);
+        }
+    }
+    drop(seen);
+    let keys: Vec<Option<String>> = list
+        .iter()
+        .map(|u| canon::equivalence_key(u, &opts.policy).ok())
+        .collect();
+    // Distinct keys, each with the first URL that has it.
+    let mut key_ids: FxHashMap<&str, u32> = FxHashMap::default();
+    let mut distinct: Vec<(&str, u32)> = Vec::new();
+    for (i, k) in keys.iter().enumerate() {
+        if let Some(k) = k
+            && !key_ids.contains_key(k.as_str())
+        {
+            key_ids.insert(k.as_str(), distinct.len() as u32);
+            distinct.push((k.as_str(), i as u32));
+        }
+    }
+    let mut candidates = Vec::new();
+    substitutions(&distinct, &key_ids, opts, &mut candidates);
+    parameters(&distinct, &key_ids, opts, &mut candidates);
+    host_aliases(&distinct, &key_ids, opts, &mut candidates);
+    candidates.sort_by(|a, b| {
+        b.rule
+            .support
+            .cmp(&a.rule.support)
+            .then_with(|| a.rule.id.cmp(&b.rule.id))
+    });
+    candidates.truncate(opts.max_candidates);
+    drop(key_ids);
+    Learned {
+        urls: list,
+        keys,
+        candidates,
+    }
+}
+
+/// The envelopes of one key's path and query: `(end, varying part, hash of the
+/// envelope)`.
+fn envelopes<'k>(key: &'k str, opts: &Options, out: &mut Vec<(End, &'k str, u64)>) {
+    out.clear();
+    let parts = split(key);
+    let origin = &key[..parts.origin_end];
+    let rest = &key[parts.origin_end..];
+    let cuts: Vec<usize> = rest
+        .bytes()
+        .enumerate()
+        .filter(|(_, b)| DELIMITERS.contains(b))
+        .map(|(i, _)| i)
+        .collect();
+    let hash = |end: End, fixed: &str| {
+        let mut buf = Vec::with_capacity(origin.len() + fixed.len() + 2);
+        buf.push(end as u8);
+        buf.extend_from_slice(origin.as_bytes());
+        buf.push(0);
+        buf.extend_from_slice(fixed.as_bytes());
+        xxh3_64(&buf)
+    };
+    // Leading: the part up to and with a delimiter varies, the rest is fixed.
+    for &i in cuts.iter().take(opts.max_delimiters) {
+        let fixed = &rest[i + 1..];
+        if !fixed.is_empty() {
+            out.push((End::Leading, &rest[..=i], hash(End::Leading, fixed)));
+        }
+    }
+    // Trailing: the part from a delimiter on varies (or is absent), the rest is fixed.
+    out.push((End::Trailing, "", hash(End::Trailing, rest)));
+    for &j in cuts.iter().rev().take(opts.max_delimiters) {
+        if j > 0 {
+            out.push((End::Trailing, &rest[j..], hash(End::Trailing, &rest[..j])));
+        }
+    }
+}
+
+/// A substitution found: from, to (part ids), support, the characters seen after
+/// `from`, and pairs of URL indices.
+type Found = (u32, u32, u32, Vec<NextChar>, Vec<(u32, u32)>);
+
+/// Support and sample pairs of a candidate.
+type Evidence = (u32, Vec<(u32, u32)>);
+
+/// Leading and trailing substitutions.
+fn substitutions(
+    distinct: &[(&str, u32)],
+    key_ids: &FxHashMap<&str, u32>,
+    opts: &Options,
+    out: &mut Vec<Candidate>,
+) {
+    // Intern the varying parts; count the keys each one appears in, per end.
+    let mut parts: FxHashMap<(End, &str), u32> = FxHashMap::default();
+    let mut part_text: Vec<(End, &str)> = Vec::new();
+    let mut part_keys: Vec<u32> = Vec::new();
+    let mut buckets: FxHashMap<u64, Vec<(u32, u32)>> = FxHashMap::default();
+    let mut env = Vec::new();
+    for (k, &(key, _)) in distinct.iter().enumerate() {
+        envelopes(key, opts, &mut env);
+        for &(end, part, h) in &env {
+            let id = *parts.entry((end, part)).or_insert_with(|| {
+                part_text.push((end, part));
+                part_keys.push(0);
+                (part_text.len() - 1) as u32
+            });
+            part_keys[id as usize] += 1;
+            buckets.entry(h).or_default().push((id, k as u32));
+        }
+    }
+    drop(parts);
+    // Support per unordered pair of parts.
+    let mut support: FxHashMap<(u32, u32), u32> = FxHashMap::default();
+    for members in buckets.values() {
+        if members.len() < 2 || members.len() > opts.max_alternatives {
+            continue;
+        }
+        for (x, &(a, _)) in members.iter().enumerate() {
+            for &(b, _) in &members[x + 1..] {
+                if a != b {
+                    *support.entry((a.min(b), a.max(b))).or_default() += 1;
+                }
+            }
+        }
+    }
+    let mut chosen: Vec<((u32, u32), u32)> = support
+        .into_iter()
+        .filter(|&(_, s)| s >= opts.min_support)
+        .collect();
+    chosen.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    chosen.truncate(opts.max_candidates);
+    // Direction: toward the part more keys take (a trailing part that is absent is the
+    // target); a rule never rewrites from nothing.
+    let mut rules: FxHashMap<(u32, u32), usize> = FxHashMap::default();
+    let mut found: Vec<Found> = Vec::new();
+    for ((a, b), s) in chosen {
+        let (ta, tb) = (part_text[a as usize].1, part_text[b as usize].1);
+        let a_first = !ta.is_empty()
+            && (tb.is_empty()
+                || part_keys[a as usize] < part_keys[b as usize]
+                || (part_keys[a as usize] == part_keys[b as usize] && ta.len() > tb.len()));
+        let (from, to) = if a_first { (a, b) } else { (b, a) };
+        rules.insert((from, to), found.len());
+        found.push((from, to, s, Vec::new(), Vec::new()));
+    }
+    // The pairs and the characters that follow `from`, from a second pass.
+    for members in buckets.values() {
+        if members.len() < 2 || members.len() > opts.max_alternatives {
+            continue;
+        }
+        for &(a, ka) in members {
+            for &(b, kb) in members {
+                let Some(&at) = rules.get(&(a, b)) else {
+                    continue;
+                };
+                let f = &mut found[at];
+                let (key_a, url_a) = distinct[ka as usize];
+                let from = part_text[a as usize].1;
+                let rest = &key_a[split(key_a).origin_end..];
+                let next = match part_text[a as usize].0 {
+                    End::Leading => NextChar::of(&rest[from.len()..]),
+                    End::Trailing => NextChar::End,
+                };
+                if !f.3.contains(&next) {
+                    f.3.push(next);
+                }
+                if f.4.len() < opts.max_pairs {
+                    f.4.push((url_a, distinct[kb as usize].1));
+                }
+            }
+        }
+    }
+    drop(buckets);
+    for (from, to, s, mut next, pairs) in found {
+        next.sort();
+        let kind = DustRuleKind::Replace {
+            from: part_text[from as usize].1.to_owned(),
+            to: part_text[to as usize].1.to_owned(),
+            next,
+        };
+        out.push(candidate(kind, s, distinct, key_ids, pairs));
+    }
+}
+
+/// Parameters that do not change the page, by two kinds of evidence: removing the
+/// parameter gives another key of the list (`/a?foo=1` and `/a`), or keys that differ
+/// only in its value recur (`?returnto=A` and `?returnto=B` on one login page). An
+/// identifier (`?title=A`, `?title=B`) shows the second kind too: only fetching tells
+/// them apart, and the pairs kept are what to fetch.
+fn parameters(
+    distinct: &[(&str, u32)],
+    key_ids: &FxHashMap<&str, u32>,
+    opts: &Options,
+    out: &mut Vec<Candidate>,
+) {
+    #[derive(Default)]
+    struct Evidence {
+        support: u32,
+        /// Pairs from a context (the other parameters' names) not seen before: these
+        /// are fetched first, so a parameter that matters in one context (`curid` alone
+        /// names the page; beside `title` it does not) is caught.
+        diverse: Vec<(u32, u32)>,
+        /// Pairs of two values from a new context: they come first of all.
+        varied: Vec<(u32, u32)>,
+        pairs: Vec<(u32, u32)>,
+        contexts: FxHashSet<u64>,
+        /// Per key without the parameter: a first value's hash and URL, and whether a
+        /// second value was seen there already.
+        buckets: FxHashMap<u64, (u64, u32, u32)>,
+    }
+    let mut found: FxHashMap<&str, Evidence> = FxHashMap::default();
+    for &(key, url) in distinct {
+        let Some(query) = split(key).query else {
+            continue;
+        };
+        let mut names: Vec<(&str, &str)> = params(query).collect();
+        names.sort_unstable();
+        names.dedup_by(|a, b| a.0 == b.0);
+        let all: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
+        for &(name, component) in &names {
+            let context = xxh3_64(
+                all.iter()
+                    .filter(|n| **n != name)
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .join("&")
+                    .as_bytes(),
+            );
+            let rule = DustRule::new(DustRuleKind::DropParam {
+                name: name.to_owned(),
+            });
+            let Some(rewritten) = rule.apply(key) else {
+                continue;
+            };
+            let e = found.entry(name).or_default();
+            let keep = |e: &mut Evidence, pair: (u32, u32), new_context: bool| {
+                if new_context && e.diverse.len() < opts.max_pairs {
+                    e.diverse.push(pair);
+                } else if e.pairs.len() < opts.max_pairs {
+                    e.pairs.push(pair);
+                }
+            };
+            if let Some(&k) = key_ids.get(rewritten.as_str()) {
+                e.support += 1;
+                let new_context = e.contexts.insert(context);
+                keep(e, (url, distinct[k as usize].1), new_context);
+            }
+            let value = xxh3_64(component.as_bytes());
+            let bucket = e
+                .buckets
+                .entry(xxh3_64(rewritten.as_bytes()))
+                .or_insert((value, url, 0));
+            if bucket.0 != value {
+                bucket.2 += 1;
+                let (first, other) = (bucket.2 == 1, bucket.1);
+                e.support += 1;
+                // One pair per bucket, so the pairs come from different pages; two
+                // values side by side test an identifier: contexts of their own.
+                if first {
+                    if e.contexts.insert(context ^ 1) && e.varied.len() < opts.max_pairs {
+                        e.varied.push((url, other));
+                    } else {
+                        keep(e, (url, other), false);
+                    }
+                }
+            }
+        }
+    }
+    let mut names: Vec<(&str, Evidence)> = found
+        .into_iter()
+        .filter(|(_, e)| e.support >= opts.min_support)
+        .collect();
+    names.sort_by(|a, b| a.0.cmp(b.0));
+    for (name, mut e) in names {
+        let kind = DustRuleKind::DropParam {
+            name: name.to_owned(),
+        };
+        e.varied.append(&mut e.diverse);
+        e.varied.append(&mut e.pairs);
+        e.varied.truncate(opts.max_pairs);
+        out.push(candidate(kind, e.support, distinct, key_ids, e.varied));
+    }
+}
+
+/// Origins that serve the same paths.
+fn host_aliases(
+    distinct: &[(&str, u32)],
+    key_ids: &FxHashMap<&str, u32>,
+    opts: &Options,
+    out: &mut Vec<Candidate>,
+) {
+    let mut origins: FxHashMap<&str, u32> = FxHashMap::default();
+    let mut by_rest: FxHashMap<&str, Vec<(&str, u32)>> = FxHashMap::default();
+    for &(key, url) in distinct {
+        let end = split(key).origin_end;
+        *origins.entry(&key[..end]).or_default() += 1;
+        by_rest
+            .entry(&key[end..])
+            .or_default()
+            .push((&key[..end], url));
+    }
+    if origins.len() < 2 {
+        return;
+    }
+    let mut pairs: FxHashMap<(&str, &str), Evidence> = FxHashMap::default();
+    for members in by_rest.values() {
+        if members.len() < 2 || members.len() > opts.max_alternatives {
+            continue;
+        }
+        for &(a, ua) in members {
+            for &(b, ub) in members {
+                let (na, nb) = (origins[a], origins[b]);
+                // Toward the origin with more keys (then the shorter name).
+                if a == b || na > nb || (na == nb && a.len() <= b.len()) {
+                    continue;
+                }
+                let e = pairs.entry((a, b)).or_default();
+                e.0 += 1;
+                if e.1.len() < opts.max_pairs {
+                    e.1.push((ua, ub));
+                }
+            }
+        }
+    }
+    let mut pairs: Vec<_> = pairs
+        .into_iter()
+        .filter(|(_, (s, _))| *s >= opts.min_support)
+        .collect();
+    pairs.sort_by(|a, b| a.0.cmp(&b.0));
+    for ((from, to), (s, list)) in pairs {
+        let kind = DustRuleKind::Host {
+            from: from.to_owned(),
+            to: to.to_owned(),
+        };
+        out.push(candidate(kind, s, distinct, key_ids, list));
+    }
+}
+
+/// A candidate with the list's counts: how many keys it rewrites and how many of the
+/// rewrites are in the list.
+fn candidate(
+    kind: DustRuleKind,
+    support: u32,
+    distinct: &[(&str, u32)],
+    key_ids: &FxHashMap<&str, u32>,
+    pairs: Vec<(u32, u32)>,
+) -> Candidate {
+    let mut rule = DustRule::new(kind);
+    rule.support = support;
+    // Most keys do not hold the rule's text at all: a substring test skips them before
+    // the rewrite allocates.
+    let needle = match &rule.kind {
+        DustRuleKind::Replace { from, .. } => from.clone(),
+        DustRuleKind::DropParam { name } => name.clone(),
+        DustRuleKind::Host { from, .. } => from.clone(),
+    };
+    for &(key, _) in distinct {
+        if !key.contains(needle.as_str()) {
+            continue;
+        }
+        if let Some(rewritten) = rule.apply(key) {
+            rule.applicable += 1;
+            if key_ids.contains_key(rewritten.as_str()) {
+                rule.agreed += 1;
+            } else {
+                rule.unverified += 1;
+            }
+        }
+    }
+    rule.precision = if rule.applicable == 0 {
+        0.0
+    } else {
+        f64::from(rule.agreed) / f64::from(rule.applicable)
+    };
+    rule.status = RuleStatus::NeedsValidation;
+    Candidate { rule, pairs }
+}
+
+/// A key rewritten by `rules` until none applies (host aliases, then parameters, then
+/// substitutions, at most 16 rounds; a cycle stops at the smallest form seen).
+pub fn rewrite(key: &str, rules: &[&DustRule]) -> String {
+    let mut current = key.to_owned();
+    let mut seen: Vec<String> = Vec::new();
+    for _ in 0..16 {
+        let mut next = current.clone();
+        for r in rules {
+            if matches!(r.kind, DustRuleKind::Host { .. })
+                && let Some(x) = r.apply(&next)
+            {
+                next = x;
+                break;
+            }
+        }
+        for r in rules {
+            if matches!(r.kind, DustRuleKind::DropParam { .. })
+                && let Some(x) = r.apply(&next)
+            {
+                next = x;
+            }
+        }
+        for r in rules {
+            if matches!(r.kind, DustRuleKind::Replace { .. })
+                && let Some(x) = r.apply(&next)
+            {
+                next = x;
+                break;
+            }
+        }
+        if next == current {
+            return current;
+        }
+        if seen.contains(&next) {
+            seen.push(next);
+            return seen.into_iter().min().unwrap_or(current);
+        }
+        seen.push(current);
+        current = next;
+    }
+    current
+}
+
+/// The list's equivalence groups under `rules` (and the policy the keys were made
+/// with), largest first; URLs without a key are left out.
+pub fn group(learned: &Learned, rules: &[&DustRule]) -> Vec<Group> {
+    let mut forms: FxHashMap<String, String> = FxHashMap::default();
+    let mut groups: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+    for (i, key) in learned.keys.iter().enumerate() {
+        let Some(key) = key else { continue };
+        let form = match forms.get(key) {
+            Some(f) => f.clone(),
+            None => {
+                let f = rewrite(key, rules);
+                forms.insert(key.clone(), f.clone());
+                f
+            }
+        };
+        groups.entry(form).or_default().push(i as u32);
+    }
+    let mut out: Vec<Group> = groups
+        .into_iter()
+        .map(|(canonical, members)| Group { canonical, members })
+        .collect();
+    out.sort_by(|a, b| {
+        b.members
+            .len()
+            .cmp(&a.members.len())
+            .then_with(|| a.canonical.cmp(&b.canonical))
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests;

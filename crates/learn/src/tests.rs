@@ -1,0 +1,108 @@
+//! Learning on small lists whose rules are known.
+
+use super::*;
+
+fn wiki_list() -> Vec<String> {
+    let mut urls = Vec::new();
+    for k in 0..20 {
+        let t = format!("Article_{k:03}");
+        urls.push(format!("https://wiki.test/wiki/{t}"));
+        urls.push(format!("https://wiki.test/w/index.php?title={t}"));
+        if k % 2 == 0 {
+            urls.push(format!("https://wiki.test/wiki/{t}?foo=1"));
+        }
+        if k % 4 == 0 {
+            urls.push(format!(
+                "https://wiki.test/w/index.php?title={t}&action=edit"
+            ));
+            urls.push(format!("https://mirror.wiki.test/wiki/{t}"));
+        }
+    }
+    urls
+}
+
+fn ids(l: &Learned) -> Vec<&str> {
+    l.candidates.iter().map(|c| c.rule.id.as_str()).collect()
+}
+
+#[test]
+fn a_wiki_list_yields_its_substitution_its_parameter_and_its_host_alias() {
+    let l = learn(wiki_list(), &Options::default());
+    let ids = ids(&l);
+    // index.php is the directory's index under the seo policy: /w/?title=.
+    assert!(ids.contains(&"replace:/w/?title==>/wiki/"), "{ids:#?}");
+    assert!(ids.contains(&"drop_param:foo"), "{ids:#?}");
+    assert!(
+        ids.contains(&"host:https://mirror.wiki.test=>https://wiki.test"),
+        "{ids:#?}"
+    );
+    // Edit pages are a candidate too (the list cannot tell): fetching decides.
+    assert!(ids.contains(&"drop_param:action"), "{ids:#?}");
+    let sub = l
+        .candidates
+        .iter()
+        .find(|c| c.rule.id == "replace:/w/?title==>/wiki/")
+        .unwrap();
+    assert!(sub.rule.support >= 20, "{}", sub.rule.support);
+    assert!(!sub.pairs.is_empty());
+    for &(a, b) in &sub.pairs {
+        assert!(l.urls[a as usize].contains("index.php"));
+        assert!(l.urls[b as usize].contains("/wiki/"));
+    }
+}
+
+#[test]
+fn groups_follow_the_rules_given_and_nothing_else() {
+    let l = learn(wiki_list(), &Options::default());
+    let pick = |id: &str| &l.candidates.iter().find(|c| c.rule.id == id).unwrap().rule;
+    let confirmed = [
+        pick("replace:/w/?title==>/wiki/"),
+        pick("drop_param:foo"),
+        pick("host:https://mirror.wiki.test=>https://wiki.test"),
+    ];
+    let groups = group(&l, &confirmed);
+    let of = |url: &str| {
+        let i = l.urls.iter().position(|u| u == url).unwrap() as u32;
+        groups.iter().position(|g| g.members.contains(&i)).unwrap()
+    };
+    let page = of("https://wiki.test/wiki/Article_000");
+    assert_eq!(of("https://wiki.test/w/index.php?title=Article_000"), page);
+    assert_eq!(of("https://wiki.test/wiki/Article_000?foo=1"), page);
+    assert_eq!(of("https://mirror.wiki.test/wiki/Article_000"), page);
+    // The edit page stays apart: its rule was not confirmed.
+    assert_ne!(
+        of("https://wiki.test/w/index.php?title=Article_000&action=edit"),
+        page
+    );
+    assert_ne!(of("https://wiki.test/wiki/Article_001"), page);
+    assert_eq!(groups[0].members.len(), 4);
+}
+
+#[test]
+fn rare_or_generic_parts_give_no_rule() {
+    // Numbered pages share every envelope with each other: no substitution between
+    // numbers, and one pair is not enough support.
+    let mut urls: Vec<String> = (0..50)
+        .map(|k| format!("https://s.test/page/{k}"))
+        .collect();
+    urls.push("https://s.test/a/x".into());
+    urls.push("https://s.test/b/x".into());
+    let l = learn(urls, &Options::default());
+    assert!(l.candidates.is_empty(), "{:#?}", ids(&l));
+}
+
+#[test]
+fn a_rewrite_cycle_ends() {
+    let a = DustRule::new(DustRuleKind::Replace {
+        from: "/a/".into(),
+        to: "/b/".into(),
+        next: vec![NextChar::Letter],
+    });
+    let b = DustRule::new(DustRuleKind::Replace {
+        from: "/b/".into(),
+        to: "/a/".into(),
+        next: vec![NextChar::Letter],
+    });
+    let out = rewrite("https://s.test/a/x", &[&a, &b]);
+    assert!(out == "https://s.test/a/x" || out == "https://s.test/b/x");
+}

@@ -1,0 +1,448 @@
+//! URL lists for list-mode audits (`dustpan audit --list FILE`): read exactly the URLs
+//! a file names, whatever kind of file it is.
+//!
+//! The format is detected from the content, never from the file name, after gzip
+//! decompression (sniffed by its magic bytes) and a UTF-8 byte order mark:
+//!
+//! * an XML sitemap (`<urlset>`, a feed, or a `<sitemapindex>`, whose child sitemaps are
+//!   returned in [`UrlList::sitemaps`] for the crawl to fetch), read by the bounded
+//!   streaming parser of the [`sitemap`] crate;
+//! * an Apache / nginx access log in the common or combined format: the `GET` and `HEAD`
+//!   requests, resolved against the site's origin ([`Options::site`]: logs hold paths),
+//!   with per URL the number of requests from search-engine bots (by user agent) and
+//!   from everything else ([`Hits`]);
+//! * a CSV file with a URL column (`Address`, as Screaming Frog exports it, `URL` or
+//!   `Loc`, in any case);
+//! * otherwise a plain list, one URL per line (blank lines and `#` comments skipped;
+//!   paths are resolved against [`Options::site`] when it is given).
+//!
+//! A line that is not a URL is never an error: it is counted, and the first
+//! [`MAX_SAMPLES`] are kept with their line number and a reason. Input is read once, as
+//! a stream: memory grows with the distinct URLs kept (at most [`Options::max_urls`]),
+//! not with the size of the file, and no line is held past [`MAX_LINE_BYTES`].
+//!
+//! ```
+//! let input = "# shop\nhttps://example.com/a\n\nnot a url\nhttps://example.com/a\n/b\n";
+//! let options = urllist::Options {
+//!     site: Some(url::Url::parse("https://example.com/").unwrap()),
+//!     ..urllist::Options::default()
+//! };
+//! let list = urllist::read(input.as_bytes(), &options).unwrap();
+//! assert_eq!(list.format, urllist::Format::Plain);
+//! let urls: Vec<&str> = list.urls.iter().map(|u| u.url.as_str()).collect();
+//! assert_eq!(urls, ["https://example.com/a", "https://example.com/b"]);
+//! assert_eq!((list.lines, list.rejected, list.repeated), (6, 1, 1));
+//! assert_eq!(list.samples[0].line, 4);
+//! ```
+
+use std::collections::HashMap;
+use std::io::{self, Read};
+
+mod bots;
+mod input;
+mod log;
+mod plain;
+mod table;
+mod xml;
+
+pub use bots::search_engine_bot;
+pub use url::Url;
+
+/// Rejected lines kept as a sample ([`UrlList::samples`]); the rest are only counted.
+pub const MAX_SAMPLES: usize = 10;
+/// Longest line read, in bytes; a longer line is rejected ([`RejectKind::TooLong`]) and
+/// never held in memory whole.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+/// Characters of a rejected line kept in its sample.
+pub const SAMPLE_CHARS: usize = 120;
+/// Child sitemaps kept from a sitemap index (the protocol's limit).
+pub const MAX_CHILD_SITEMAPS: usize = 50_000;
+
+/// How to read a list.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Most distinct URLs kept; further ones are counted in [`UrlList::over_limit`].
+    pub max_urls: usize,
+    /// The site's scheme and host (an http(s) URL; its path is ignored): access logs hold
+    /// paths, and a plain list or a CSV file may too. Required for an access log.
+    pub site: Option<Url>,
+    /// For access logs: keep only requests whose user agent matches this regular
+    /// expression (a line of the common format, without a user agent, never matches).
+    pub agent: Option<String>,
+    /// Most uncompressed bytes read from an XML sitemap. Default 1 GiB.
+    pub max_sitemap_bytes: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_urls: 50_000,
+            site: None,
+            agent: None,
+            max_sitemap_bytes: 1 << 30,
+        }
+    }
+}
+
+/// What kind of list the content is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// One URL per line.
+    Plain,
+    /// An XML sitemap (`<urlset>`) or a feed.
+    Sitemap,
+    /// An XML sitemap index: child sitemaps to fetch.
+    SitemapIndex,
+    /// CSV with a URL column.
+    Csv,
+    /// An access log, common or combined format.
+    AccessLog,
+}
+
+impl Format {
+    /// A stable name: `plain`, `sitemap`, `sitemap_index`, `csv`, `access_log`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Format::Plain => "plain",
+            Format::Sitemap => "sitemap",
+            Format::SitemapIndex => "sitemap_index",
+            Format::Csv => "csv",
+            Format::AccessLog => "access_log",
+        }
+    }
+
+    /// How people call it: `a URL list`, `an access log`, ...
+    pub const fn describe(self) -> &'static str {
+        match self {
+            Format::Plain => "a URL list",
+            Format::Sitemap => "an XML sitemap",
+            Format::SitemapIndex => "an XML sitemap index",
+            Format::Csv => "a CSV file",
+            Format::AccessLog => "an access log",
+        }
+    }
+}
+
+/// Requests an access log holds for one URL.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Hits {
+    /// Requests counted (`GET` and `HEAD`, matching [`Options::agent`] if given).
+    pub requests: u64,
+    /// Of those, requests per search-engine bot, by the names of
+    /// [`search_engine_bot`] (user agents are not verified: anyone can send them).
+    pub bots: Vec<(&'static str, u64)>,
+}
+
+impl Hits {
+    /// Requests whose user agent names a search-engine bot.
+    pub fn bot_requests(&self) -> u64 {
+        self.bots.iter().map(|(_, n)| n).sum()
+    }
+
+    /// Requests from everything else.
+    pub fn other_requests(&self) -> u64 {
+        self.requests - self.bot_requests()
+    }
+
+    fn count(&mut self, bot: Option<&'static str>) {
+        self.requests += 1;
+        if let Some(name) = bot {
+            match self.bots.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, count)) => *count += 1,
+                None => self.bots.push((name, 1)),
+            }
+        }
+    }
+}
+
+/// One listed URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    /// The absolute http(s) URL, without fragment (as the `url` crate serializes it).
+    pub url: String,
+    /// The line (or sitemap entry line) where it first appears, 1-based.
+    pub line: u64,
+    /// Requests for it, when the input is an access log (else zero).
+    pub hits: Hits,
+}
+
+/// Why a line is not a URL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RejectKind {
+    /// Not a URL at all.
+    NotUrl,
+    /// A URL, but not http or https.
+    NotHttp,
+    /// A path, and no site to resolve it against ([`Options::site`]).
+    PathWithoutSite,
+    /// Not valid UTF-8.
+    NotUtf8,
+    /// Longer than [`MAX_LINE_BYTES`].
+    TooLong,
+    /// In an access log: not a common or combined log line.
+    NotLogLine,
+    /// In a CSV file: the URL cell is empty or missing.
+    NoUrlCell,
+    /// In a sitemap: an entry without a usable `<loc>`, or a fault that stopped reading.
+    Sitemap,
+    /// Reading stopped here (a corrupt gzip stream, a CSV record over the size limit):
+    /// the rest of the input was not read.
+    Unreadable,
+}
+
+impl RejectKind {
+    /// A stable name (`not_url`, `not_http`, ...).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            RejectKind::NotUrl => "not_url",
+            RejectKind::NotHttp => "not_http",
+            RejectKind::PathWithoutSite => "path_without_site",
+            RejectKind::NotUtf8 => "not_utf8",
+            RejectKind::TooLong => "too_long",
+            RejectKind::NotLogLine => "not_log_line",
+            RejectKind::NoUrlCell => "no_url_cell",
+            RejectKind::Sitemap => "sitemap",
+            RejectKind::Unreadable => "unreadable",
+        }
+    }
+}
+
+/// A line that is not a URL, as kept in the sample.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rejected {
+    /// 1-based line number.
+    pub line: u64,
+    /// Why.
+    pub kind: RejectKind,
+    /// Why, in a short sentence.
+    pub reason: String,
+    /// The line's first [`SAMPLE_CHARS`] characters (lossy UTF-8).
+    pub text: String,
+}
+
+/// Everything read from one input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UrlList {
+    /// The detected format.
+    pub format: Format,
+    /// Whether the input was gzip-compressed.
+    pub compressed: bool,
+    /// Lines read (blank lines and comments included).
+    pub lines: u64,
+    /// The distinct URLs, in order of first appearance, at most [`Options::max_urls`].
+    pub urls: Vec<Listed>,
+    /// Child sitemaps of a sitemap index, to fetch (distinct, in order).
+    pub sitemaps: Vec<String>,
+    /// Lines (or sitemap entries) that are not URLs.
+    pub rejected: u64,
+    /// The first [`MAX_SAMPLES`] of them.
+    pub samples: Vec<Rejected>,
+    /// Lines naming a URL already listed (not counted for an access log, where a URL
+    /// requested again is a hit).
+    pub repeated: u64,
+    /// Lines (or requests) naming URLs past [`Options::max_urls`]: not kept.
+    pub over_limit: u64,
+    /// Access log lines left out on purpose: other methods than `GET` and `HEAD`, and
+    /// user agents that do not match [`Options::agent`].
+    pub skipped: u64,
+    /// Access log requests counted (every [`Hits::requests`], plus those over the limit).
+    pub requests: u64,
+}
+
+impl UrlList {
+    fn new(format: Format, compressed: bool) -> Self {
+        UrlList {
+            format,
+            compressed,
+            lines: 0,
+            urls: Vec::new(),
+            sitemaps: Vec::new(),
+            rejected: 0,
+            samples: Vec::new(),
+            repeated: 0,
+            over_limit: 0,
+            skipped: 0,
+            requests: 0,
+        }
+    }
+
+    /// Requests from search-engine bots over every listed URL (access logs).
+    pub fn bot_requests(&self) -> u64 {
+        self.urls.iter().map(|u| u.hits.bot_requests()).sum()
+    }
+}
+
+/// Why an input cannot be read at all. A line that is not a URL is no error.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum UrlListError {
+    /// Reading the input failed before any content was read.
+    #[error("reading the list failed: {0}")]
+    Io(#[source] io::Error),
+    /// The input starts like gzip but does not decompress.
+    #[error("the list is gzip-compressed but does not decompress: {0}")]
+    Decompress(#[source] io::Error),
+    /// An access log, and no site to resolve its paths against.
+    #[error(
+        "the list is an access log, whose lines hold paths: give the site's scheme and host (--site https://example.com)"
+    )]
+    SiteRequired,
+    /// The site given is not an http(s) URL with a host.
+    #[error("the site {0:?} is not an http(s) URL with a host")]
+    BadSite(String),
+    /// The user-agent pattern is not a regular expression.
+    #[error("invalid user-agent pattern: {0}")]
+    AgentPattern(#[source] regex::Error),
+}
+
+/// Reads a list from `reader` (plain or gzip), detecting its format from the content.
+///
+/// # Errors
+/// [`UrlListError`] only when nothing can be read (I/O, a corrupt gzip header), when an
+/// access log comes without [`Options::site`], or when an option is invalid.
+pub fn read<R: Read>(reader: R, options: &Options) -> Result<UrlList, UrlListError> {
+    if let Some(site) = &options.site
+        && !(matches!(site.scheme(), "http" | "https") && site.host().is_some())
+    {
+        return Err(UrlListError::BadSite(site.to_string()));
+    }
+    let agent = match &options.agent {
+        Some(p) => Some(regex::Regex::new(p).map_err(UrlListError::AgentPattern)?),
+        None => None,
+    };
+    let opened = input::open(reader)?;
+    let format = input::detect(&opened.prefix);
+    let compressed = opened.compressed;
+    let mut out = Collector::new(options.max_urls, format, compressed);
+    match format {
+        input::Detected::Xml => xml::read(opened.into_reader(), options, &mut out),
+        input::Detected::AccessLog => {
+            let site = options.site.as_ref().ok_or(UrlListError::SiteRequired)?;
+            log::read(opened.into_reader(), site, agent.as_ref(), &mut out);
+        }
+        input::Detected::Csv { delimiter } => {
+            table::read(opened.into_reader(), delimiter, options, &mut out);
+        }
+        input::Detected::Plain => plain::read(opened.into_reader(), options, &mut out),
+    }
+    Ok(out.list)
+}
+
+/// Builds the list: de-duplicates URLs, applies the limit, samples rejections.
+pub(crate) struct Collector {
+    max_urls: usize,
+    index: HashMap<String, usize>,
+    pub(crate) list: UrlList,
+}
+
+impl Collector {
+    fn new(max_urls: usize, detected: input::Detected, compressed: bool) -> Self {
+        let format = match detected {
+            input::Detected::Xml => Format::Sitemap,
+            input::Detected::AccessLog => Format::AccessLog,
+            input::Detected::Csv { .. } => Format::Csv,
+            input::Detected::Plain => Format::Plain,
+        };
+        Collector {
+            max_urls,
+            index: HashMap::new(),
+            list: UrlList::new(format, compressed),
+        }
+    }
+
+    /// The index of `url` in the list, adding it when new and room is left.
+    fn slot(&mut self, url: &Url, line: u64) -> Option<(usize, bool)> {
+        if let Some(&i) = self.index.get(url.as_str()) {
+            return Some((i, false));
+        }
+        if self.list.urls.len() >= self.max_urls {
+            self.list.over_limit += 1;
+            return None;
+        }
+        let i = self.list.urls.len();
+        self.index.insert(url.as_str().to_owned(), i);
+        self.list.urls.push(Listed {
+            url: url.as_str().to_owned(),
+            line,
+            hits: Hits::default(),
+        });
+        Some((i, true))
+    }
+
+    /// A URL listed on `line`.
+    pub(crate) fn url(&mut self, url: &Url, line: u64) {
+        if let Some((_, false)) = self.slot(url, line) {
+            self.list.repeated += 1;
+        }
+    }
+
+    /// A request for `url` logged on `line`, by `bot` if its user agent names one.
+    pub(crate) fn hit(&mut self, url: &Url, line: u64, bot: Option<&'static str>) {
+        self.list.requests += 1;
+        if let Some((i, _)) = self.slot(url, line) {
+            self.list.urls[i].hits.count(bot);
+        }
+    }
+
+    /// A line that is not a URL.
+    pub(crate) fn reject(&mut self, line: u64, kind: RejectKind, reason: String, text: &[u8]) {
+        self.list.rejected += 1;
+        if self.list.samples.len() < MAX_SAMPLES {
+            let text = String::from_utf8_lossy(text);
+            self.list.samples.push(Rejected {
+                line,
+                kind,
+                reason,
+                text: text.chars().take(SAMPLE_CHARS).collect(),
+            });
+        }
+    }
+
+    /// Reading stopped at `line` because of `error`.
+    pub(crate) fn stopped(&mut self, line: u64, error: &io::Error) {
+        self.reject(
+            line,
+            RejectKind::Unreadable,
+            format!("reading stopped here ({error}); the rest of the input was not read"),
+            b"",
+        );
+    }
+}
+
+/// A URL as a list names it: an absolute http(s) URL, or a path (starting with one `/`)
+/// resolved against `site`. The fragment is dropped.
+pub(crate) fn to_url(text: &str, site: Option<&Url>) -> Result<Url, (RejectKind, String)> {
+    if text.chars().any(char::is_whitespace) {
+        return Err((RejectKind::NotUrl, "not a URL (it contains spaces)".into()));
+    }
+    let mut url = if text.starts_with('/') && !text.starts_with("//") {
+        let Some(site) = site else {
+            return Err((
+                RejectKind::PathWithoutSite,
+                "a path, and no site to resolve it against (--site)".into(),
+            ));
+        };
+        let origin = site.origin().ascii_serialization();
+        Url::parse(&format!("{origin}{text}"))
+            .map_err(|e| (RejectKind::NotUrl, format!("not a URL ({e})")))?
+    } else {
+        match Url::parse(text) {
+            Ok(url) => url,
+            Err(e) => return Err((RejectKind::NotUrl, format!("not a URL ({e})"))),
+        }
+    };
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err((
+            RejectKind::NotHttp,
+            format!("a {} URL, not http(s)", url.scheme()),
+        ));
+    }
+    if url.host().is_none() {
+        return Err((RejectKind::NotUrl, "a URL without a host".into()));
+    }
+    url.set_fragment(None);
+    Ok(url)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,401 @@
+//! `dustpan learn`: DUST rules learned from URL lists and server logs, each checked by
+//! fetching a few sample pairs.
+
+use anyhow::{Context, Result};
+use canon::{Policy, Preset};
+use crawl::{CrawlConfig, SampleFetch};
+use learn::{Candidate, Learned, Options};
+use rules::{DustRule, LearnedRules, RuleStatus, ValidationReport};
+use std::collections::HashMap;
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Learn DUST rules (URL patterns that lead to the same page) from URL lists or server
+/// logs, without crawling the site: substitutions in paths and queries, parameters that
+/// do not change the page, host aliases. Each candidate is checked by fetching a few
+/// sample pairs (same scope, robots.txt and limits as `audit`) and kept when every
+/// sample shows the same page.
+///
+/// Inputs are read as `audit --list` reads them: plain URL lists, XML sitemaps, CSV files
+/// with a URL column (Screaming Frog's `Address`) and access logs (common or combined
+/// format, with --site).
+#[derive(clap::Args)]
+pub struct Args {
+    /// URL lists, sitemaps, CSV files or access logs (`-`: standard input).
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// The site's scheme and host, for inputs that hold paths (access logs).
+    #[arg(long, value_name = "URL")]
+    site: Option<String>,
+    /// Keep only access log requests whose user agent matches this regular expression.
+    #[arg(long, value_name = "REGEX")]
+    log_agent: Option<String>,
+    /// Do not fetch: print the candidates as the list shows them. Unchecked, --group
+    /// uses the rules whose rewrites the list holds at least half the time: expect some
+    /// wrong groups.
+    #[arg(long)]
+    no_fetch: bool,
+    /// Most requests made to check one rule [default: 5].
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    samples: u32,
+    /// Fewest URL pairs that must show a rule before it is a candidate.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    min_support: u32,
+    /// Print the list's equivalence groups under the confirmed rules and the policy, in
+    /// the format of `normalize --group`: `COUNT<TAB>CANONICAL`, then one `<TAB>URL` line
+    /// per member, largest first (the rules go to standard error).
+    #[arg(long)]
+    group: bool,
+    /// With --group, also print groups of a single URL.
+    #[arg(long, requires = "group")]
+    all: bool,
+    /// Write the confirmed rules (and the rejected ones, marked) to FILE, for
+    /// `dustpan audit --rules FILE`.
+    #[arg(long, value_name = "FILE")]
+    save_rules: Option<PathBuf>,
+    /// Normalization preset the rules build on: rfc3986, seo or aggressive.
+    #[arg(long, value_name = "PRESET", default_value = "seo")]
+    preset: String,
+    /// Most distinct URLs read from each input.
+    #[arg(long, value_name = "N", default_value_t = 2_000_000)]
+    max_urls: usize,
+    /// Send requests for HOST to ADDRESS, as curl's --resolve: `host:port:address`.
+    #[arg(long = "resolve", value_name = "HOST:PORT:ADDR")]
+    resolves: Vec<String>,
+    /// Trust this PEM certificate authority too (repeatable).
+    #[arg(long = "ca-cert", value_name = "FILE")]
+    ca_certs: Vec<PathBuf>,
+    /// The User-Agent header (its first token is matched against robots.txt).
+    #[arg(long, value_name = "UA")]
+    user_agent: Option<String>,
+    /// Ignore robots.txt.
+    #[arg(long)]
+    no_robots: bool,
+    /// Give up on a request after this many seconds [default: 60].
+    #[arg(long, value_name = "SECS")]
+    timeout: Option<u64>,
+}
+
+/// Runs the subcommand.
+pub fn run(args: Args) -> Result<ExitCode> {
+    let started = Instant::now();
+    let policy: Policy = args.preset.parse::<Preset>()?.policy();
+    let site = args
+        .site
+        .as_deref()
+        .map(|s| url::Url::parse(s).with_context(|| format!("--site {s:?} is not a URL")))
+        .transpose()?;
+    let options = urllist::Options {
+        max_urls: args.max_urls,
+        site,
+        agent: args.log_agent.clone(),
+        ..urllist::Options::default()
+    };
+    let mut urls: Vec<String> = Vec::new();
+    let (mut lines, mut rejected) = (0u64, 0u64);
+    for path in &args.files {
+        let list = if path.as_os_str() == "-" {
+            urllist::read(io::stdin().lock(), &options)
+        } else {
+            let file = std::fs::File::open(path)
+                .with_context(|| format!("cannot open {}", path.display()))?;
+            urllist::read(file, &options)
+        }
+        .with_context(|| format!("cannot read {}", path.display()))?;
+        lines += list.lines;
+        rejected += list.rejected;
+        for r in &list.samples {
+            eprintln!(
+                "{}:{}: not a URL ({}): {}",
+                path.display(),
+                r.line,
+                r.reason,
+                r.text
+            );
+        }
+        urls.extend(list.urls.into_iter().map(|u| u.url));
+    }
+    let opts = Options {
+        policy: policy.clone(),
+        min_support: args.min_support.max(1),
+        ..Options::default()
+    };
+    let mut learned = learn::learn(urls, &opts);
+    let learn_time = started.elapsed();
+    let mut fetches = 0usize;
+    if !args.no_fetch && !learned.candidates.is_empty() {
+        let config = crawl_config(&args, &learned)?;
+        let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+        fetches = runtime.block_on(validate(&config, &mut learned, args.samples))?;
+    }
+    let mut err = io::stderr().lock();
+    let mut out = BufWriter::new(io::stdout().lock());
+    let table: &mut dyn Write = if args.group { &mut err } else { &mut out };
+    writeln!(
+        table,
+        "Read {} URLs from {} ({} lines, {} not URLs); {} candidate rules learned in {:.1} s{}.",
+        learned.urls.len(),
+        match args.files.len() {
+            1 => "1 input".to_owned(),
+            n => format!("{n} inputs"),
+        },
+        lines,
+        rejected,
+        learned.candidates.len(),
+        learn_time.as_secs_f64(),
+        if args.no_fetch {
+            "; nothing fetched (--no-fetch)".to_owned()
+        } else {
+            format!(
+                ", checked with {fetches} requests (at most {} per rule)",
+                args.samples
+            )
+        }
+    )?;
+    print_rules(table, &learned)?;
+    // Unchecked, only the rules whose rewrites the list itself shows (a parameter whose
+    // values merely vary, such as an id, could be an identifier).
+    let used: Vec<&DustRule> = learned
+        .candidates
+        .iter()
+        .map(|c| &c.rule)
+        .filter(|r| {
+            r.status == RuleStatus::Confirmed || (args.no_fetch && r.precision >= LIST_PRECISION)
+        })
+        .collect();
+    let groups = learn::group(&learned, &used);
+    let grouped: usize = groups.iter().map(|g| g.members.len() - 1).sum();
+    writeln!(
+        table,
+        "Under {} and the {} preset: {} URLs in {} groups ({} URLs grouped with another).",
+        match used.len() {
+            1 => "1 rule".to_owned(),
+            n => format!("{n} rules"),
+        },
+        args.preset,
+        learned.keys.iter().flatten().count(),
+        groups.len(),
+        grouped
+    )?;
+    if args.group {
+        for g in groups.iter().filter(|g| args.all || g.members.len() > 1) {
+            writeln!(out, "{}\t{}", g.members.len(), g.canonical)?;
+            for &m in &g.members {
+                writeln!(out, "\t{}", learned.urls[m as usize])?;
+            }
+        }
+    }
+    out.flush()?;
+    if let Some(path) = &args.save_rules {
+        let mut rules: Vec<DustRule> = learned
+            .candidates
+            .iter()
+            .map(|c| c.rule.clone())
+            .filter(|r| r.status != RuleStatus::NeedsValidation)
+            .collect();
+        rules.sort_by_key(|r| r.status);
+        let confirmed = rules
+            .iter()
+            .filter(|r| r.status == RuleStatus::Confirmed)
+            .count();
+        let file = LearnedRules { policy, rules };
+        let json = serde_json::to_string_pretty(&file).context("cannot serialize the rules")?;
+        std::fs::write(path, json + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        writeln!(
+            err,
+            "Rules written to {} ({confirmed} confirmed); crawl with: dustpan audit URL --rules {}",
+            path.display(),
+            path.display()
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The crawl settings the sample requests obey: the list's origins are the scope.
+fn crawl_config(args: &Args, learned: &Learned) -> Result<CrawlConfig> {
+    let mut config = CrawlConfig::default();
+    let mut origins: Vec<String> = Vec::new();
+    for u in learned.urls.iter().take(100_000) {
+        if let Ok(url) = url::Url::parse(u) {
+            let origin = url.origin().ascii_serialization() + "/";
+            if !origins.contains(&origin) {
+                origins.push(origin);
+                if origins.len() >= 50 {
+                    break;
+                }
+            }
+        }
+    }
+    config.start_urls = origins;
+    config.resolve.extend(args.resolves.iter().cloned());
+    for path in &args.ca_certs {
+        let pem = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read CA certificate {}", path.display()))?;
+        config.extra_root_certs_pem.push(pem);
+    }
+    if let Some(ua) = &args.user_agent {
+        config.user_agent = ua.clone();
+    }
+    if args.no_robots {
+        config.obey_robots = false;
+    }
+    if let Some(secs) = args.timeout {
+        config.total_timeout_ms = secs.saturating_mul(1000);
+    }
+    config.validate()?;
+    Ok(config)
+}
+
+/// With --no-fetch, the least share of a rule's rewrites the list must hold for the
+/// rule to group URLs.
+const LIST_PRECISION: f64 = 0.5;
+
+/// Two pages are one when their visible text is the same, or nearly (SimHash within
+/// this many bits, as the analysis's near threshold).
+const NEAR_BITS: u32 = 3;
+
+/// Fetches sample pairs of each candidate, in rounds (one pair per candidate per round,
+/// the round's requests at once), until a pair shows two pages or the rule's request
+/// budget is spent. A rule is confirmed when at least two pairs were compared and each
+/// showed one page, and rejected when one did not. Returns the number of requests made.
+async fn validate(config: &CrawlConfig, learned: &mut Learned, budget: u32) -> Result<usize> {
+    let mut cache: HashMap<String, SampleFetch> = HashMap::new();
+    let mut state: Vec<(usize, u32, u32, u32)> = vec![(0, 0, 0, 0); learned.candidates.len()];
+    let mut made = 0;
+    for _round in 0..8 {
+        let mut wanted: Vec<String> = Vec::new();
+        let mut picks: Vec<(usize, (u32, u32))> = Vec::new();
+        for (c, cand) in learned.candidates.iter().enumerate() {
+            let (next, spent, tested, agreed) = state[c];
+            // A miss decides; otherwise the pairs are tested while the budget lasts
+            // (pairs from contexts not tested yet come first).
+            if tested > agreed {
+                continue;
+            }
+            let Some(&(a, b)) = cand.pairs.get(next) else {
+                continue;
+            };
+            let need: Vec<&String> = [a, b]
+                .iter()
+                .map(|&i| &learned.urls[i as usize])
+                .filter(|u| !cache.contains_key(*u) && !wanted.contains(u))
+                .collect();
+            if spent + need.len() as u32 > budget {
+                continue;
+            }
+            state[c].1 += need.len() as u32;
+            wanted.extend(need.into_iter().cloned());
+            picks.push((c, (a, b)));
+        }
+        if picks.is_empty() {
+            break;
+        }
+        if !wanted.is_empty() {
+            let fetched = crawl::fetch_urls(config, &wanted).await?;
+            made += fetched.len();
+            for f in fetched {
+                cache.insert(f.url.clone(), f);
+            }
+        }
+        for (c, (a, b)) in picks {
+            state[c].0 += 1;
+            let (fa, fb) = (
+                &cache[&learned.urls[a as usize]],
+                &cache[&learned.urls[b as usize]],
+            );
+            if let Some(same) = same_page(fa, fb) {
+                state[c].2 += 1;
+                if same {
+                    state[c].3 += 1;
+                }
+            }
+        }
+    }
+    for (cand, (_, _, tested, agreed)) in learned.candidates.iter_mut().zip(state) {
+        decide(cand, tested, agreed);
+    }
+    Ok(made)
+}
+
+/// Whether two answers are one page: `None` when they say nothing (an error, a
+/// redirect, a page that is not HTML).
+fn same_page(a: &SampleFetch, b: &SampleFetch) -> Option<bool> {
+    let ok = |f: &SampleFetch| f.status.is_some_and(|s| (200..300).contains(&s));
+    if !ok(a) || !ok(b) {
+        return None;
+    }
+    let (ha, hb) = (a.text_hash?, b.text_hash?);
+    if ha == hb {
+        return Some(true);
+    }
+    let near = match (a.simhash, b.simhash) {
+        (Some(x), Some(y)) => (x ^ y).count_ones() <= NEAR_BITS,
+        _ => false,
+    };
+    Some(near)
+}
+
+fn decide(cand: &mut Candidate, tested: u32, agreed: u32) {
+    let false_positives = tested - agreed;
+    cand.rule.validation = Some(ValidationReport {
+        tested,
+        agreed,
+        false_positives,
+        false_positive_rate: if tested == 0 {
+            0.0
+        } else {
+            f64::from(false_positives) / f64::from(tested)
+        },
+    });
+    cand.rule.status = if false_positives > 0 {
+        RuleStatus::Rejected
+    } else if tested >= 2 {
+        RuleStatus::Confirmed
+    } else {
+        RuleStatus::NeedsValidation
+    };
+}
+
+fn print_rules(out: &mut dyn Write, learned: &Learned) -> io::Result<()> {
+    if learned.candidates.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "\n  {:<16} {:>8} {:>10} {:>7} {:>10}  rule",
+        "status", "support", "list prec.", "tested", "false pos."
+    )?;
+    for c in &learned.candidates {
+        let r = &c.rule;
+        let (tested, fp) = r
+            .validation
+            .as_ref()
+            .map_or((String::new(), String::new()), |v| {
+                (
+                    v.tested.to_string(),
+                    format!("{:.0}%", 100.0 * v.false_positive_rate),
+                )
+            });
+        writeln!(
+            out,
+            "  {:<16} {:>8} {:>10.2} {:>7} {:>10}  {}",
+            r.status.as_str(),
+            r.support,
+            r.precision,
+            tested,
+            fp,
+            r.id
+        )?;
+        if let Some(&(a, b)) = c.pairs.first() {
+            writeln!(
+                out,
+                "  {:<16} {:>8} {:>10} {:>7} {:>10}    e.g. {} ~ {}",
+                "", "", "", "", "", learned.urls[a as usize], learned.urls[b as usize]
+            )?;
+        }
+    }
+    writeln!(out)
+}

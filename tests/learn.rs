@@ -1,0 +1,157 @@
+//! `dustpan learn` on the generated shop of the fixture (on loopback): `/item?id=N` is
+//! the page `/p/N` under a second URL pattern, while `id` itself names the product.
+//! Learning from a URL list (and from an access log of the same URLs) must confirm the
+//! substitution, reject dropping `id`, stay within five requests per rule, and group
+//! the list as the rules say.
+
+use crate::util::{Site, dustpan, path};
+use std::collections::HashMap;
+
+/// The list: 40 products under both patterns, and 40 more under `/p/` only.
+fn list(base: &str) -> Vec<String> {
+    let mut urls = Vec::new();
+    for i in 0..80 {
+        urls.push(format!("{base}/p/{i}"));
+        if i < 40 {
+            urls.push(format!("{base}/item?id={i}"));
+        }
+    }
+    urls
+}
+
+/// The rules table's status per rule id.
+fn statuses(out: &str) -> HashMap<String, String> {
+    out.lines()
+        .filter_map(|l| {
+            let l = l.trim_start();
+            let status = ["confirmed", "rejected", "needs validation"]
+                .into_iter()
+                .find(|s| l.starts_with(s))?;
+            let id = l.rsplit_once("  ")?.1.trim();
+            Some((id.to_owned(), status.to_owned()))
+        })
+        .collect()
+}
+
+#[test]
+fn a_list_teaches_the_second_url_pattern_and_not_the_identifier() {
+    let site = Site::start(fixture::generated_site(200, 11));
+    let base = format!("http://127.0.0.1:{}", site.server.port());
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("urls.txt");
+    std::fs::write(&file, list(&base).join("\n") + "\nnot a url\n").unwrap();
+    let rules = dir.path().join("rules.json");
+    site.server.clear_requests();
+    let out = dustpan(
+        &[
+            "learn",
+            &path(&file),
+            "--group",
+            "--save-rules",
+            &path(&rules),
+        ],
+        "",
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let status = statuses(&out.stderr);
+    assert_eq!(
+        status.get("replace:/item?id==>/p/").map(String::as_str),
+        Some("confirmed"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        status.get("drop_param:id").map(String::as_str),
+        Some("rejected"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains(":121: not a URL"), "{}", out.stderr);
+    // At most five requests per rule (robots.txt aside).
+    let pages = site
+        .server
+        .requests()
+        .iter()
+        .filter(|r| r.target != "/robots.txt")
+        .count();
+    assert!(
+        pages <= 5 * status.len(),
+        "{pages} requests for {} rules",
+        status.len()
+    );
+    // The groups: each of the first 40 products with its /item URL, nothing else.
+    let groups: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter(|l| !l.starts_with('\t'))
+        .collect();
+    assert_eq!(groups.len(), 40, "{}", out.stdout);
+    assert!(
+        groups.iter().all(|g| g.starts_with("2\t")),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains(&format!(
+            "2\t{base}/p/7\n\t{base}/p/7\n\t{base}/item?id=7\n"
+        )) || out.stdout.contains(&format!(
+            "2\t{base}/p/7\n\t{base}/item?id=7\n\t{base}/p/7\n"
+        )),
+        "{}",
+        out.stdout
+    );
+    // The saved rules are what `audit --rules` reads: the confirmed rule is in.
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&rules).unwrap()).unwrap();
+    let ids: Vec<&str> = saved["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["status"] == "confirmed")
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert!(ids.contains(&"replace:/item?id==>/p/"), "{ids:?}");
+    assert!(!ids.contains(&"drop_param:id"), "{ids:?}");
+}
+
+#[test]
+fn an_access_log_teaches_the_same_rule_without_fetching() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("access.log");
+    let mut log = String::new();
+    for (k, url) in list("").iter().enumerate() {
+        log.push_str(&format!(
+            "10.0.0.{} - - [24/Nov/2026:10:00:{:02} +0000] \"GET {url} HTTP/1.1\" 200 512 \"-\" \"Mozilla/5.0 (compatible; Googlebot/2.1)\"\n",
+            k % 200,
+            k % 60
+        ));
+    }
+    log.push_str("garbage line\n");
+    std::fs::write(&file, log).unwrap();
+    let out = dustpan(
+        &[
+            "learn",
+            &path(&file),
+            "--site",
+            "https://shop.example",
+            "--no-fetch",
+        ],
+        "",
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let status = statuses(&out.stdout);
+    assert_eq!(
+        status.get("replace:/item?id==>/p/").map(String::as_str),
+        Some("needs validation"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("nothing fetched"), "{}", out.stdout);
+    // Unchecked, the identifier does not group: 40 pairs, not one group of 40.
+    assert!(
+        out.stdout
+            .contains("in 80 groups (40 URLs grouped with another)"),
+        "{}",
+        out.stdout
+    );
+}

@@ -1,0 +1,81 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import type { Column } from "../src/lib/api";
+import {
+  arrange,
+  defaultWidth,
+  emptyLayout,
+  loadLayout,
+  MAX_WIDTH,
+  MIN_WIDTH,
+  moveColumn,
+  resizeColumn,
+  saveLayout,
+  setHidden,
+  shiftColumn,
+} from "../src/lib/columns";
+
+const columns: Column[] = [
+  { key: "a", title: "A", kind: "url" },
+  { key: "b", title: "B", kind: "number" },
+  { key: "c", title: "C", kind: "text" },
+  { key: "d", title: "D", kind: "text" },
+];
+
+const keys = (layout = emptyLayout()) => arrange(columns, layout).map((s) => s.column.key);
+
+describe("column layout", () => {
+  beforeEach(() => localStorage.clear());
+
+  it("shows the table's columns in order at their default widths", () => {
+    const shown = arrange(columns, emptyLayout());
+    expect(shown.map((s) => [s.column.key, s.index, s.width])).toEqual([
+      ["a", 0, defaultWidth(columns[0])],
+      ["b", 1, defaultWidth(columns[1])],
+      ["c", 2, defaultWidth(columns[2])],
+      ["d", 3, defaultWidth(columns[3])],
+    ]);
+  });
+
+  it("resizes within bounds", () => {
+    expect(arrange(columns, resizeColumn(emptyLayout(), "b", 250))[1].width).toBe(250);
+    expect(resizeColumn(emptyLayout(), "b", 1).widths.b).toBe(MIN_WIDTH);
+    expect(resizeColumn(emptyLayout(), "b", 1e9).widths.b).toBe(MAX_WIDTH);
+  });
+
+  it("moves columns before another, to the end, and one place left or right", () => {
+    expect(keys(moveColumn(columns, emptyLayout(), "d", "a"))).toEqual(["d", "a", "b", "c"]);
+    expect(keys(moveColumn(columns, emptyLayout(), "a", null))).toEqual(["b", "c", "d", "a"]);
+    expect(keys(shiftColumn(columns, emptyLayout(), "b", -1))).toEqual(["b", "a", "c", "d"]);
+    expect(keys(shiftColumn(columns, emptyLayout(), "b", 1))).toEqual(["a", "c", "b", "d"]);
+    expect(keys(shiftColumn(columns, emptyLayout(), "a", -1))).toEqual(["a", "b", "c", "d"]);
+    expect(keys(shiftColumn(columns, emptyLayout(), "d", 1))).toEqual(["a", "b", "c", "d"]);
+    // Moving past a hidden column skips it.
+    const hidden = setHidden(columns, emptyLayout(), "c", true);
+    expect(keys(shiftColumn(columns, hidden, "b", 1))).toEqual(["a", "d", "b"]);
+  });
+
+  it("hides and shows columns, never the last one", () => {
+    let layout = setHidden(columns, emptyLayout(), "a", true);
+    expect(keys(layout)).toEqual(["b", "c", "d"]);
+    layout = setHidden(columns, layout, "b", true);
+    layout = setHidden(columns, layout, "c", true);
+    expect(keys(setHidden(columns, layout, "d", true))).toEqual(["d"]);
+    expect(keys(setHidden(columns, layout, "a", false))).toEqual(["a", "d"]);
+  });
+
+  it("keeps up with columns the table gains or loses", () => {
+    const layout = { order: ["gone", "c", "a"], widths: { gone: 99 }, hidden: ["gone"] };
+    expect(keys(layout)).toEqual(["c", "a", "b", "d"]);
+  });
+
+  it("is remembered per table and survives junk in storage", () => {
+    const layout = resizeColumn(moveColumn(columns, emptyLayout(), "c", "a"), "a", 500);
+    saveLayout("pages", layout);
+    expect(loadLayout("pages")).toEqual(layout);
+    expect(loadLayout("params")).toEqual(emptyLayout());
+    localStorage.setItem("dustpan.columns.params", "{not json");
+    expect(loadLayout("params")).toEqual(emptyLayout());
+    localStorage.setItem("dustpan.columns.params", JSON.stringify({ order: [1, "a"], widths: { a: "x", b: 5 }, hidden: null }));
+    expect(loadLayout("params")).toEqual({ order: ["a"], widths: { b: MIN_WIDTH }, hidden: [] });
+  });
+});
