@@ -198,7 +198,7 @@ fn the_summary_matches_the_database_and_audits_lists_it() {
     );
     assert!(
         c.stdout.contains(&format!(
-            "  Redirects     {} hops, 1 chains with a loop or too many hops",
+            "  Redirects     {} hops, 1 chain with a loop or too many hops",
             c.snap.redirects.len()
         )),
         "{}",

@@ -239,3 +239,37 @@ fn a_killed_audit_resumes_without_refetching_stored_pages() {
         "home, pages and tracking duplicates, the sitemap index, 3 start URL variants"
     );
 }
+
+#[test]
+fn an_audit_stopped_by_its_duration_budget_continues_where_its_summary_says() {
+    let site = Site::start(fixture::generated_site(PAGES, SEED));
+    let first = run(&site.audit_args(
+        "https://example.test/",
+        &["--concurrency", "1", "--rate", "50", "--max-duration", "1s"],
+    ));
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let id = crate::util::audit_id(&first.stdout);
+    let resume = format!("Continue with: dustpan audit --resume {}", id.0);
+    assert!(first.stdout.contains(&resume), "{}", first.stdout);
+    let store = site.store();
+    let before = site.rt.block_on(store.audit_summary(id)).unwrap();
+    assert!(before.states.queued > 0, "the budget left nothing queued");
+
+    // The stored configuration holds the --resolve and --ca-cert options.
+    let args = [
+        "audit".to_owned(),
+        "--resume".to_owned(),
+        id.0.to_string(),
+        "--db".to_owned(),
+        path(&site.db),
+    ];
+    let second = run(&args);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    let after = site.rt.block_on(store.audit_summary(id)).unwrap();
+    assert!(
+        after.audit.pages_fetched > before.audit.pages_fetched,
+        "{} then {}",
+        before.audit.pages_fetched,
+        after.audit.pages_fetched
+    );
+}

@@ -409,7 +409,11 @@ async fn new_audit(store: &Store, config: CrawlConfig) -> Result<(store::Lease, 
 /// audit's start URLs.
 async fn resumable_config(store: &Store, id: AuditId) -> Result<CrawlConfig> {
     let row = store.audit(id).await?;
-    if row.status == store::AuditStatus::Finished {
+    // A finished audit that a per-run budget stopped (its duration, a slow host)
+    // continues, as its summary says; any other finished audit is complete.
+    if row.status == store::AuditStatus::Finished
+        && !row.stop.as_ref().is_some_and(|s| s.reason.resumable())
+    {
         return Err(crawl::CrawlError::AlreadyFinished(id).into());
     }
     let config = crawl::stored_config(&row)?;
@@ -724,8 +728,13 @@ pub async fn print_summary(store: &Store, summary: &CrawlSummary) -> Result<()> 
         c.success, c.redirect, c.client_error, c.server_error, c.other, c.no_response
     );
     println!(
-        "  Redirects     {} hops, {} chains with a loop or too many hops",
-        s.redirects, s.redirect_problems
+        "  Redirects     {} {}, {} with a loop or too many hops",
+        s.redirects,
+        if s.redirects == 1 { "hop" } else { "hops" },
+        match s.redirect_problems {
+            1 => "1 chain".to_owned(),
+            n => format!("{n} chains"),
+        }
     );
     println!(
         "  Canonicals    {} declarations on {} pages",
