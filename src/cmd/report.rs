@@ -156,10 +156,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if !analysis.params.is_empty() {
         println!("\nQuery parameters:");
         for p in &analysis.params {
-            println!(
-                "  {:<20} {:?} ({} URLs: {} identical, {} near, {} different)",
-                p.name, p.class, p.urls, p.identical, p.near, p.different
-            );
+            println!("  {:<20} {:<16} {}", p.name, p.verdict.as_str(), p.evidence);
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -140,6 +140,23 @@ describe("rows and their menu", () => {
     await waitFor(() => expect(rows()).toHaveLength(1));
   });
 
+  it("keeps a filter to an empty number cell while another box is typed in", async () => {
+    const { backend } = setup();
+    await screen.findByText("Umlaut");
+    await menuFor(2, "status_code");
+    await fireEvent.click(screen.getByTestId("context-filter"));
+    await waitFor(() => expect(rows()).toHaveLength(1));
+    expect(screen.getByTestId("filter-chip").textContent).toContain("Status Code is empty");
+    await fireEvent.input(screen.getByTestId("filter-title"), { target: { value: "mail" } });
+    await waitFor(() =>
+      expect((backend.callsOf("queryTable").at(-1)?.[1] as TableQuery).filters).toEqual([
+        { column: "status_code", op: "equals", value: "", upper: null },
+        { column: "title", op: "contains", value: "mail", upper: null },
+      ]),
+    );
+    expect(screen.getByTestId("filter-status_code").getAttribute("aria-invalid")).toBeNull();
+  });
+
   it("opens the menu from the keyboard on the active row", async () => {
     const { backend } = setup();
     await screen.findByText("Umlaut");

@@ -26,6 +26,46 @@ pub enum ParamClass {
     Unknown,
 }
 
+/// What a query parameter is for, from its name, its values and the pages compared.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParamVerdict {
+    /// A campaign or click tag (`utm_source`, `gclid`): never changes the page.
+    Tracking,
+    /// A session id: never changes the page, and every visitor gets another.
+    Session,
+    /// Pages with and without it, or with two values, are the same page.
+    Ignored,
+    /// Numbered pages of a list.
+    Pagination,
+    /// Another order of the same items.
+    Sort,
+    /// Selects one of a few views or subsets of the page (a filter, a tab, a mode).
+    Filter,
+    /// Names what the page shows (an id, a title, a search).
+    ChangesContent,
+    /// Too little evidence.
+    #[default]
+    Unknown,
+}
+
+impl ParamVerdict {
+    /// `tracking`, `session`, `ignored`, `pagination`, `sort`, `filter or view`,
+    /// `changes content`, `unknown`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ParamVerdict::Tracking => "tracking",
+            ParamVerdict::Session => "session",
+            ParamVerdict::Ignored => "ignored",
+            ParamVerdict::Pagination => "pagination",
+            ParamVerdict::Sort => "sort",
+            ParamVerdict::Filter => "filter or view",
+            ParamVerdict::ChangesContent => "changes content",
+            ParamVerdict::Unknown => "unknown",
+        }
+    }
+}
+
 /// Evidence about one query parameter.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ParamStats {
@@ -41,6 +81,171 @@ pub struct ParamStats {
     pub different: u32,
     /// The verdict.
     pub class: ParamClass,
+    /// What the parameter is for.
+    #[serde(default)]
+    pub verdict: ParamVerdict,
+    /// Why, in a sentence.
+    #[serde(default)]
+    pub evidence: String,
+}
+
+/// Names of pagination parameters.
+const PAGINATION_NAMES: &[&str] = &[
+    "page", "p", "paged", "pg", "pagenum", "pageno", "cpage", "start", "offset", "from",
+];
+/// Names of sort parameters.
+const SORT_NAMES: &[&str] = &[
+    "sort",
+    "sortby",
+    "sort_by",
+    "order",
+    "orderby",
+    "order_by",
+    "dir",
+    "direction",
+];
+/// A parameter with at most this many values is a filter when it changes the page.
+const FILTER_VALUES: usize = 16;
+
+/// What the raw URLs show of one parameter: every URL that carries it, as written
+/// (tracking and session parameters the policy drops included).
+#[derive(Default)]
+struct RawParam {
+    urls: u32,
+    /// Hashes of its distinct values, at most [`FILTER_VALUES`] + 1 kept.
+    values: Vec<u64>,
+    /// URLs whose value is a number.
+    numeric: u32,
+    /// URLs whose value looks like a random token (16+ characters of letters and digits
+    /// mixed).
+    token: u32,
+}
+
+/// Verdicts for every parameter the audit's URLs carry: the compared pairs of `stats`
+/// (keys under the policy) and the raw URLs, for parameters the policy drops.
+fn verdicts(site: &Site<'_>, stats: &mut Vec<ParamStats>) {
+    let policy = &site.cfg.policy;
+    let mut raw: FxHashMap<String, RawParam> = FxHashMap::default();
+    for i in 0..site.n as u32 {
+        let Some(query) = split(site.url(i)).query else {
+            continue;
+        };
+        for (name, component) in params(query) {
+            let value = component.split_once('=').map_or("", |(_, v)| v);
+            if !raw.contains_key(name) {
+                raw.insert(name.to_owned(), RawParam::default());
+            }
+            let Some(r) = raw.get_mut(name) else { continue };
+            r.urls += 1;
+            let h = xxh3_64(value.as_bytes());
+            if r.values.len() <= FILTER_VALUES && !r.values.contains(&h) {
+                r.values.push(h);
+            }
+            if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
+                r.numeric += 1;
+            }
+            if value.len() >= 16
+                && value.bytes().all(|b| b.is_ascii_alphanumeric())
+                && value.bytes().any(|b| b.is_ascii_digit())
+                && value.bytes().any(|b| b.is_ascii_alphabetic())
+            {
+                r.token += 1;
+            }
+        }
+    }
+    for (name, r) in &raw {
+        if !stats.iter().any(|s| &s.name == name) {
+            stats.push(ParamStats {
+                name: name.clone(),
+                urls: r.urls,
+                identical: 0,
+                near: 0,
+                different: 0,
+                class: ParamClass::Unknown,
+                verdict: ParamVerdict::Unknown,
+                evidence: String::new(),
+            });
+        }
+    }
+    for s in stats.iter_mut() {
+        let r = raw.get(&s.name);
+        let urls = r.map_or(s.urls, |r| r.urls);
+        let values = r.map_or(0, |r| r.values.len());
+        let many = if values > FILTER_VALUES {
+            format!("more than {FILTER_VALUES} values")
+        } else {
+            crate::checks::count(values, "value", "values")
+        };
+        let lower = s.name.to_ascii_lowercase();
+        let pairs = s.identical + s.near + s.different;
+        let compared = if pairs == 0 {
+            "no pair of fetched pages to compare".to_owned()
+        } else {
+            format!(
+                "{} of fetched pages compared: {} identical, {} near-identical, {} different",
+                crate::checks::count(pairs as usize, "pair", "pairs"),
+                s.identical,
+                s.near,
+                s.different
+            )
+        };
+        let on = crate::checks::count(urls as usize, "URL", "URLs");
+        (s.verdict, s.evidence) = if policy.names_tracking_param(&s.name) {
+            (
+                ParamVerdict::Tracking,
+                format!("a tracking parameter by its name, on {on}"),
+            )
+        } else if policy.names_session_param(&s.name)
+            || r.is_some_and(|r| r.token * 2 > r.urls && values > FILTER_VALUES)
+                && s.class != ParamClass::ChangesContent
+        {
+            (
+                ParamVerdict::Session,
+                format!("a session id by its name or its random values, on {on} with {many}"),
+            )
+        } else if PAGINATION_NAMES.contains(&lower.as_str())
+            && r.is_some_and(|r| r.numeric * 10 >= r.urls * 9)
+            && s.class != ParamClass::NeverMatters
+        {
+            (
+                ParamVerdict::Pagination,
+                format!("numbered pages: numeric values on {on}; {compared}"),
+            )
+        } else if s.class == ParamClass::ReordersOnly {
+            (
+                ParamVerdict::Sort,
+                format!("the same items in another order ({many}); {compared}"),
+            )
+        } else if SORT_NAMES.contains(&lower.as_str()) && s.class != ParamClass::NeverMatters {
+            (
+                ParamVerdict::Sort,
+                format!("a sort order by its name, on {on} with {many}; {compared}"),
+            )
+        } else {
+            match s.class {
+                ParamClass::NeverMatters => (
+                    ParamVerdict::Ignored,
+                    format!("the page stays the same without it or with another value; {compared}"),
+                ),
+                ParamClass::ChangesContent if values <= FILTER_VALUES => (
+                    ParamVerdict::Filter,
+                    format!(
+                        "{many} on {on}, and the pages differ: it selects one of a few views or \
+                         subsets; {compared}"
+                    ),
+                ),
+                ParamClass::ChangesContent => (
+                    ParamVerdict::ChangesContent,
+                    format!("{many} on {on}, and the pages differ; {compared}"),
+                ),
+                _ => (
+                    ParamVerdict::Unknown,
+                    format!("{on} with {many}; {compared}, too few to judge"),
+                ),
+            }
+        };
+    }
+    stats.sort_by(|a, b| a.name.cmp(&b.name));
 }
 
 impl ParamStats {
@@ -222,6 +427,10 @@ pub(crate) fn mine(site: &Site<'_>, keys: &Keys, carried: Option<&LearnedRules>)
         .map(|(a, b, r)| (a, b, new_index[r as usize]))
         .filter(|&(_, _, r)| rules[r as usize].status == RuleStatus::Confirmed)
         .collect();
+    let mut params = params;
+    if cfg.enabled {
+        verdicts(site, &mut params);
+    }
     Mined {
         rules,
         params,
@@ -435,6 +644,8 @@ fn classify_params(site: &Site<'_>, keys: &Keys) -> (Vec<ParamStats>, Vec<(u32, 
                         near: 0,
                         different: 0,
                         class: ParamClass::Unknown,
+                        verdict: ParamVerdict::Unknown,
+                        evidence: String::new(),
                     });
                     p
                 }

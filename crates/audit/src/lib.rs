@@ -221,7 +221,7 @@ pub use cluster::{
 };
 pub use config::{AnalysisConfig, DustConfig};
 pub use dust::{
-    DustRule, DustRuleKind, LearnedRules, NextChar, ParamClass, ParamStats, RuleStatus,
+    DustRule, DustRuleKind, LearnedRules, NextChar, ParamClass, ParamStats, ParamVerdict, RuleStatus,
     ValidationCandidate, ValidationFetch, ValidationReport, measure_validation,
     validation_candidates,
 };

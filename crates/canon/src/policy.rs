@@ -363,6 +363,17 @@ impl Policy {
         serde_json::from_value(serde_json::Value::Object(merged)).map_err(|e| e.to_string())
     }
 
+    /// Whether `name` is one of the policy's tracking parameter names (whether or not
+    /// the policy removes them).
+    pub fn names_tracking_param(&self, name: &str) -> bool {
+        name_matches(&self.tracking_params, name)
+    }
+
+    /// Whether `name` is one of the policy's session parameter names.
+    pub fn names_session_param(&self, name: &str) -> bool {
+        name_matches(&self.session_params, name)
+    }
+
     pub(crate) fn is_tracking(&self, name: &str) -> bool {
         self.remove_tracking_params && name_matches(&self.tracking_params, name)
     }

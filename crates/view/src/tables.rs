@@ -149,6 +149,8 @@ fn params(analysis: &Analysis) -> TableData {
             vec![
                 Cell::Text(p.name.clone()),
                 Cell::Int(i64::from(p.urls)),
+                Cell::Text(p.verdict.as_str().to_owned()),
+                Cell::Text(p.evidence.clone()),
                 Cell::Text(param_class(p.class).to_owned()),
                 Cell::Int(i64::from(p.identical)),
                 Cell::Int(i64::from(p.near)),
@@ -161,6 +163,8 @@ fn params(analysis: &Analysis) -> TableData {
             header("Parameter", ColumnType::Text),
             header("URLs", ColumnType::Number),
             header("Verdict", ColumnType::Text),
+            header("Evidence", ColumnType::Text),
+            header("Pages Compared", ColumnType::Text),
             header("Identical Pairs", ColumnType::Number),
             header("Near Pairs", ColumnType::Number),
             header("Different Pairs", ColumnType::Number),
@@ -324,7 +328,7 @@ mod tests {
         ),
         (
             TableName::Params,
-            "parameter urls verdict identical_pairs near_pairs different_pairs",
+            "parameter urls verdict evidence pages_compared identical_pairs near_pairs different_pairs",
         ),
         (
             TableName::DustRules,

@@ -121,16 +121,10 @@ fn mines_an_irrelevant_parameter() {
         (10, 10, RuleStatus::Confirmed)
     );
     let stats = |name: &str| a.params.iter().find(|p| p.name == name).unwrap().clone();
+    let r = stats("ref");
     assert_eq!(
-        stats("ref"),
-        ParamStats {
-            name: "ref".into(),
-            urls: 10,
-            identical: 10,
-            near: 0,
-            different: 0,
-            class: ParamClass::NeverMatters
-        }
+        (r.urls, r.identical, r.near, r.different, r.class, r.verdict),
+        (10, 10, 0, 0, ParamClass::NeverMatters, ParamVerdict::Ignored)
     );
     assert_eq!(stats("page").class, ParamClass::ChangesContent);
     assert!(a.learned.rules.iter().all(|r| r.id != "drop_param:page"));
@@ -381,5 +375,49 @@ fn predictions_of_carried_rules_are_counted_and_checked() {
     assert_eq!(
         check_predictions(&AuditInput::default(), &rules, 3),
         PredictionCheck::default()
+    );
+}
+
+#[test]
+fn every_parameter_gets_a_verdict_with_its_evidence() {
+    let mut b = B::new();
+    let u = |p: &str| format!("https://example.com{p}");
+    b.page(&u("/"), 1).start(&u("/"));
+    for k in 0..6u64 {
+        let item = u(&format!("/item/{k}"));
+        b.page(&item, 100 + k)
+            .page(&format!("{item}?utm_source=news"), 100 + k)
+            .page(&format!("{item}?foo=1"), 100 + k)
+            .page(&format!("{item}?sessionid=a81f3c2d9e7b4a60{k}"), 100 + k);
+        // Numbered pages of a list differ.
+        b.page(&u(&format!("/list?page={}", k + 1)), 200 + k);
+        // A colour filter with few values narrows the list.
+        b.page(&u(&format!("/list?color={}", ["red", "blue"][k as usize % 2])), 300 + k % 2);
+    }
+    // An id names the page: many values.
+    for k in 0..20u64 {
+        b.page(&u(&format!("/show?id={k}")), 400 + k);
+    }
+    b.page(&u("/list"), 299).page(&u("/show"), 499);
+    let a = b.analyse();
+    let verdict = |name: &str| {
+        a.params
+            .iter()
+            .find(|p| p.name == name)
+            .unwrap_or_else(|| panic!("no verdict for {name}: {:#?}", a.params))
+    };
+    assert_eq!(verdict("utm_source").verdict, ParamVerdict::Tracking);
+    assert_eq!(verdict("sessionid").verdict, ParamVerdict::Session);
+    assert_eq!(verdict("foo").verdict, ParamVerdict::Ignored);
+    assert_eq!(verdict("page").verdict, ParamVerdict::Pagination);
+    assert_eq!(verdict("color").verdict, ParamVerdict::Filter);
+    assert_eq!(verdict("id").verdict, ParamVerdict::ChangesContent);
+    for p in &a.params {
+        assert!(!p.evidence.is_empty(), "{p:#?}");
+    }
+    assert!(
+        verdict("foo").evidence.contains("6 identical"),
+        "{}",
+        verdict("foo").evidence
     );
 }
