@@ -16,10 +16,9 @@ const LAYERS: &[(&str, u8)] = &[
     // URL lists for list audits (on the sitemap parser).
     ("rules", 1),
     ("urllist", 1),
-    // The crawl and the analysis, side by side; DUST rules learned from a URL list.
+    // The crawl and the analysis, side by side.
     ("crawl", 2),
     ("audit", 2),
-    ("learn", 2),
     // Stored audits as analysis input; two analyses compared; synthetic audits for the
     // benchmarks.
     ("load", 3),

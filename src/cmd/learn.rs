@@ -4,7 +4,7 @@
 use anyhow::{Context, Result};
 use canon::{Policy, Preset};
 use crawl::{CrawlConfig, SampleFetch};
-use learn::{Candidate, Learned, Options};
+use rules::learn::{Candidate, Learned, Options};
 use rules::{DustRule, LearnedRules, RuleStatus, ValidationReport};
 use std::collections::HashMap;
 use std::io::{self, BufWriter, Write};
@@ -122,7 +122,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         min_support: args.min_support.max(1),
         ..Options::default()
     };
-    let mut learned = learn::learn(urls, &opts);
+    let mut learned = rules::learn::learn(urls, &opts);
     let learn_time = started.elapsed();
     let mut fetches = 0usize;
     if !args.no_fetch && !learned.candidates.is_empty() {
@@ -165,7 +165,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             r.status == RuleStatus::Confirmed || (args.no_fetch && r.precision >= LIST_PRECISION)
         })
         .collect();
-    let groups = learn::group(&learned, &used);
+    let groups = rules::learn::group(&learned, &used);
     let grouped: usize = groups.iter().map(|g| g.members.len() - 1).sum();
     writeln!(
         table,

@@ -3,6 +3,7 @@
 //! analysis learns, measures and reports. A leaf: the crawler and the analysis share
 //! these types without depending on each other.
 
+pub mod learn;
 pub mod url;
 
 use canon::Policy;

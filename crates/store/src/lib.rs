@@ -39,6 +39,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use sqlx::ConnectOptions as _;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Row, SqlitePool};
 
@@ -103,7 +104,10 @@ impl Store {
             .pragma("cache_size", "-4096")
             // Rows cross from the connection's thread in batches this large: bulk reads
             // of millions of rows would otherwise wake the reader once every 50 rows.
-            .row_buffer_size(ROW_BUFFER);
+            .row_buffer_size(ROW_BUFFER)
+            // A statement that waits on the writer's transaction is expected during a
+            // crawl: slow statements are for debugging, not warnings on the terminal.
+            .log_slow_statements(log::LevelFilter::Debug, std::time::Duration::from_secs(1));
         let pool = SqlitePoolOptions::new()
             .max_connections(4)
             .min_connections(0)

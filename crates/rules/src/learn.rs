@@ -3,7 +3,8 @@
 //! differ only by a part that recurs across the list (Bar-Yossef, Keidar, Schonfeld:
 //! "Do not crawl in the DUST", where such rules found up to 68% of the redundant URLs of
 //! a log). Every rule is a candidate until fetched samples confirm it (the caller
-//! fetches [`Candidate::pairs`]; see `dustpan learn`).
+//! fetches [`Candidate::pairs`]; see `dustpan learn`), or confirms it on pages it
+//! already fetched (the crawler, during a crawl).
 //!
 //! Four kinds of candidate, each counted on the list's equivalence keys (under a canon
 //! policy, the seo preset by default, so what the policy already merges is merged):
@@ -23,8 +24,8 @@
 //! million-line log is learned in seconds.
 
 use canon::Policy;
-use rules::url::{params, split};
-use rules::{DustRule, DustRuleKind, NextChar, RuleStatus};
+use crate::url::{params, split};
+use crate::{DustRule, DustRuleKind, NextChar, RuleStatus};
 use rustc_hash::{FxHashMap, FxHashSet};
 use xxhash_rust::xxh3::xxh3_64;
 
