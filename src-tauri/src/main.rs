@@ -75,6 +75,23 @@ mod handlers {
         start_run(app, &state, config, policy).await
     }
 
+    pub async fn start_list_audit(
+        app: AppHandle,
+        state: State<'_, AppState>,
+        request: StartAuditRequest,
+        list: view::ListAuditRequest,
+    ) -> Answer<i64> {
+        let policy = AnalysisPolicy::choose(request.preset, request.policy_file.as_deref())?;
+        let ca = state.ca_pems.clone();
+        // Reading a large log takes a while: off the async runtime.
+        let config = tauri::async_runtime::spawn_blocking(move || {
+            view::lists::list_crawl_config(&request, &list, &ca)
+        })
+        .await
+        .map_err(task)??;
+        start_run(app, &state, config, policy).await
+    }
+
     /// Starts a new audit of `config`, analysed under `policy` (remembered for it).
     async fn start_run(
         app: AppHandle,
@@ -198,6 +215,31 @@ mod handlers {
         tauri::async_runtime::spawn_blocking(move || open.query_findings(&query))
             .await
             .map_err(task)
+    }
+
+    pub async fn list_issues(
+        _app: AppHandle,
+        state: State<'_, AppState>,
+        audit_id: i64,
+    ) -> Answer<Vec<view::IssueView>> {
+        let open = state.open(audit_id).await?;
+        tauri::async_runtime::spawn_blocking(move || open.issues())
+            .await
+            .map_err(task)
+    }
+
+    pub async fn url_detail(
+        _app: AppHandle,
+        state: State<'_, AppState>,
+        audit_id: i64,
+        url: String,
+    ) -> Answer<view::UrlDetail> {
+        let open = state.open(audit_id).await?;
+        Ok(
+            tauri::async_runtime::spawn_blocking(move || open.url_detail(&url))
+                .await
+                .map_err(task)??,
+        )
     }
 
     pub async fn compare_audits(

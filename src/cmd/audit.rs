@@ -26,8 +26,9 @@ pub struct Args {
         "config", "starts", "max_urls", "max_depth", "concurrency", "rate", "no_robots",
         "user_agent", "include_subdomains", "includes", "excludes", "sitemaps", "resolves",
         "ca_certs", "timeout", "max_response_bytes", "trap_budget", "facet_budget", "rules",
-        "any_port", "max_db_bytes", "max_duration", "slow_host",
-        "lists", "site", "log_agent", "follow", "no_follow_nofollow",
+        "any_port", "max_db_bytes", "max_duration", "slow_host", "no_dust_learning",
+        "lists", "site", "log_agent", "follow", "no_follow_nofollow", "no_probes",
+        "probe_samples",
     ])]
     resume: Option<i64>,
     /// Start a new audit with the configuration audit ID was started with (for scheduled
@@ -36,8 +37,9 @@ pub struct Args {
         "resume", "config", "starts", "max_urls", "max_depth", "concurrency", "rate",
         "no_robots", "user_agent", "include_subdomains", "includes", "excludes", "sitemaps",
         "resolves", "ca_certs", "timeout", "max_response_bytes", "trap_budget", "facet_budget",
-        "rules", "any_port", "max_db_bytes", "max_duration", "slow_host",
-        "lists", "site", "log_agent", "follow", "no_follow_nofollow",
+        "rules", "any_port", "max_db_bytes", "max_duration", "slow_host", "no_dust_learning",
+        "lists", "site", "log_agent", "follow", "no_follow_nofollow", "no_probes",
+        "probe_samples",
     ])]
     like: Option<i64>,
     /// A crawl configuration file (TOML, or JSON when it ends in .json) with any field
@@ -121,11 +123,26 @@ pub struct Args {
     /// the crawl then stops, keeps what it fetched, and `--resume` continues [default: no limit].
     #[arg(long, value_name = "TIME", value_parser = parse_duration_ms)]
     max_duration: Option<u64>,
+    /// Do not learn DUST rules during the crawl (rules that skip URLs which the pages
+    /// fetched so far show to duplicate a known URL; a sample is fetched to check them).
+    #[arg(long)]
+    no_dust_learning: bool,
     /// Stop requesting a host whose median response time over its last 20 requests
     /// exceeds this many seconds; its URLs stay queued for `--resume` (0 = off)
     /// [default: 20].
     #[arg(long, value_name = "SECONDS")]
     slow_host: Option<u64>,
+    /// Do not probe URL variants. By default, once the crawl is done, a sample of pages
+    /// is requested under variants no page links to (the other host name and scheme,
+    /// the trailing slash, upper-case, index.html / index.php, a doubled slash,
+    /// tracking, session and unknown parameters, an empty query, the IP address) to show
+    /// how the server answers them (`url_variants.csv`, the report's URL variants).
+    #[arg(long)]
+    no_probes: bool,
+    /// Site sections (first path segments, largest first) whose pages the URL-variant
+    /// probes sample, three pages each per variant [default: 5].
+    #[arg(long, value_name = "N")]
+    probe_samples: Option<u32>,
     /// Learned DUST rules from an earlier audit (`dustpan report --save-rules FILE`):
     /// URLs they predict to duplicate a URL already queued are skipped, except a
     /// verification sample that is fetched to count wrong predictions.
@@ -204,6 +221,9 @@ impl Args {
                 .with_context(|| format!("cannot read CA certificate {}", path.display()))?;
             config.extra_root_certs_pem.push(pem);
         }
+        if self.no_dust_learning {
+            config.learn_dust = false;
+        }
         if let Some(secs) = self.timeout {
             config.total_timeout_ms = secs.saturating_mul(1000);
         }
@@ -224,6 +244,12 @@ impl Args {
         }
         if let Some(s) = self.slow_host {
             config.slow_host_ms = s.saturating_mul(1000);
+        }
+        if self.no_probes {
+            config.probe_variants = false;
+        }
+        if let Some(n) = self.probe_samples {
+            config.probe_samples = n;
         }
         if let Some(path) = &self.rules {
             config.learned_rules = Some(load_rules(path)?);
@@ -527,6 +553,14 @@ pub fn print_config(config: &CrawlConfig) {
         "  Budgets       {} bytes stored, {duration}, slow host after a median of {} ms",
         config.max_db_bytes, config.slow_host_ms
     );
+    if config.probe_variants {
+        println!(
+            "  URL variants  probed on the pages of up to {} site sections",
+            config.probe_samples
+        );
+    } else {
+        println!("  URL variants  not probed");
+    }
     println!(
         "  Nofollow      links {}",
         if config.follow_nofollow {
@@ -764,6 +798,23 @@ pub async fn print_summary(store: &Store, summary: &CrawlSummary) -> Result<()> 
             .map(|(kind, n)| format!("{kind} {n}"))
             .collect();
         println!("  Skipped       {}", reasons.join(", "));
+    }
+    if let Some(d) = &summary.dust
+        && d.rules > 0
+    {
+        let saved = s
+            .skipped_by_reason
+            .iter()
+            .find(|(k, _)| *k == store::ReasonKind::DustDuplicate)
+            .map_or(0, |(_, n)| *n);
+        let rules = match d.rules {
+            1 => "1 rule".to_owned(),
+            n => format!("{n} rules"),
+        };
+        println!(
+            "  DUST          {rules} learned during the crawl, {} dropped after a wrong prediction: {saved} fetches saved; of the predictions fetched to check them, {} right, {} wrong",
+            d.dropped, d.verified, d.wrong
+        );
     }
     if let Some(stop) = &s.audit.stop {
         println!("  Stopped at    {}: {}", stop.reason, stop.detail);

@@ -273,6 +273,8 @@ pub fn print(audit: impl Into<Subject>, input: &AuditInput, analysis: &Analysis,
         }
     }
 
+    print_url_variants(analysis);
+
     let rules: Vec<_> = analysis.learned.rules.iter().collect();
     if !rules.is_empty() {
         println!("\nLearned DUST rules:");
@@ -385,5 +387,46 @@ pub fn print_log_waste(analysis: &Analysis, top: usize) {
             w.preferred_bot_requests,
             w.preferred_other_requests
         );
+    }
+}
+
+/// Prints how the server answers URL variants no page links to, rule by rule (nothing
+/// for an audit without probes), with the server rules of those to fix.
+pub fn print_url_variants(analysis: &Analysis) {
+    use audit::ProbeVerdict;
+    if analysis.url_variants.is_empty() {
+        return;
+    }
+    println!("\nURL variants (requested after the crawl for a sample of pages; no page links them):");
+    println!(
+        "  {:<15} {:>7}  {:<19} example",
+        "rule", "samples", "verdict"
+    );
+    for r in &analysis.url_variants {
+        let example = r
+            .example()
+            .map_or_else(String::new, |p| format!("{} answers {}", p.url, p.answer));
+        println!(
+            "  {:<15} {:>7}  {:<19} {example}",
+            r.rule.as_str(),
+            r.samples(),
+            r.verdict_word()
+        );
+        let counts: Vec<String> = ProbeVerdict::ALL
+            .iter()
+            .filter(|&&v| r.count(v) > 0)
+            .map(|&v| format!("{} {v}", r.count(v)))
+            .collect();
+        if counts.len() > 1 {
+            println!("  {:<15} {:>7}  ({})", "", "", counts.join(", "));
+        }
+        if r.count(ProbeVerdict::Duplicate) + r.count(ProbeVerdict::RedirectTemporary) > 0 {
+            for (server, rule) in [("nginx", &r.nginx), ("Apache", &r.apache)] {
+                println!("      {server}:");
+                for line in rule.lines() {
+                    println!("        {line}");
+                }
+            }
+        }
     }
 }

@@ -111,7 +111,7 @@ describe("App", () => {
     await fireEvent.click(screen.getByTestId("nav-audits"));
     await fireEvent.click((await screen.findAllByTestId("audit-open"))[0]);
     await screen.findByTestId("stat-pages");
-    await fireEvent.keyDown(window, { key: "4", altKey: true });
+    await fireEvent.keyDown(window, { key: "5", altKey: true });
     await screen.findAllByTestId("cluster-row");
     const grid = screen.getByRole("grid");
     await fireEvent.keyDown(grid, { key: "ArrowDown" });

@@ -13,12 +13,15 @@ import type {
   FindingQuery,
   FindingView,
   IpcError,
+  IssueView,
+  ListAuditRequest,
   Overview,
   Progress,
   StartAuditRequest,
   TableName,
   TablePage,
   TableQuery,
+  UrlDetail,
   ViewQuery,
 } from "../src/lib/api";
 import { MAX_PATTERN_LEN } from "../src/lib/api";
@@ -90,12 +93,16 @@ export class FakeBackend implements Backend {
   tables = new Map<TableName, FakeTable>();
   clusters = new Map<number, ClusterDetail>();
   findings: FindingView[] = [];
+  issues: IssueView[] = [];
+  /** URL → its detail; a URL not here answers `not_found`. */
+  details = new Map<string, UrlDetail>();
   overview: Overview | null = null;
   diff: DiffView | null = null;
   progress = new Map<number, Progress>();
   nextAuditId = 100;
   savePath: string | null = "/tmp/out.csv";
   directory: string | null = "/tmp/report";
+  listFile: string | null = "/home/me/Documents/urls.txt";
   /** Texts put on the clipboard, in order. */
   clipboard: string[] = [];
   /** URLs opened in the browser, in order. */
@@ -206,6 +213,19 @@ export class FakeBackend implements Backend {
     };
   }
 
+  async listIssues(auditId: number): Promise<IssueView[]> {
+    this.log("listIssues", auditId);
+    if (!this.overview) throw ipcError("not_found", `audit ${auditId} not found`);
+    return structuredClone(this.issues);
+  }
+
+  async urlDetail(auditId: number, url: string): Promise<UrlDetail> {
+    this.log("urlDetail", auditId, url);
+    const detail = this.details.get(url);
+    if (!detail) throw ipcError("not_found", `the audit has no URL ${url}`);
+    return structuredClone(detail);
+  }
+
   async compareAudits(oldAudit: number, newAudit: number): Promise<DiffView> {
     this.log("compareAudits", oldAudit, newAudit);
     if (!this.diff) throw ipcError("not_found", "nothing to compare");
@@ -249,6 +269,16 @@ export class FakeBackend implements Backend {
   async pickDirectory(): Promise<string | null> {
     this.log("pickDirectory");
     return this.directory;
+  }
+
+  async pickListFile(): Promise<string | null> {
+    this.log("pickListFile");
+    return this.listFile;
+  }
+
+  async startListAudit(request: StartAuditRequest, list: ListAuditRequest): Promise<number> {
+    this.log("startListAudit", request, list);
+    return this.nextAuditId++;
   }
 
   async openUrl(url: string): Promise<void> {
@@ -466,6 +496,104 @@ export function sampleOverview(auditId = 1): Overview {
     preferredScheme: "https",
     policy: "seo",
     stop: null,
+  };
+}
+
+/** Three issues, highest priority first, and their URLs as the `issueUrls` table. */
+export function sampleIssues(): { issues: IssueView[]; table: FakeTable } {
+  const issue = (code: IssueView["code"], severity: IssueView["severity"], urls: number, priority: number): IssueView => ({
+    code,
+    title: `Title of ${code}`,
+    severity,
+    family: "canonicals",
+    tier: "strong",
+    findings: urls,
+    urls,
+    priority,
+    why: `Why ${code} matters.`,
+    howToFix: "301 redirects: 2.",
+    exampleFix: `Fix one ${code}.`,
+  });
+  const issues = [
+    issue("CANON-TO-ERROR", "error", 3, 6),
+    issue("DUP-SLASH", "warning", 2, 3.17),
+    issue("DUP-PARAM", "notice", 1, 1),
+  ];
+  const columns: Column[] = [
+    { key: "issue", title: "Issue", kind: "text" },
+    { key: "severity", title: "Severity", kind: "text" },
+    { key: "address", title: "Address", kind: "url" },
+    { key: "summary", title: "Summary", kind: "text" },
+    { key: "fix", title: "Fix", kind: "text" },
+    { key: "evidence", title: "Evidence", kind: "text" },
+    { key: "title", title: "Title", kind: "text" },
+  ];
+  const rows: Cell[][] = [];
+  const keys: string[] = [];
+  for (const i of issues) {
+    for (let n = 0; n < i.urls; n++) {
+      const url = `https://site.test/${i.code.toLowerCase()}/${n}`;
+      rows.push([i.code, i.severity, url, `Summary of ${url}`, `Fix ${url}`, "seen", i.title]);
+      keys.push(`${i.code} ${url}\n${url}`);
+    }
+  }
+  return { issues, table: { columns, rows, keys } };
+}
+
+/** The detail of `url`: a 404 with two inlinks, or (`redirect`) a URL with two hops. */
+export function sampleDetail(url: string, kind: "404" | "redirect" | "duplicate" = "404"): UrlDetail {
+  const status = kind === "404" ? "404" : kind === "redirect" ? "301" : "200";
+  return {
+    url,
+    fields: [
+      { key: "address", label: "Address", value: url },
+      { key: "title_1", label: "Title 1", value: "A title" },
+      { key: "status_code", label: "Status Code", value: status },
+      { key: "indexability", label: "Indexability", value: kind === "duplicate" ? "Indexable" : "Non-Indexable" },
+      { key: "main_content_word_count", label: "Main Content Word Count", value: "120" },
+    ],
+    canonicals:
+      kind === "duplicate"
+        ? [{ source: "link element", href: "/shoes", target: "https://site.test/shoes", inHead: true }]
+        : [],
+    robots: kind === "404" ? ["meta robots: noindex"] : [],
+    inlinks:
+      kind === "404"
+        ? [
+            { url: "https://site.test/a", anchor: "Broken <b>link</b>", region: "main", kind: "link", nofollow: false, status: 404 },
+            { url: "https://site.test/b", anchor: null, region: "footer", kind: "nofollow link", nofollow: true, status: 404 },
+          ]
+        : [],
+    inlinksTotal: kind === "404" ? 3 : 0,
+    outlinks: [],
+    outlinksTotal: 0,
+    hops:
+      kind === "redirect"
+        ? [
+            { from: url, to: "https://site.test/b", status: 301, kind: "HTTP" },
+            { from: "https://site.test/b", to: "https://site.test/c", status: 302, kind: "HTTP" },
+          ]
+        : [],
+    cluster:
+      kind === "duplicate"
+        ? {
+            clusterId: 4,
+            preferredUrl: "https://site.test/shoes",
+            cause: "redirect",
+            size: 2,
+            member: {
+              url,
+              role: "duplicate",
+              status: 200,
+              indexable: true,
+              evidence: ["the same content as https://site.test/shoes"],
+              tier: "strong",
+              fix: "301 redirect to https://site.test/shoes",
+            },
+          }
+        : null,
+    findings: [],
+    sitemaps: [{ sitemap: "https://site.test/sitemap.xml", status: 200 }],
   };
 }
 

@@ -335,17 +335,21 @@ pub(crate) fn mine(site: &Site<'_>, keys: &Keys, carried: Option<&LearnedRules>)
             continue;
         }
         let id = format!("drop_param:{}", p.name);
-        let mut rule = match rules.iter().position(|r| r.id == id) {
-            Some(at) => rules.remove(at),
-            None => DustRule::new(DustRuleKind::DropParam {
-                name: p.name.clone(),
-            }),
+        // Measured in place: the pairs already recorded hold the rules' indices.
+        let at = match rules.iter().position(|r| r.id == id) {
+            Some(at) => at,
+            None => {
+                rules.push(DustRule::new(DustRuleKind::DropParam {
+                    name: p.name.clone(),
+                }));
+                rules.len() - 1
+            }
         };
+        let rule = &mut rules[at];
         rule.support = agreed;
         rule.applicable = obs;
         rule.agreed = agreed;
         rule.measure(cfg.min_support, cfg.min_precision);
-        rules.push(rule);
     }
     for rule in &mut rules {
         if let Some(old) = carried.iter().find(|r| r.id == rule.id) {

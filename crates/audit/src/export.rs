@@ -53,11 +53,14 @@ pub enum Table {
     SitemapEntries,
     /// Internal links that point at a URL that is not its cluster's preferred URL.
     LinksToNonPreferred,
+    /// How the server answers URL variants no page links to, one row per rule (the
+    /// crawler's probes, see [`crate::probes`]), with the fix for nginx and Apache.
+    UrlVariants,
 }
 
 impl Table {
     /// Every table, in export order.
-    pub const ALL: [Table; 7] = [
+    pub const ALL: [Table; 8] = [
         Table::Pages,
         Table::Clusters,
         Table::Findings,
@@ -65,6 +68,7 @@ impl Table {
         Table::Canonicals,
         Table::SitemapEntries,
         Table::LinksToNonPreferred,
+        Table::UrlVariants,
     ];
 
     /// The file name the table is exported under.
@@ -77,6 +81,7 @@ impl Table {
             Table::Canonicals => "canonicals.csv",
             Table::SitemapEntries => "sitemap_entries.csv",
             Table::LinksToNonPreferred => "links_to_non_preferred.csv",
+            Table::UrlVariants => "url_variants.csv",
         }
     }
 }
@@ -822,7 +827,55 @@ pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> Tabl
             }
             t
         }
+        Table::UrlVariants => url_variants_table(analysis),
     }
+}
+
+/// `url_variants.csv`: one row per rule of URL variants (see [`crate::probes`]).
+fn url_variants_table(analysis: &Analysis) -> TableData {
+    use crate::probes::ProbeVerdict;
+    let mut head = vec![text("Rule"), number("Samples"), text("Verdict")];
+    for v in ProbeVerdict::ALL {
+        head.push(number(match v {
+            ProbeVerdict::Duplicate => "Duplicate",
+            ProbeVerdict::RedirectTemporary => "Redirect Temporary",
+            ProbeVerdict::RedirectElsewhere => "Redirect Elsewhere",
+            ProbeVerdict::Different => "Different",
+            ProbeVerdict::Canonical => "Canonical",
+            ProbeVerdict::Gone => "Gone",
+            ProbeVerdict::RedirectPermanent => "Redirect Permanent",
+            ProbeVerdict::Error => "Error",
+            ProbeVerdict::NotFetched => "Not Fetched",
+        }));
+    }
+    head.extend([
+        url("Example Variant"),
+        url("Example Page"),
+        text("Example Answer"),
+        text("Nginx Rule"),
+        text("Apache Rule"),
+    ]);
+    let mut t = TableData::new(&head);
+    for r in &analysis.url_variants {
+        let mut row: Vec<Cell> = vec![
+            r.rule.as_str().into(),
+            int(r.samples()),
+            r.verdict_word().into(),
+        ];
+        for &v in ProbeVerdict::ALL {
+            row.push(int(r.count(v)));
+        }
+        let example = r.example();
+        row.push(example.map_or("", |p| p.url.as_str()).into());
+        row.push(example.map_or("", |p| p.base.as_str()).into());
+        row.push(example.map_or("", |p| p.answer.as_str()).into());
+        // A rule whose samples show nothing to fix needs no server rule.
+        let fix = r.count(ProbeVerdict::Duplicate) + r.count(ProbeVerdict::RedirectTemporary) > 0;
+        row.push(if fix { r.nginx.as_str() } else { "" }.into());
+        row.push(if fix { r.apache.as_str() } else { "" }.into());
+        t.rows.push(row);
+    }
+    t
 }
 
 /// The fix files a developer applies: `(file name, contents)`. The redirect map comes as

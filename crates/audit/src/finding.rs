@@ -244,6 +244,13 @@ findings! {
     /// The pages of one hreflang set name different x-default URLs.
     HreflangXDefault => "HREFLANG-X-DEFAULT", Warning, "hreflang sets disagree on x-default",
         "Pages that list each other as alternates name different x-default pages, so the fallback shown to other languages depends on the page.";
+    /// URL variants no page links to (upper-case, doubled slash, index file, other host,
+    /// parameters) answer 200 with the page's content and no canonical to it.
+    VariantDuplicate => "VARIANT-DUPLICATE", Warning, "URL variants serve duplicate pages",
+        "Written another way (upper-case, with an index file, a doubled slash, the other host name, an extra parameter), the site's URLs answer with the same page instead of redirecting or declaring a canonical. No page links them, but external links, old sitemaps and typed URLs reach them, and every one is another copy for search engines to crawl and consolidate. One server rule fixes the whole pattern.";
+    /// URL variants redirect to the page with a temporary redirect.
+    VariantTemporary => "VARIANT-TEMPORARY", Notice, "URL variants redirect temporarily",
+        "The site sends URL variants to the page with a temporary redirect (302, 303, 307), which tells search engines the variant may come back; for a variant that always means the page, a permanent redirect (301) is the clear signal.";
 }
 
 /// How strong the evidence behind a finding or a cluster member is.
@@ -308,7 +315,7 @@ impl FindingId {
         use FindingId::*;
         match self {
             DupHost | DupScheme | DupSlash | DupIndex | DupCase | DupParam | DupContent
-            | DupNear | ClusterConflict => Family::Duplicates,
+            | DupNear | ClusterConflict | VariantDuplicate => Family::Duplicates,
             DupDust | RuleDoesNotHold => Family::Dust,
             CanonMultiple | CanonConflict | CanonInvalid | CanonOutsideHead | CanonRelative
             | CanonToRedirect | CanonToError | CanonToNoindex | CanonToBlocked | CanonChain
@@ -316,7 +323,9 @@ impl FindingId {
                 Family::Canonicals
             }
             RedirectChain | RedirectLoop | RedirectTemporary | RedirectToError
-            | RedirectMetaRefresh | RedirectHttpNotHttps | LinkToRedirect => Family::Redirects,
+            | RedirectMetaRefresh | RedirectHttpNotHttps | LinkToRedirect | VariantTemporary => {
+                Family::Redirects
+            }
             SitemapRedirect
             | SitemapError
             | SitemapNoindex
@@ -520,6 +529,19 @@ pub enum Fix {
         sitemap: String,
         /// The declared URL that redirects to it, if the sitemap was declared.
         instead_of: Option<String>,
+    },
+    /// One server rule for every URL of a variant pattern (`url_variants.csv` and the
+    /// report's URL variants section hold it for nginx and Apache).
+    ServerRule {
+        /// What the rule does, as the start of a sentence ("Redirect upper-case URLs to
+        /// the page's own URL with a 301").
+        change: String,
+        /// One variant and its page.
+        example: [String; 2],
+        /// The rule for nginx.
+        nginx: String,
+        /// The rule for Apache httpd.
+        apache: String,
     },
     /// Make `url` answer 200 with its content (it is the page the others should point at).
     Serve {
@@ -762,6 +784,16 @@ impl fmt::Display for Fix {
                 "Declare sitemap {sitemap} in robots.txt: `Sitemap: {sitemap}`."
             ),
             Fix::Serve { url } => write!(f, "Make {url} answer 200 with its content."),
+            Fix::ServerRule {
+                change, example, ..
+            } => {
+                let [from, to] = example;
+                write!(
+                    f,
+                    "{change}, with one server rule for all of them (for example, {from} is \
+                     the page {to}); url_variants.csv gives the rule for nginx and for Apache."
+                )
+            }
             Fix::SetHreflang { page, lang, href } => write!(
                 f,
                 "On {page}, set <link rel=\"alternate\" hreflang=\"{lang}\" href=\"{href}\">."

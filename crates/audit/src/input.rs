@@ -47,6 +47,9 @@ pub struct AuditInput {
     pub redirect_chains: Vec<RedirectChainRow>,
     /// The robots.txt files read (`robots`), one per origin.
     pub robots: Vec<RobotsRow>,
+    /// URL-variant probes (`probes`): variants of crawled pages no page links to,
+    /// requested after the crawl.
+    pub probes: Vec<ProbeRow>,
 }
 
 /// One origin's robots.txt as the crawler read it (`robots`).
@@ -663,4 +666,89 @@ pub struct RedirectChainRow {
     pub hops: u32,
     /// Loop or too long.
     pub problem: ChainProblem,
+}
+
+/// A way of writing a page's URL that no link needs to use (`probes.rule`; the crawler
+/// makes the variants, see `crawl::probe`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProbeRule {
+    /// `www.` added to or removed from the host.
+    HostWww,
+    /// http instead of https, or the reverse.
+    Scheme,
+    /// The trailing slash added or removed.
+    TrailingSlash,
+    /// The path's letters upper-cased.
+    PathCase,
+    /// An index file name (`index.html`, `index.php`) after a directory URL.
+    IndexFile,
+    /// A slash doubled (`/a//b`).
+    DoubleSlash,
+    /// A tracking parameter added (`utm_source`).
+    TrackingParam,
+    /// A session parameter added (`sessionid`).
+    SessionParam,
+    /// A parameter no page uses added.
+    UnknownParam,
+    /// An empty query (a bare `?`).
+    EmptyQuery,
+    /// The server's IP address as the host.
+    IpHost,
+}
+
+impl ProbeRule {
+    /// Every rule, in the order reports list them.
+    pub const ALL: &'static [ProbeRule] = &[
+        ProbeRule::HostWww,
+        ProbeRule::Scheme,
+        ProbeRule::TrailingSlash,
+        ProbeRule::PathCase,
+        ProbeRule::IndexFile,
+        ProbeRule::DoubleSlash,
+        ProbeRule::TrackingParam,
+        ProbeRule::SessionParam,
+        ProbeRule::UnknownParam,
+        ProbeRule::EmptyQuery,
+        ProbeRule::IpHost,
+    ];
+
+    /// The stored word (`path_case`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProbeRule::HostWww => "host_www",
+            ProbeRule::Scheme => "scheme",
+            ProbeRule::TrailingSlash => "trailing_slash",
+            ProbeRule::PathCase => "path_case",
+            ProbeRule::IndexFile => "index_file",
+            ProbeRule::DoubleSlash => "double_slash",
+            ProbeRule::TrackingParam => "tracking_param",
+            ProbeRule::SessionParam => "session_param",
+            ProbeRule::UnknownParam => "unknown_param",
+            ProbeRule::EmptyQuery => "empty_query",
+            ProbeRule::IpHost => "ip_host",
+        }
+    }
+
+    /// Reads a stored word back.
+    pub fn parse(word: &str) -> Option<ProbeRule> {
+        ProbeRule::ALL.iter().copied().find(|r| r.as_str() == word)
+    }
+}
+
+impl std::fmt::Display for ProbeRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One URL-variant probe (`probes`): `url` is the variant, `base` the page it varies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ProbeRow {
+    /// The variant.
+    pub url: UrlId,
+    /// The crawled page it is a variant of.
+    pub base: UrlId,
+    /// How the variant was made.
+    pub rule: ProbeRule,
 }

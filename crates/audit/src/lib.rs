@@ -149,6 +149,8 @@
 //! | `HREFLANG-NO-SELF` | notice | a page lists alternates but not itself |
 //! | `HREFLANG-CONFLICT` | error | one page maps one code (or x-default) to several URLs |
 //! | `HREFLANG-X-DEFAULT` | warning | two pages that name each other name different x-default pages |
+//! | `VARIANT-DUPLICATE` | warning | URL variants no page links to (probed after the crawl: upper-case, index file, doubled slash, other host, parameters) answer 200 with the page's content and no canonical; fix: one server rule |
+//! | `VARIANT-TEMPORARY` | notice | URL variants redirect to the page with a 302, 303 or 307; fix: make it a 301 |
 //!
 //! A sitemap entry gets at most one `SITEMAP-*` finding (the first that applies, in the
 //! table's order) and a canonical target at most one target problem. A duplicate
@@ -209,6 +211,7 @@ mod log_waste;
 mod main_content;
 mod near;
 mod prediction;
+pub mod probes;
 mod site;
 mod urlparts;
 
@@ -230,9 +233,10 @@ pub use fixes::{CanonicalTag, FixFiles, RedirectLine, RedirectState, SiteRedirec
 pub use input::{
     AnchorRow, AuditInput, CanonicalRow, ChainProblem, DeclarationSource, FetchRow, FoundVia,
     HopKind, HreflangRow, LinkKind, LinkRegion, LinkRow, ReasonKind, RedirectChainRow, RedirectRow,
-    RobotsRow, SitemapEntryRow, SitemapId, SitemapIssue, SitemapRow, SitemapSource, UnknownReason,
-    UrlId, UrlReason, UrlRow, UrlState,
+    ProbeRow, ProbeRule, RobotsRow, SitemapEntryRow, SitemapId, SitemapIssue, SitemapRow,
+    SitemapSource, UnknownReason, UrlId, UrlReason, UrlRow, UrlState,
 };
+pub use probes::{ProbeVerdict, VariantProbe, VariantRule};
 pub use log_waste::{LOG_WASTE_FILE, LOG_WASTE_HEADERS, LogHit, LogWaste, log_waste_table};
 pub use prediction::{PREDICTED_DUPLICATE, PredictionCheck, check_predictions};
 
@@ -306,6 +310,10 @@ pub struct Analysis {
     /// requests first; empty otherwise.
     #[serde(default)]
     pub log_waste: Vec<LogWaste>,
+    /// How the server answers URL variants no page links to, rule by rule (the
+    /// crawler's probes judged, see [`probes`]); empty for an audit without probes.
+    #[serde(default)]
+    pub url_variants: Vec<VariantRule>,
     /// Counts.
     pub stats: Stats,
 }
@@ -336,9 +344,16 @@ pub fn analyse(input: &AuditInput, config: &AnalysisConfig) -> Analysis {
     let mined = dust::mine(&site, &keys, config.learned.as_ref());
     let mut graph = cluster::build_graph(&site, &keys, &mined);
     let clusters = cluster::assemble(&site, &keys, &mut graph, &mined);
+    let url_variants = probes::analyse(&site, &clusters);
     let findings = {
         let cx = checks::Ctx::new(&site, &clusters, &graph, &mined, &keys);
-        checks::run(&cx)
+        let mut findings = checks::run(&cx);
+        if !url_variants.is_empty() {
+            probes::absorb(&url_variants, &mut findings);
+            findings.extend(probes::findings(&url_variants));
+            findings.sort_by(|a, b| (a.severity, a.id, &a.key).cmp(&(b.severity, b.id, &b.key)));
+        }
+        findings
     };
     let stats = Stats {
         urls: site.n as u32,
@@ -388,6 +403,7 @@ pub fn analyse(input: &AuditInput, config: &AnalysisConfig) -> Analysis {
         main_hashes,
         live_redirects,
         log_waste,
+        url_variants,
         stats,
     }
 }

@@ -144,6 +144,12 @@ pub struct CrawlConfig {
     /// The first predicted duplicate, and then one in this many, is fetched anyway, so
     /// the audit can count wrong predictions (0: skip them all). Default 10.
     pub dust_check_every: u64,
+    /// Learn DUST rules during the crawl: once the pages fetched show a URL rule (a
+    /// parameter that never changes the page, a second URL pattern) on enough pairs with
+    /// no counter-example, the URLs it predicts to duplicate a known URL are skipped as
+    /// `dust_duplicate` (but for the verification sample), and a wrong prediction drops
+    /// the rule (see the `online` module). Default on.
+    pub learn_dust: bool,
     /// The audit's storage budget: bytes the crawl may hand to the database (row
     /// contents plus an estimate of their index entries, over all runs; within a few
     /// tens of percent of the file's growth). Once spent, the crawl stops: what it fetched
@@ -314,6 +320,7 @@ impl Default for CrawlConfig {
             known_url_cache: 4_000_000,
             learned_rules: None,
             dust_check_every: 10,
+            learn_dust: true,
             max_db_bytes: 2 << 30,
             max_duration_ms: 0,
             slow_host_ms: 20_000,

@@ -89,9 +89,17 @@ struct Predictor {
 }
 
 impl Predictor {
+    /// A predictor for the carried rules, or an empty one the crawl's own rules fill
+    /// (`learn_dust`).
     fn new(config: &CrawlConfig) -> Option<Self> {
-        let rules = config.learned_rules.clone()?;
-        rules.confirmed().next()?;
+        let rules = match config.learned_rules.clone() {
+            Some(rules) if rules.confirmed().next().is_some() || config.learn_dust => rules,
+            None if config.learn_dust => rules::LearnedRules {
+                policy: Policy::seo(),
+                rules: Vec::new(),
+            },
+            _ => return None,
+        };
         Some(Self {
             rules,
             queued: HashSet::new(),
@@ -116,6 +124,34 @@ impl Predictor {
         let sample = self.check_every > 0 && self.predicted.is_multiple_of(self.check_every);
         self.predicted += 1;
         !sample
+    }
+}
+
+impl Frontier {
+    /// The policy the predictor's keys are made under, when URLs may be predicted.
+    pub(crate) fn dust_policy(&self) -> Option<Policy> {
+        self.predictor.as_ref().map(|p| p.rules.policy.clone())
+    }
+
+    /// Rules the crawl confirmed: URLs they predict to duplicate a queued URL are
+    /// skipped from now on.
+    pub(crate) fn add_dust_rules(&mut self, rules: Vec<rules::DustRule>) {
+        if let Some(p) = self.predictor.as_mut() {
+            for r in rules {
+                if !p.rules.rules.iter().any(|x| x.id == r.id) {
+                    p.rules.rules.push(r);
+                }
+            }
+        }
+    }
+
+    /// A rule whose prediction failed: it predicts nothing more.
+    pub(crate) fn drop_dust_rule(&mut self, id: &str) {
+        if let Some(p) = self.predictor.as_mut() {
+            for r in p.rules.rules.iter_mut().filter(|r| r.id == id) {
+                r.status = rules::RuleStatus::Rejected;
+            }
+        }
     }
 }
 

@@ -36,6 +36,7 @@ mod budget;
 mod config;
 mod fetch;
 mod frontier;
+mod online;
 mod page;
 pub mod probe;
 mod redirects;
@@ -55,6 +56,7 @@ pub use config::{
     CrawlConfig, ListInput, ListMode, ListedUrl, RejectedLine, default_user_agent, parse_resolve,
     start_url,
 };
+pub use online::OnlineCounts;
 pub use sample::{SampleFetch, fetch_samples, fetch_urls};
 pub use tokio_util::sync::CancellationToken;
 
@@ -162,6 +164,8 @@ pub struct CrawlSummary {
     /// stopped it (storage, duration, a slow host) or a limit that left URLs uncrawled
     /// (`max_urls`, `max_depth`); `None` for a complete crawl (or a cancel or failure).
     pub stop: Option<store::AuditStop>,
+    /// DUST rules learned during this run, and their verification (`learn_dust`).
+    pub dust: Option<OnlineCounts>,
 }
 
 /// Creates an audit for `config` (stored with it) and runs it to the end, a cancel or

@@ -679,6 +679,23 @@ fn html(
         f.blocks = Some(extract::blocks::encode(&page.blocks));
         f.charset = Some(page.charset.clone());
     }
+    // The crawl's own DUST rules learn from every page that answered 2xx, and check
+    // the pages they predicted (the verification sample) against their twins.
+    if let Some(dust) = &ctx.dust
+        && record
+            .fetch
+            .as_ref()
+            .is_some_and(|f| f.status.is_some_and(|s| (200..300).contains(&s)))
+    {
+        let changes = dust.observe(url.as_str(), page.text_hash, Some(page.simhash));
+        if !changes.confirmed.is_empty() || !changes.dropped.is_empty() {
+            let mut frontier = ctx.lock_frontier();
+            frontier.add_dust_rules(changes.confirmed);
+            for id in &changes.dropped {
+                frontier.drop_dust_rule(id);
+            }
+        }
+    }
     let base = canon::document_base(url, page.base_href.as_deref());
     let link_depths = (claimed.depth + 1, 0);
 

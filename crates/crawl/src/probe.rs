@@ -355,6 +355,8 @@ pub(crate) async fn admit(store: &Store, audit: AuditId, ctx: &Ctx) -> Result<bo
     if sections == 0 {
         return Ok(false);
     }
+    // What the crawl fetched is read back from the store.
+    ctx.writer.flush().await?;
     let rows_per_section = CANDIDATES_PER_SECTION + PER_SECTION as u32;
     let candidates = store
         .probe_candidates(

@@ -20,6 +20,7 @@ use url::Url;
 use crate::address::AddressPolicy;
 use crate::budget::{self, Budget, SlowHosts};
 use crate::frontier::{Admission, Found, Frontier, rfc3986_key};
+use crate::online::OnlineDust;
 use crate::robots::{HostGate, MAX_ROBOTS_BYTES, ROBOTS_TOO_LARGE, RobotsCache, RobotsRules};
 use crate::scope::{Guard, Scope, www_twin};
 use crate::sitemaps::SitemapBook;
@@ -57,6 +58,8 @@ pub(crate) struct Ctx {
     robots_sitemaps: Mutex<Vec<String>>,
     /// The pages of URL-variant probes, whose links are recorded, not followed.
     pub probes: crate::probe::ProbeMarks,
+    /// DUST rules learned during the crawl (`learn_dust`).
+    pub dust: Option<OnlineDust>,
 }
 
 impl Ctx {
@@ -284,7 +287,19 @@ pub(crate) async fn run(
             },
         )
         .await?;
+    let dust = frontier
+        .dust_policy()
+        .filter(|_| config.learn_dust)
+        .map(|policy| {
+            let earlier = config
+                .learned_rules
+                .iter()
+                .flat_map(|r| r.confirmed().cloned())
+                .collect();
+            OnlineDust::new(policy, earlier)
+        });
     let ctx = Arc::new(Ctx {
+        dust,
         config: config.clone(),
         client,
         guard: Guard::new(scope, policy),
@@ -427,6 +442,9 @@ pub(crate) async fn run(
         let chains = redirects::problem_chains(&edges, config.max_redirects);
         store.replace_redirect_chains(audit, &chains).await?;
     }
+    if let Some(dust) = &ctx.dust {
+        keep_learned_rules(store, audit, config, dust).await?;
+    }
     let summary = store.audit_summary(audit).await?;
     let stop = match budget_stop {
         Some(mut stop) => {
@@ -464,7 +482,39 @@ pub(crate) async fn run(
         scope_refused: ctx.guard.scope_refused(),
         failure,
         stop,
+        dust: ctx.dust.as_ref().map(OnlineDust::counts),
     })
+}
+
+/// Keeps the rules the run learned (and those it dropped, marked rejected) in the
+/// audit's stored configuration: a resumed run predicts with them, and the analysis
+/// measures and reports them as it does rules carried from an earlier audit.
+async fn keep_learned_rules(
+    store: &Store,
+    audit: AuditId,
+    config: &CrawlConfig,
+    dust: &OnlineDust,
+) -> Result<(), CrawlError> {
+    let learned = dust.rules();
+    if learned.is_empty() {
+        return Ok(());
+    }
+    let mut stored = config.clone();
+    let rules = stored
+        .learned_rules
+        .get_or_insert_with(|| rules::LearnedRules {
+            policy: dust.policy().clone(),
+            rules: Vec::new(),
+        });
+    for rule in learned {
+        match rules.rules.iter_mut().find(|r| r.id == rule.id) {
+            Some(r) => r.status = rule.status,
+            None => rules.rules.push(rule),
+        }
+    }
+    let json = serde_json::to_string(&stored).map_err(|e| CrawlError::Config(e.to_string()))?;
+    store.replace_audit_config(audit, &json).await?;
+    Ok(())
 }
 
 /// The limit a finished crawl ran into, if URLs were left uncrawled because of one:

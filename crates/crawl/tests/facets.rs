@@ -59,6 +59,9 @@ async fn filter_combinations_stop_at_the_facet_budget_and_repeats_are_never_fetc
     let config = CrawlConfig {
         max_urls: 20_000,
         facet_budget: 50,
+        // Counts the filter combinations fetched: URL-variant probes (exempt from the
+        // budget, like start URL variants) would add theirs.
+        probe_variants: false,
         ..CrawlConfig::for_url(&format!("http://127.0.0.1:{}/", server.port()))
     };
     let (progress, _rx) = watch::channel(Progress::default());

@@ -106,6 +106,7 @@ pub async fn load(store: &store::Store, audit: store::AuditId) -> Result<AuditIn
         robots_blocks,
         redirect_chains,
         robots,
+        probes,
     } = &mut input;
     tokio::try_join!(
         store.scan_urls(audit, |u| urls.push(url_row(u, ck))),
@@ -188,6 +189,16 @@ pub async fn load(store: &store::Store, audit: store::AuditId) -> Result<AuditIn
                     bytes: r.body.map_or(0, |b| b.len() as u64),
                     origin: r.origin,
                     status: r.status,
+                })
+                .collect();
+            *probes = store
+                .probes(audit)
+                .await?
+                .into_iter()
+                .map(|p| audit::ProbeRow {
+                    url: ck.id(p.url_id),
+                    base: ck.id(p.base_url_id),
+                    rule: probe_rule(p.rule),
                 })
                 .collect();
             Ok(())
@@ -414,4 +425,21 @@ pub async fn stored_validations(
         .iter()
         .map(validation_fetch)
         .collect())
+}
+
+/// A probe's rule, as the analysis names it.
+fn probe_rule(rule: store::ProbeRule) -> audit::ProbeRule {
+    match rule {
+        store::ProbeRule::HostWww => audit::ProbeRule::HostWww,
+        store::ProbeRule::Scheme => audit::ProbeRule::Scheme,
+        store::ProbeRule::TrailingSlash => audit::ProbeRule::TrailingSlash,
+        store::ProbeRule::PathCase => audit::ProbeRule::PathCase,
+        store::ProbeRule::IndexFile => audit::ProbeRule::IndexFile,
+        store::ProbeRule::DoubleSlash => audit::ProbeRule::DoubleSlash,
+        store::ProbeRule::TrackingParam => audit::ProbeRule::TrackingParam,
+        store::ProbeRule::SessionParam => audit::ProbeRule::SessionParam,
+        store::ProbeRule::UnknownParam => audit::ProbeRule::UnknownParam,
+        store::ProbeRule::EmptyQuery => audit::ProbeRule::EmptyQuery,
+        store::ProbeRule::IpHost => audit::ProbeRule::IpHost,
+    }
 }

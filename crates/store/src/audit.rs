@@ -218,6 +218,25 @@ impl Store {
         Ok(AuditId(id))
     }
 
+    /// Replaces an audit's stored configuration (a run that learned rules keeps them
+    /// for its resumes and for the audits started like it).
+    pub async fn replace_audit_config(
+        &self,
+        id: AuditId,
+        config_json: &str,
+    ) -> Result<(), StoreError> {
+        sqlx::query("UPDATE audits SET config = ? WHERE id = ?")
+            .bind(crate::versioned::wrap(
+                crate::versioned::AUDIT_CONFIG,
+                config_json,
+            ))
+            .bind(id.0)
+            .execute(self.pool())
+            .await
+            .ctx("storing an audit's configuration")?;
+        Ok(())
+    }
+
     /// One audit's row.
     pub async fn audit(&self, id: AuditId) -> Result<Audit, StoreError> {
         let sql = format!("SELECT {AUDIT_COLUMNS} FROM audits WHERE id = ?");

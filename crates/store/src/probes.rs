@@ -170,7 +170,8 @@ impl Store {
     /// found as a variant, declaring no canonical to another URL. Per host and site
     /// section (the first path segment) the first `per_section` pages by URL (pages
     /// without a query first) and the first `directories` pages whose URL ends in `/`;
-    /// the largest sections first, at most `limit` rows.
+    /// the sections with the most pages without a query first (then the most pages), at
+    /// most `limit` rows.
     pub async fn probe_candidates(
         &self,
         audit: AuditId,
@@ -210,12 +211,13 @@ impl Store {
                                            ORDER BY has_query, url) AS n,
                         ROW_NUMBER() OVER (PARTITION BY host, section, is_dir
                                            ORDER BY has_query, url) AS n_dir,
-                        COUNT(*) OVER (PARTITION BY host, section) AS pages
+                        COUNT(*) OVER (PARTITION BY host, section) AS pages,
+                        SUM(NOT has_query) OVER (PARTITION BY host, section) AS clean
                  FROM sections
              )
              SELECT id, url, host, depth, section, pages FROM ranked
              WHERE n <= ?2 OR (is_dir AND n_dir <= ?3)
-             ORDER BY pages DESC, host, section, url
+             ORDER BY clean DESC, pages DESC, host, section, url
              LIMIT ?4",
         )
         .bind(audit.0)

@@ -25,6 +25,12 @@ macro_rules! ipc_commands {
             list_audits() -> ::std::vec::Vec<$crate::AuditListItem>;
             /// Starts an audit; answers its id.
             start_audit(request: $crate::StartAuditRequest) -> i64;
+            /// Starts a list audit of files (URL lists, sitemaps, CSV, access logs) with
+            /// the limits and options of `request` (its URL is not used); answers its id.
+            start_list_audit(
+                request: $crate::StartAuditRequest,
+                list: $crate::ListAuditRequest
+            ) -> i64;
             /// The latest progress of an audit running in this process.
             audit_progress(audit_id: i64) -> ::std::option::Option<$crate::Progress>;
             /// Stops a running audit (nothing when it already stopped).
@@ -43,6 +49,10 @@ macro_rules! ipc_commands {
             cluster_detail(audit_id: i64, cluster_id: u32) -> $crate::ClusterDetail;
             /// A page of findings.
             query_findings(audit_id: i64, query: $crate::FindingQuery) -> $crate::FindingPage;
+            /// Every finding kind present, highest priority first.
+            list_issues(audit_id: i64) -> ::std::vec::Vec<$crate::IssueView>;
+            /// One URL in full (the detail pane), by its URL.
+            url_detail(audit_id: i64, url: ::std::string::String) -> $crate::UrlDetail;
             /// What changed between two audits.
             compare_audits(old_audit: i64, new_audit: i64) -> $crate::DiffView;
             /// Writes one table as CSV; answers the number of rows written.
@@ -172,6 +182,7 @@ exported!(
     AuditListItem,
     PresetName,
     StartAuditRequest,
+    ListAuditRequest,
     ProgressPhase,
     Progress,
     CountItem,
@@ -179,6 +190,14 @@ exported!(
     MemberView,
     SignalView,
     FindingView,
+    IssueView,
+    DetailField,
+    CanonicalView,
+    LinkView,
+    HopView,
+    MembershipView,
+    SitemapEntryView,
+    UrlDetail,
     ClusterDetail,
     FindingQuery,
     FindingPage,

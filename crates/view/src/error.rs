@@ -40,6 +40,9 @@ pub enum ViewError {
     /// No cluster with this id.
     #[error("the audit has no cluster {0}")]
     NoSuchCluster(u32),
+    /// No URL of the audit is this one.
+    #[error("the audit has no URL {0}")]
+    NoSuchUrl(String),
     /// A request the app cannot carry out as given.
     #[error("{0}")]
     Invalid(String),
@@ -96,7 +99,7 @@ impl ViewError {
                 crawl::CrawlError::StoredConfig { .. } => ErrorCode::Unreadable,
                 _ => ErrorCode::InvalidInput,
             },
-            ViewError::NoSuchCluster(_) => ErrorCode::NotFound,
+            ViewError::NoSuchCluster(_) | ViewError::NoSuchUrl(_) => ErrorCode::NotFound,
             ViewError::Io { .. } | ViewError::Csv(..) => ErrorCode::Io,
             ViewError::Task(_) => ErrorCode::Internal,
             ViewError::Busy(_) => ErrorCode::Busy,

@@ -21,7 +21,9 @@ mod detail;
 mod error;
 pub mod family;
 mod findings;
+pub mod issues;
 mod list;
+pub mod lists;
 mod open;
 mod overview;
 pub mod runs;
@@ -29,6 +31,7 @@ pub mod session;
 pub mod table;
 pub mod tables;
 pub mod types;
+mod url_detail;
 pub mod workflow;
 
 pub use compare::compare;

@@ -98,6 +98,7 @@ pub struct OpenAudit {
     tables: [OnceLock<PagedTable>; TableName::ALL.len()],
     lookup: OnceLock<Lookup>,
     findings: OnceLock<FindingIndex>,
+    urls: OnceLock<crate::url_detail::UrlIndex>,
 }
 
 impl OpenAudit {
@@ -173,6 +174,7 @@ impl OpenAudit {
             tables: Default::default(),
             lookup: OnceLock::new(),
             findings: OnceLock::new(),
+            urls: OnceLock::new(),
         }
     }
 
@@ -260,6 +262,57 @@ impl OpenAudit {
             self.finding_index(),
             &self.policy,
         ))
+    }
+
+    /// Every finding kind present, highest priority first ([`crate::issues`]).
+    pub fn issues(&self) -> Vec<crate::types::IssueView> {
+        crate::issues::issues(&self.analysis)
+    }
+
+    /// One URL in full (the detail pane): `url` as found or in its rfc3986 form.
+    pub fn url_detail(&self, url: &str) -> Result<crate::types::UrlDetail, ViewError> {
+        let index = self
+            .urls
+            .get_or_init(|| crate::url_detail::UrlIndex::new(&self.input));
+        let id = index
+            .id_of(&self.input, url)
+            .ok_or_else(|| ViewError::NoSuchUrl(url.to_owned()))?;
+        // The Pages table has one row per URL, in the input's order.
+        let pages = self.table(TableName::Pages);
+        let fields = index
+            .row_of(id)
+            .and_then(|i| pages.rows().get(i))
+            .map(|row| {
+                pages
+                    .columns()
+                    .iter()
+                    .zip(row)
+                    .map(|(c, v)| crate::types::DetailField {
+                        key: c.key.clone(),
+                        label: c.title.clone(),
+                        value: v.as_text().into_owned(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut detail = crate::url_detail::url_detail(&self.input, index, id, fields);
+        if let Some(c) = self.analysis.cluster_of(id) {
+            let at = c.members.iter().position(|m| m.url_id == id);
+            let full = self.cluster_detail(c.id)?;
+            if let Some(member) = at.and_then(|i| full.members.get(i)) {
+                detail.cluster = Some(crate::types::MembershipView {
+                    cluster_id: full.id,
+                    preferred_url: full.preferred_url.clone(),
+                    cause: full.cause,
+                    size: full.size,
+                    member: member.clone(),
+                });
+            }
+        }
+        detail.findings = self
+            .finding_index()
+            .concerning(&self.analysis, &[detail.url.as_str()]);
+        Ok(detail)
     }
 
     /// A page of findings.

@@ -30,6 +30,18 @@ pub fn crawl_config(req: &StartAuditRequest, ca_pems: &[String]) -> Result<Crawl
         return Err(ViewError::Invalid("enter the URL to audit".into()));
     }
     let mut config = CrawlConfig::for_url(url);
+    apply_settings(&mut config, req, ca_pems)?;
+    config.validate()?;
+    Ok(config)
+}
+
+/// The limits, robots, user agent, `--resolve` entries and extra CAs of `req` applied to
+/// `config` (everything but the start URL).
+pub fn apply_settings(
+    config: &mut CrawlConfig,
+    req: &StartAuditRequest,
+    ca_pems: &[String],
+) -> Result<(), ViewError> {
     if let Some(n) = req.max_urls {
         config.max_urls = u64::from(n);
     }
@@ -56,8 +68,7 @@ pub fn crawl_config(req: &StartAuditRequest, ca_pems: &[String]) -> Result<Crawl
         }
     }
     config.extra_root_certs_pem.extend(ca_pems.iter().cloned());
-    config.validate()?;
-    Ok(config)
+    Ok(())
 }
 
 /// A stored configuration that does not start where its audit's row says: start URLs

@@ -18,7 +18,10 @@ pub fn export_table(name: TableName) -> Option<Table> {
         TableName::Canonicals => Table::Canonicals,
         TableName::SitemapEntries => Table::SitemapEntries,
         TableName::LinksToNonPreferred => Table::LinksToNonPreferred,
-        TableName::Clusters | TableName::Params | TableName::DustRules => return None,
+        TableName::UrlVariants => Table::UrlVariants,
+        TableName::Clusters | TableName::Params | TableName::DustRules | TableName::IssueUrls => {
+            return None;
+        }
     })
 }
 
@@ -29,6 +32,7 @@ pub fn file_name(name: TableName) -> &'static str {
         None => match name {
             TableName::Clusters => "cluster_list.csv",
             TableName::Params => "params.csv",
+            TableName::IssueUrls => "issue_urls.csv",
             _ => "dust_rules.csv",
         },
     }
@@ -254,8 +258,23 @@ pub fn build(
                 Some(keys),
             )
         }
+        TableName::UrlVariants => {
+            let keys = analysis
+                .url_variants
+                .iter()
+                .map(|r| r.rule.as_str().to_owned())
+                .collect();
+            (
+                audit::export::table_data(Table::UrlVariants, input, analysis),
+                Some(keys),
+            )
+        }
         TableName::Params => (params(analysis), None),
         TableName::DustRules => (dust_rules(analysis), None),
+        TableName::IssueUrls => {
+            let (data, keys) = crate::issues::issue_urls(analysis);
+            (data, Some(keys))
+        }
         TableName::Pages => {
             let keys = input
                 .urls
@@ -333,6 +352,16 @@ mod tests {
         (
             TableName::DustRules,
             "rule rewrite status support applicable agreed precision example",
+        ),
+        (
+            TableName::IssueUrls,
+            "issue severity address summary fix evidence title",
+        ),
+        (
+            TableName::UrlVariants,
+            "rule samples verdict duplicate redirect_temporary redirect_elsewhere different \
+             canonical gone redirect_permanent error not_fetched example_variant example_page \
+             example_answer nginx_rule apache_rule",
         ),
     ];
 

@@ -79,11 +79,16 @@ pub enum TableName {
     Params,
     /// The learned DUST rules.
     DustRules,
+    /// One row per URL a finding names: the Issues view's URLs, with the finding's
+    /// summary, fix and evidence.
+    IssueUrls,
+    /// How the server answers URL variants no page links to, one row per rule.
+    UrlVariants,
 }
 
 impl TableName {
     /// Every table.
-    pub const ALL: [TableName; 10] = [
+    pub const ALL: [TableName; 12] = [
         TableName::Pages,
         TableName::Clusters,
         TableName::ClusterMembers,
@@ -94,6 +99,8 @@ impl TableName {
         TableName::LinksToNonPreferred,
         TableName::Params,
         TableName::DustRules,
+        TableName::IssueUrls,
+        TableName::UrlVariants,
     ];
 }
 
@@ -441,6 +448,24 @@ pub struct StartAuditRequest {
     pub resolve: Vec<String>,
 }
 
+/// A list audit's inputs (`dustpan audit --list`): files read through `urllist`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ListAuditRequest {
+    /// URL lists, XML sitemaps, CSV files (an Address / URL / Loc column) or access
+    /// logs, on this machine.
+    pub files: Vec<String>,
+    /// The site's scheme and host, which an access log's paths (and a list's) are
+    /// resolved against; required for an access log.
+    pub site: Option<String>,
+    /// For access logs: keep only requests whose user agent matches this regular
+    /// expression.
+    pub log_agent: Option<String>,
+    /// Crawl on from the listed URLs as from start URLs, instead of auditing the list
+    /// alone.
+    pub follow: bool,
+}
+
 /// What a running audit is doing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
@@ -621,6 +646,155 @@ pub struct FindingView {
     /// What to do.
     pub fixes: Vec<String>,
 }
+
+/// One kind of finding present in an audit, as the Issues view lists it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct IssueView {
+    /// The finding id, e.g. `DUP-HOST` (one of [`FindingCode`]'s codes).
+    #[ts(as = "FindingCode")]
+    pub code: String,
+    /// The kind's title.
+    pub title: String,
+    /// How much it matters.
+    pub severity: Severity,
+    /// The family it is listed under.
+    pub family: Family,
+    /// `strong` or `review`.
+    pub tier: Tier,
+    /// Findings of this kind.
+    pub findings: u32,
+    /// Distinct URLs they name.
+    pub urls: u32,
+    /// Severity weight × log2(1 + URLs), rounded to two decimals (see
+    /// [`crate::issues::priority`]); the list is sorted by it, highest first.
+    pub priority: f64,
+    /// Why it matters (the kind's catalog text).
+    pub why: String,
+    /// How to fix it: the kinds of change its findings propose, with counts.
+    pub how_to_fix: String,
+    /// The first finding's first fix, as an example.
+    pub example_fix: String,
+}
+
+/// One labelled value of a URL's detail (the Pages table's columns, in its order).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DetailField {
+    /// A [`Column::key`] of the Pages table.
+    pub key: String,
+    /// Its title.
+    pub label: String,
+    /// The value as text (empty when none).
+    pub value: String,
+}
+
+/// A canonical declaration of a URL's page, from any source.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CanonicalView {
+    /// `link element` or `HTTP header`.
+    pub source: String,
+    /// The href as written.
+    pub href: String,
+    /// The URL it resolved to (`None` when it did not resolve).
+    pub target: Option<String>,
+    /// The element is in `<head>` (always true for a header).
+    pub in_head: bool,
+}
+
+/// One link from or to a URL.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LinkView {
+    /// The other end: the linking page (inlinks) or the target (outlinks).
+    pub url: String,
+    /// The anchor text, when the store keeps it (links to redirects, errors and
+    /// canonicalised URLs).
+    pub anchor: Option<String>,
+    /// Where in the page: navigation, header, footer, sidebar, main, body.
+    pub region: Option<String>,
+    /// What the link comes from: `link`, `nofollow link`, `rel=next`, `og:url`, ….
+    pub kind: String,
+    /// rel=nofollow.
+    pub nofollow: bool,
+    /// The target's status code (outlinks; the URL's own for inlinks), when fetched.
+    pub status: Option<u16>,
+}
+
+/// One redirect hop.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct HopView {
+    /// The redirecting URL.
+    pub from: String,
+    /// Where it points (`None`: the target did not resolve).
+    pub to: Option<String>,
+    /// The status code (0 for a meta refresh).
+    pub status: u16,
+    /// `HTTP` or `meta refresh`.
+    pub kind: String,
+}
+
+/// A URL's place in its cluster.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct MembershipView {
+    /// The cluster.
+    pub cluster_id: u32,
+    /// Its preferred URL.
+    pub preferred_url: String,
+    /// Its main cause.
+    pub cause: Cause,
+    /// Members.
+    pub size: u32,
+    /// The URL as a member: role, evidence, fix.
+    pub member: MemberView,
+}
+
+/// One sitemap entry naming a URL.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SitemapEntryView {
+    /// The sitemap's URL.
+    pub sitemap: String,
+    /// Its HTTP status.
+    pub status: Option<u16>,
+}
+
+/// Everything the app shows about one URL (the detail pane). Response headers are not
+/// stored by the crawl beyond the canonical `Link:` and `X-Robots-Tag` they carry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct UrlDetail {
+    /// The URL as first found.
+    pub url: String,
+    /// The Pages table's row for it.
+    pub fields: Vec<DetailField>,
+    /// Every canonical declaration of the page, in declaration order.
+    pub canonicals: Vec<CanonicalView>,
+    /// Robots directives from every source (meta robots, X-Robots-Tag, robots.txt).
+    pub robots: Vec<String>,
+    /// Links to it, at most [`DETAIL_LINKS`].
+    pub inlinks: Vec<LinkView>,
+    /// How many links to it in all.
+    pub inlinks_total: u32,
+    /// Links from it, at most [`DETAIL_LINKS`].
+    pub outlinks: Vec<LinkView>,
+    /// How many links from it in all.
+    pub outlinks_total: u32,
+    /// Its redirect hops, from it to the end of the chain.
+    pub hops: Vec<HopView>,
+    /// Its cluster, when it is in one.
+    pub cluster: Option<MembershipView>,
+    /// Findings that name it.
+    pub findings: Vec<FindingView>,
+    /// Sitemaps that list it.
+    pub sitemaps: Vec<SitemapEntryView>,
+}
+
+/// The most inlinks or outlinks a [`UrlDetail`] carries.
+pub const DETAIL_LINKS: usize = 1000;
 
 /// One cluster in full.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]

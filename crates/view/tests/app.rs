@@ -278,6 +278,165 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
             || f.key.contains("chain/start")
     }));
 
+    // Issues: one per finding kind present, by priority, with their URLs as a table.
+    let issues = open.issues();
+    let kinds: std::collections::BTreeSet<&str> = all.items.iter().map(|f| f.id.as_str()).collect();
+    assert_eq!(issues.len(), kinds.len());
+    assert!(
+        issues.windows(2).all(|w| w[0].priority >= w[1].priority),
+        "sorted by priority"
+    );
+    let slash = issues.iter().find(|i| i.code == "DUP-SLASH").unwrap();
+    assert_eq!(slash.severity, Severity::Warning);
+    assert_eq!(
+        slash.priority,
+        view::issues::priority(Severity::Warning, slash.urls)
+    );
+    assert!(
+        slash.why.starts_with("Two URLs serve one page"),
+        "{}",
+        slash.why
+    );
+    assert!(slash.how_to_fix.contains(": "), "{}", slash.how_to_fix);
+    let slash_findings: Vec<_> = all.items.iter().filter(|f| f.id == "DUP-SLASH").collect();
+    assert_eq!(slash.findings as usize, slash_findings.len());
+    let slash_urls: std::collections::BTreeSet<&str> = slash_findings
+        .iter()
+        .flat_map(|f| f.urls.iter().map(String::as_str))
+        .collect();
+    assert_eq!(slash.urls as usize, slash_urls.len());
+    assert!(slash_urls.contains("https://example.test/shoes/"));
+    let mut q = query(TableName::IssueUrls);
+    q.filters = vec![view::ColumnFilter {
+        column: "issue".into(),
+        op: view::FilterOp::Equals,
+        value: "DUP-SLASH".into(),
+        upper: None,
+    }];
+    let rows = open.query_table(&q).unwrap();
+    assert_eq!(rows.matched as usize, slash_urls.len());
+    let address = rows
+        .columns
+        .iter()
+        .position(|c| c.key == "address")
+        .unwrap();
+    let summary = rows
+        .columns
+        .iter()
+        .position(|c| c.key == "summary")
+        .unwrap();
+    let fix = rows.columns.iter().position(|c| c.key == "fix").unwrap();
+    let shoes = rows
+        .rows
+        .iter()
+        .find(|r| text(&r[address]) == "https://example.test/shoes/")
+        .expect("/shoes/ is listed under DUP-SLASH");
+    assert!(!text(&shoes[summary]).is_empty());
+    assert!(text(&shoes[fix]).contains("https://example.test/shoes"));
+    // The total of the table is every (finding, URL) pair.
+    let pairs: usize = all
+        .items
+        .iter()
+        .map(|f| {
+            f.urls
+                .iter()
+                .collect::<std::collections::HashSet<_>>()
+                .len()
+        })
+        .sum();
+    assert_eq!(open.table(TableName::IssueUrls).rows().len(), pairs);
+
+    // The URL detail pane: a duplicate's cluster, a redirect's hops, a 404's inlinks.
+    let dup = open.url_detail("https://example.test/shoes/").unwrap();
+    assert_eq!(dup.url, "https://example.test/shoes/");
+    let field = |d: &view::UrlDetail, key: &str| {
+        d.fields
+            .iter()
+            .find(|f| f.key == key)
+            .map(|f| f.value.clone())
+            .unwrap()
+    };
+    assert_eq!(field(&dup, "address"), "https://example.test/shoes/");
+    assert_eq!(field(&dup, "status_code"), "200");
+    let member = dup.cluster.as_ref().expect("/shoes/ is clustered");
+    assert_eq!(member.preferred_url, "https://example.test/shoes");
+    assert_eq!(member.cluster_id, cluster_id);
+    assert_eq!(member.member.role, Role::Duplicate);
+    assert_eq!(member.member.url, "https://example.test/shoes/");
+    assert!(member.member.evidence[0].contains("same content"));
+    assert!(dup.findings.iter().any(|f| f.id == "DUP-SLASH"));
+    assert!(
+        dup.findings
+            .iter()
+            .all(|f| f.urls.iter().any(|u| u == "https://example.test/shoes/"))
+    );
+    let chain = open.url_detail("https://example.test/chain/start").unwrap();
+    assert_eq!(chain.hops.len(), 3, "{:?}", chain.hops);
+    assert_eq!(chain.hops[0].from, "https://example.test/chain/start");
+    for w in chain.hops.windows(2) {
+        assert_eq!(w[0].to.as_deref(), Some(w[1].from.as_str()));
+    }
+    assert!(chain.hops.iter().all(|h| (300..400).contains(&h.status)));
+    assert_eq!(
+        field(&chain, "status_code"),
+        chain.hops[0].status.to_string()
+    );
+    let input = open.input();
+    let broken = input
+        .fetches
+        .iter()
+        .filter(|f| f.status == Some(404))
+        .map(|f| f.url_id)
+        .find(|id| {
+            input
+                .links
+                .iter()
+                .any(|l| l.to == Some(*id) && !l.kind.is_declared())
+        })
+        .expect("a linked 404");
+    let broken_url = input
+        .urls
+        .iter()
+        .find(|u| u.id == broken)
+        .unwrap()
+        .found_url()
+        .to_owned();
+    let d = open.url_detail(&broken_url).unwrap();
+    let expected_inlinks = input.links.iter().filter(|l| l.to == Some(broken)).count();
+    assert_eq!(d.inlinks_total as usize, expected_inlinks);
+    assert_eq!(d.inlinks.len(), expected_inlinks.min(view::DETAIL_LINKS));
+    assert!(d.inlinks.iter().all(|l| l.status == Some(404)));
+    assert!(d.inlinks.iter().all(|l| l.url.starts_with("https://")));
+    // Anchor text is kept for links to errors.
+    assert!(
+        d.inlinks
+            .iter()
+            .any(|l| l.anchor.as_deref().is_some_and(|a| !a.is_empty())),
+        "{:?}",
+        d.inlinks
+    );
+    assert!(d.inlinks.iter().all(|l| l.region.is_some()));
+    assert!(
+        d.findings.iter().any(|f| f.id == "LINK-BROKEN"),
+        "{:?}",
+        d.findings
+    );
+    assert!(d.outlinks.is_empty() || d.outlinks_total as usize >= d.outlinks.len());
+    let home = open.url_detail("https://example.test/").unwrap();
+    assert!(home.outlinks_total > 5);
+    assert!(
+        home.outlinks
+            .iter()
+            .any(|l| l.url == "https://example.test/shoes")
+    );
+    let missing = open
+        .url_detail("https://example.test/never-seen")
+        .unwrap_err();
+    assert!(
+        matches!(missing, view::ViewError::NoSuchUrl(_)),
+        "{missing:?}"
+    );
+
     // Pages: sorted by status code (descending), searched.
     let mut q = query(TableName::Pages);
     q.sort = Some(SortSpec {

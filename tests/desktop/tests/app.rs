@@ -3,7 +3,8 @@
 //! export CSV and check its rows; then on the pages table filter `Status Code >= 300`
 //! and `Address contains comment` and check the counts against the fixture and the
 //! unfiltered table, export the filtered view, copy a URL from the app's context menu
-//! and resize a column.
+//! and resize a column; open the Issues view and one issue's URLs, and the detail pane
+//! of a 404 of the fixture with its inlinks.
 //!
 //! Run: `xvfb-run -a cargo test -p desktop-e2e -- --ignored` after building the app
 //! (`npm --prefix ui run build && cargo build -p dustpan-desktop`); `scripts/test.sh`
@@ -214,6 +215,7 @@ async fn audit_the_fixture_open_a_cluster_and_export() {
     }
 
     pages_table_filters_copy_and_resize(&app).await;
+    issues_and_url_detail(&app).await;
 
     app.stop().await.unwrap();
 }
@@ -434,4 +436,142 @@ async fn pages_table_filters_copy_and_resize(app: &App) {
     s.send_keys(&handle, "\u{E014}").await.unwrap();
     let keyed = width(s.attribute(&handle, "data-width").await.unwrap());
     assert_eq!(keyed, after + 16.0);
+}
+
+/// Clicks the first element matching `css` whose `attr` is `value`, retrying while the
+/// list re-renders.
+async fn click_where(app: &App, css: &str, attr: &str, value: &str) {
+    let s = app.session();
+    for _ in 0..50 {
+        for e in s.find_all(css).await.unwrap() {
+            if s.attribute(&e, attr).await.ok().flatten().as_deref() == Some(value)
+                && s.click(&e).await.is_ok()
+            {
+                return;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    panic!(
+        "no {css} with {attr}={value}; window saved in {}",
+        app.dump("click-where").await.display()
+    );
+}
+
+/// The Issues view with one issue's URLs, and the URL detail pane of a linked 404.
+async fn issues_and_url_detail(app: &App) {
+    let s = app.session();
+    let audits = invoke(app, "list_audits", json!({})).await;
+    let audit_id = audits[0]["id"].as_i64().unwrap();
+    let issues = invoke(app, "list_issues", json!({ "auditId": audit_id })).await;
+    let slash = issues
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["code"] == "DUP-SLASH")
+        .expect("a DUP-SLASH issue");
+    let slash_urls = slash["urls"].as_u64().unwrap();
+
+    // The Overview leads with "Fix these first".
+    s.click(&s.find(&tid("nav-overview")).await.unwrap())
+        .await
+        .unwrap();
+    let first = s
+        .wait_for_count(&tid("fix-first-item"), 1, Duration::from_secs(20))
+        .await
+        .unwrap();
+    assert!(first.len() <= 5);
+    let top = s.attribute(&first[0], "data-code").await.unwrap().unwrap();
+    assert_eq!(json!(top), issues[0]["code"]);
+
+    // Issues: pick DUP-SLASH, its URL table lists its URLs.
+    s.click(&s.find(&tid("nav-issues")).await.unwrap())
+        .await
+        .unwrap();
+    let rows = s
+        .wait_for_count(&tid("issue-row"), 1, Duration::from_secs(20))
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), issues.as_array().unwrap().len());
+    click_where(app, &tid("issue-row"), "data-code", "DUP-SLASH").await;
+    s.wait_for_text(&tid("issue-detail"), Duration::from_secs(10), |t| {
+        t.contains("DUP-SLASH") && t.contains("Why it matters")
+    })
+    .await
+    .unwrap();
+    wait_for_matched(app, slash_urls as usize, "DUP-SLASH URLs").await;
+    let url_rows = s
+        .wait_for_count(&tid("issue-url-row"), 1, Duration::from_secs(10))
+        .await
+        .unwrap();
+    let mut listed = Vec::new();
+    for r in &url_rows {
+        listed.push(s.text_content(r).await.unwrap());
+    }
+    assert!(
+        listed
+            .iter()
+            .any(|t| t.contains("https://example.test/shoes/")),
+        "{listed:?}"
+    );
+
+    // A 404 with inlinks, from the Pages table's own export.
+    let whole = app.scratch.join("pages-for-detail.csv");
+    invoke(
+        app,
+        "export_table",
+        json!({ "auditId": audit_id, "table": "pages", "path": whole }),
+    )
+    .await;
+    let all = read_csv(&whole);
+    let broken = all
+        .iter()
+        .find(|r| r["Status Code"] == "404" && r["Inlinks"].parse::<u32>().is_ok_and(|n| n > 0))
+        .expect("a linked 404 in the fixture");
+    let url = broken["Address"].clone();
+    let detail = invoke(
+        app,
+        "url_detail",
+        json!({ "auditId": audit_id, "url": url }),
+    )
+    .await;
+    let inlinks = detail["inlinks"].as_array().unwrap().len();
+    assert!(inlinks > 0, "{detail}");
+
+    s.click(&s.find(&tid("nav-tables")).await.unwrap())
+        .await
+        .unwrap();
+    s.click(&s.find(&tid("table-tab-pages")).await.unwrap())
+        .await
+        .unwrap();
+    s.find(&tid("url-detail-hint")).await.unwrap();
+    let address = s.find(&tid("filter-address")).await.unwrap();
+    s.type_into(&address, &format!("={url}")).await.unwrap();
+    wait_for_matched(app, 1, "the 404's address").await;
+    let row = s.find(&tid("table-row")).await.unwrap();
+    s.click(&row).await.unwrap();
+    let pane = s.find(&tid("url-detail")).await.unwrap();
+    assert_eq!(
+        s.attribute(&pane, "data-url").await.unwrap().as_deref(),
+        Some(url.as_str())
+    );
+    s.wait_for_text(
+        "[data-testid=\"url-detail-field\"][data-key=\"status_code\"]",
+        Duration::from_secs(10),
+        |t| t == "404",
+    )
+    .await
+    .unwrap();
+    s.click(&s.find(&tid("url-detail-tab-inlinks")).await.unwrap())
+        .await
+        .unwrap();
+    let links = s
+        .wait_for_count(&tid("url-detail-link"), inlinks, Duration::from_secs(10))
+        .await
+        .unwrap();
+    assert_eq!(links.len(), inlinks);
+    for l in &links {
+        let t = s.text_content(l).await.unwrap();
+        assert!(t.trim_end().ends_with("404"), "{t}");
+    }
 }

@@ -5,8 +5,11 @@ import type { ViewQuery } from "./ViewQuery";
 import type { TablePage } from "./TablePage";
 import type { AuditListItem } from "./AuditListItem";
 import type { StartAuditRequest } from "./StartAuditRequest";
+import type { ListAuditRequest } from "./ListAuditRequest";
 import type { Progress } from "./Progress";
 import type { Overview } from "./Overview";
+import type { IssueView } from "./IssueView";
+import type { UrlDetail } from "./UrlDetail";
 import type { ClusterDetail } from "./ClusterDetail";
 import type { FindingQuery } from "./FindingQuery";
 import type { FindingPage } from "./FindingPage";
@@ -21,6 +24,11 @@ export interface Commands {
   listAudits(): Promise<Array<AuditListItem>>;
   /** Starts an audit; answers its id. */
   startAudit(request: StartAuditRequest): Promise<number>;
+  /**
+   * Starts a list audit of files (URL lists, sitemaps, CSV, access logs) with
+   * the limits and options of `request` (its URL is not used); answers its id.
+   */
+  startListAudit(request: StartAuditRequest, list: ListAuditRequest): Promise<number>;
   /** The latest progress of an audit running in this process. */
   auditProgress(auditId: number): Promise<Progress | null>;
   /** Stops a running audit (nothing when it already stopped). */
@@ -39,6 +47,10 @@ export interface Commands {
   clusterDetail(auditId: number, clusterId: number): Promise<ClusterDetail>;
   /** A page of findings. */
   queryFindings(auditId: number, query: FindingQuery): Promise<FindingPage>;
+  /** Every finding kind present, highest priority first. */
+  listIssues(auditId: number): Promise<Array<IssueView>>;
+  /** One URL in full (the detail pane), by its URL. */
+  urlDetail(auditId: number, url: string): Promise<UrlDetail>;
   /** What changed between two audits. */
   compareAudits(oldAudit: number, newAudit: number): Promise<DiffView>;
   /** Writes one table as CSV; answers the number of rows written. */
@@ -57,6 +69,7 @@ export function commands(invoke: Invoke): Commands {
   return {
     listAudits: () => invoke<Array<AuditListItem>>("list_audits"),
     startAudit: (request) => invoke<number>("start_audit", { request }),
+    startListAudit: (request, list) => invoke<number>("start_list_audit", { request, list }),
     auditProgress: (auditId) => invoke<Progress | null>("audit_progress", { auditId }),
     cancelAudit: (auditId) => invoke<void>("cancel_audit", { auditId }),
     resumeAudit: (auditId) => invoke<number>("resume_audit", { auditId }),
@@ -66,6 +79,8 @@ export function commands(invoke: Invoke): Commands {
     queryTable: (auditId, query) => invoke<TablePage>("query_table", { auditId, query }),
     clusterDetail: (auditId, clusterId) => invoke<ClusterDetail>("cluster_detail", { auditId, clusterId }),
     queryFindings: (auditId, query) => invoke<FindingPage>("query_findings", { auditId, query }),
+    listIssues: (auditId) => invoke<Array<IssueView>>("list_issues", { auditId }),
+    urlDetail: (auditId, url) => invoke<UrlDetail>("url_detail", { auditId, url }),
     compareAudits: (oldAudit, newAudit) => invoke<DiffView>("compare_audits", { oldAudit, newAudit }),
     exportTable: (auditId, table, path) => invoke<number>("export_table", { auditId, table, path }),
     exportView: (auditId, query, path) => invoke<number>("export_view", { auditId, query, path }),

@@ -22,6 +22,8 @@ export type {
   FindingQuery,
   FindingView,
   IpcError,
+  IssueView,
+  ListAuditRequest,
   MemberView,
   Overview,
   PresetName,
@@ -38,6 +40,7 @@ export type {
   TablePage,
   TableQuery,
   Tier,
+  UrlDetail,
   ViewQuery,
 } from "../bindings";
 export type { Commands, Events, Invoke } from "../bindings";

@@ -4,12 +4,14 @@ import { getContext, setContext } from "svelte";
 import type { Family, Overview, TableName } from "./api";
 import type { Backend } from "./backend";
 import { errorMessage } from "./format";
+import { emptyForm, type AuditForm } from "./newAudit";
 
 /** The views of the left navigation, plus the page of one cluster. */
 export type View =
   | "new"
   | "audits"
   | "overview"
+  | "issues"
   | "clusters"
   | "cluster"
   | "findings"
@@ -17,7 +19,7 @@ export type View =
   | "compare";
 
 /** Views that need an opened audit. */
-export const AUDIT_VIEWS: readonly View[] = ["overview", "clusters", "cluster", "findings", "tables"];
+export const AUDIT_VIEWS: readonly View[] = ["overview", "issues", "clusters", "cluster", "findings", "tables"];
 
 /** Navigation and the opened audit. */
 export class AppState {
@@ -30,8 +32,12 @@ export class AppState {
   table = $state<TableName>("pages");
   /** The family the findings view is filtered by (`null` for all). */
   findingsFamily = $state<Family | null>(null);
+  /** The finding code the Issues view has selected (`null`: the first issue). */
+  issueCode = $state<string | null>(null);
   compareOld = $state<number | null>(null);
   compareNew = $state<number | null>(null);
+  /** The new-audit form as typed, kept while the user visits other views. */
+  newAuditForm = $state<AuditForm>(emptyForm());
   /** The audit whose progress the new-audit view shows. */
   watching = $state<number | null>(null);
   private backend: Backend;
@@ -54,6 +60,7 @@ export class AppState {
     this.opening = true;
     this.clusterId = null;
     this.findingsFamily = null;
+    this.issueCode = null;
     this.view = view;
     try {
       const overview = await this.backend.openAudit(auditId);
@@ -84,6 +91,12 @@ export class AppState {
   showFindings(family: Family | null): void {
     this.findingsFamily = family;
     this.view = "findings";
+  }
+
+  /** Shows the Issues view with one issue selected. */
+  showIssue(code: string): void {
+    this.issueCode = code;
+    this.view = "issues";
   }
 
   showTable(table: TableName): void {

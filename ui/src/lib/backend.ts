@@ -20,6 +20,8 @@ export interface Backend extends Commands {
   pickSavePath(defaultName: string): Promise<string | null>;
   /** Asks the user for a folder; `null` when they cancel. */
   pickDirectory(): Promise<string | null>;
+  /** Asks the user for a URL list, sitemap, CSV file or access log to audit; `null` when they cancel. */
+  pickListFile(): Promise<string | null>;
   /** Opens an `http:` or `https:` URL in the default browser (anything else is refused). */
   openUrl(url: string): Promise<void>;
   /** Puts text on the clipboard. */
@@ -69,6 +71,8 @@ export async function writeClipboard(text: string): Promise<void> {
 interface AutomationPaths {
   savePath?: string;
   directory?: string;
+  /** The file the "From a list or log file" dialog answers. */
+  listFile?: string;
   /** Every text the app put on the clipboard, appended here too. */
   copied?: string[];
 }
@@ -78,12 +82,46 @@ function automationPaths(): AutomationPaths | undefined {
   return typeof value === "object" && value !== null ? (value as AutomationPaths) : undefined;
 }
 
+/** Where the last file dialog ended, remembered across runs. */
+const LAST_FOLDER_KEY = "dustpan.lastFolder";
+
+/** The folder of a path chosen in a dialog (either separator). */
+export function folderOf(path: string): string | null {
+  const at = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+  if (at < 0) return null;
+  return at === 0 ? path.slice(0, 1) : path.slice(0, at);
+}
+
+/** Remembers the folder of `path` for the next dialog. */
+export function rememberFolder(path: string | null): void {
+  const folder = path === null ? null : folderOf(path);
+  if (folder === null) return;
+  try {
+    localStorage.setItem(LAST_FOLDER_KEY, folder);
+  } catch {
+    // Storage unavailable: the next dialog starts in the documents folder.
+  }
+}
+
+/** The folder the last dialog ended in, if any. */
+export function lastFolder(): string | null {
+  try {
+    return localStorage.getItem(LAST_FOLDER_KEY);
+  } catch {
+    return null;
+  }
+}
+
 /** The backend of the desktop app: Tauri commands, events and dialogs. */
 export async function tauriBackend(): Promise<Backend> {
   const { invoke } = await import("@tauri-apps/api/core");
   const { listen } = await import("@tauri-apps/api/event");
+  const path = await import("@tauri-apps/api/path");
   const dialog = await import("@tauri-apps/plugin-dialog");
   const opener = await import("@tauri-apps/plugin-opener");
+  /** Where a dialog starts: the last folder used, else the user's documents folder. */
+  const startFolder = async (): Promise<string | undefined> =>
+    lastFolder() ?? (await path.documentDir().catch(() => undefined));
   return {
     ...commands(invoke),
     onProgress: (handler) =>
@@ -93,16 +131,44 @@ export async function tauriBackend(): Promise<Backend> {
     async pickSavePath(defaultName) {
       const preset = automationPaths()?.savePath;
       if (preset) return preset;
-      return dialog.save({
-        defaultPath: defaultName,
+      const folder = await startFolder();
+      const chosen = await dialog.save({
+        title: "Export CSV",
+        defaultPath: folder ? await path.join(folder, defaultName) : defaultName,
         filters: [{ name: "CSV", extensions: ["csv"] }],
       });
+      rememberFolder(chosen);
+      return chosen;
     },
     async pickDirectory() {
       const preset = automationPaths()?.directory;
       if (preset) return preset;
-      const chosen = await dialog.open({ directory: true, multiple: false });
-      return typeof chosen === "string" ? chosen : null;
+      const chosen = await dialog.open({
+        title: "Choose a folder for the report",
+        defaultPath: await startFolder(),
+        directory: true,
+        multiple: false,
+      });
+      if (typeof chosen !== "string") return null;
+      try {
+        localStorage.setItem(LAST_FOLDER_KEY, chosen);
+      } catch {
+        // Not remembered.
+      }
+      return chosen;
+    },
+    async pickListFile() {
+      const preset = automationPaths()?.listFile;
+      if (preset) return preset;
+      const chosen = await dialog.open({
+        title: "Audit a URL list, sitemap, CSV file or access log",
+        defaultPath: await startFolder(),
+        directory: false,
+        multiple: false,
+      });
+      if (typeof chosen !== "string") return null;
+      rememberFolder(chosen);
+      return chosen;
     },
     async openUrl(url) {
       if (!isWebUrl(url)) throw new Error(`only http and https URLs open in a browser: ${url}`);

@@ -1,9 +1,19 @@
 // The new-audit form: its raw fields and their validation into a `StartAuditRequest`.
-import type { PresetName, StartAuditRequest } from "./api";
+import type { ListAuditRequest, PresetName, StartAuditRequest } from "./api";
 
 /** The form as typed by the user. */
 export interface AuditForm {
+  /** "url" crawls from a start URL; "list" audits the URLs of a list or log file. */
+  source: "url" | "list";
   url: string;
+  /** The list, sitemap, CSV file or access log (list mode). */
+  listFile: string;
+  /** The site an access log's paths belong to (list mode). */
+  site: string;
+  /** A user-agent pattern for access logs (list mode). */
+  logAgent: string;
+  /** Crawl on from the listed URLs (list mode). */
+  follow: boolean;
   maxUrls: string;
   maxDepth: string;
   concurrency: string;
@@ -20,7 +30,12 @@ export interface AuditForm {
 /** A fresh form with the CLI's defaults. */
 export function emptyForm(): AuditForm {
   return {
+    source: "url",
     url: "",
+    listFile: "",
+    site: "",
+    logAgent: "",
+    follow: false,
     maxUrls: "",
     maxDepth: "",
     concurrency: "",
@@ -37,7 +52,9 @@ export function emptyForm(): AuditForm {
 export type FormErrors = Partial<Record<keyof AuditForm, string>>;
 
 /** Either the request to send or the messages to show. */
-export type Validated = { ok: true; request: StartAuditRequest } | { ok: false; errors: FormErrors };
+export type Validated =
+  | { ok: true; request: StartAuditRequest; list: ListAuditRequest | null }
+  | { ok: false; errors: FormErrors };
 
 function checkUrl(text: string): string | null {
   const trimmed = text.trim();
@@ -90,8 +107,17 @@ export function checkResolveLine(line: string): string | null {
 /** Validates the form; the request is built only when every field is valid. */
 export function validateForm(form: AuditForm): Validated {
   const errors: FormErrors = {};
-  const urlError = checkUrl(form.url);
-  if (urlError) errors.url = urlError;
+  const listMode = form.source === "list";
+  if (listMode) {
+    if (form.listFile.trim() === "") errors.listFile = "Choose a URL list, sitemap, CSV file or access log.";
+    if (form.site.trim() !== "") {
+      const siteError = checkUrl(form.site);
+      if (siteError) errors.site = siteError.replace("the URL to start from", "the site");
+    }
+  } else {
+    const urlError = checkUrl(form.url);
+    if (urlError) errors.url = urlError;
+  }
 
   const maxUrls = parseCount(form.maxUrls, "Max URLs", 1, 10_000_000);
   if ("error" in maxUrls) errors.maxUrls = maxUrls.error;
@@ -116,10 +142,20 @@ export function validateForm(form: AuditForm): Validated {
     return { ok: false, errors };
   }
   const userAgent = form.userAgent.trim();
+  const site = form.site.trim();
+  const logAgent = form.logAgent.trim();
   return {
     ok: true,
+    list: listMode
+      ? {
+          files: [form.listFile.trim()],
+          site: site === "" ? null : site,
+          logAgent: logAgent === "" ? null : logAgent,
+          follow: form.follow,
+        }
+      : null,
     request: {
-      url: form.url.trim(),
+      url: listMode ? "" : form.url.trim(),
       maxUrls: maxUrls.value,
       maxDepth: maxDepth.value,
       concurrency: concurrency.value,

@@ -421,3 +421,47 @@ fn every_parameter_gets_a_verdict_with_its_evidence() {
         verdict("foo").evidence
     );
 }
+
+#[test]
+fn a_carried_parameter_rule_measured_again_leaves_other_rules_evidence_in_place() {
+    // A crawl carried `drop_param:ref` (learned earlier, or during its own crawl), and
+    // the audit also learns the story substitution: each duplicate names its own rule.
+    // The carried story rule has too few pairs here to be mined again, so the carried
+    // rules are measured in their stored order, the parameter first.
+    let story = rule(&story_site(1..=10).analyse(), STORY).clone();
+    let mut carried = LearnedRules {
+        policy: canon::Policy::seo(),
+        rules: vec![
+            DustRule::new(DustRuleKind::DropParam { name: "ref".into() }),
+            story,
+        ],
+    };
+    carried.rules[0].status = RuleStatus::Confirmed;
+    let mut b = story_site(1..=2);
+    for k in 1..=6u64 {
+        b.page(&format!("http://example.com/p/{k}"), 500 + k)
+            .page(&format!("http://example.com/p/{k}?ref=home"), 500 + k);
+    }
+    let cfg = AnalysisConfig {
+        learned: Some(carried),
+        ..AnalysisConfig::default()
+    };
+    let a = analyse(&b.input, &cfg);
+    let mut named = Vec::new();
+    for c in &a.clusters {
+        for m in &c.members {
+            for e in &m.evidence {
+                if let EvidenceKind::Dust { rule } = &e.kind {
+                    let want = if m.url.contains("story") {
+                        STORY
+                    } else {
+                        "drop_param:ref"
+                    };
+                    assert_eq!(rule, want, "{}", m.url);
+                    named.push(rule.clone());
+                }
+            }
+        }
+    }
+    assert!(named.iter().any(|r| r == STORY), "{:#?}", a.clusters);
+}

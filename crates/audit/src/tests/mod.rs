@@ -351,6 +351,14 @@ impl B {
         self
     }
 
+    /// The crawler probed `variant`, a variant of `page` under `rule`, after the crawl.
+    pub fn probe(&mut self, variant: &str, page: &str, rule: ProbeRule) -> &mut Self {
+        let (url, base) = (self.id(variant), self.id(page));
+        self.row(variant).found_via = FoundVia::Variant;
+        self.input.probes.push(ProbeRow { url, base, rule });
+        self
+    }
+
     pub fn analyse(&self) -> Analysis {
         analyse(&self.input, &AnalysisConfig::default())
     }

@@ -212,6 +212,13 @@ const SCENARIOS: &[Scenario] = &[
         build: hreflang,
         config: AnalysisConfig::default,
     },
+    Scenario {
+        name: "URL-variant probes",
+        kinds: &[FindingId::VariantDuplicate, FindingId::VariantTemporary],
+        counts: NS,
+        build: probed_variants,
+        config: without_dust,
+    },
 ];
 
 /// Without DUST mining: pairs of URLs that differ the same way would otherwise teach a
@@ -1152,4 +1159,24 @@ fn a_link_on_most_pages_is_one_template_fix() {
         "{:#?}",
         f.fixes
     );
+}
+
+/// `n` pages probed under two rules: their upper-case URLs serve the page, their URLs
+/// with a trailing slash redirect to it with a 302 (one more page of each rule answers
+/// 404, so that `k of n` differ).
+fn probed_variants(n: u64) -> B {
+    let mut b = B::new();
+    for k in 0..=n {
+        let page = u(&format!("/page{k}"));
+        b.page(&page, 100 + k);
+        let (upper, slash) = (u(&format!("/PAGE{k}")), u(&format!("/page{k}/")));
+        if k < n {
+            b.page(&upper, 100 + k).redirect(&slash, &page, 302);
+        } else {
+            b.status(&upper, 404).status(&slash, 404);
+        }
+        b.probe(&upper, &page, ProbeRule::PathCase)
+            .probe(&slash, &page, ProbeRule::TrailingSlash);
+    }
+    b
 }

@@ -1,0 +1,783 @@
+//! How the server answers URL variants: the crawler's probes (`crawl::probe`) judged
+//! one by one, then rule by rule, with the fix as one server rule for nginx and Apache.
+//!
+//! **A probe's verdict** ([`ProbeVerdict`]), from what the variant answered:
+//!
+//! | verdict | when | |
+//! |---|---|---|
+//! | `redirect_permanent` | 301/308 (every hop) to the page or a URL of its cluster | good |
+//! | `redirect_temporary` | a 302, 303 or 307 hop on the way to the page or its cluster | warning |
+//! | `redirect_elsewhere` | redirects to another page (or to an error, or nowhere) | warning |
+//! | `gone` | 4xx (404, 410, or another refusal): the variant serves no page | good |
+//! | `canonical` | 2xx with a canonical to the page or a URL of its cluster | acceptable |
+//! | `duplicate` | 2xx without such a canonical, with the page's content (identical text or main content) or in its cluster | duplicate |
+//! | `different` | 2xx with other content | note |
+//! | `error` | 5xx, or no response | unknown |
+//! | `not_fetched` | not requested: robots.txt, a limit, the scope | unknown |
+//!
+//! **A rule's verdict** is the median by severity of its answered samples (`error` and
+//! `not_fetched` left out): the worst verdict that at least half the samples reach or
+//! exceed, in the order duplicate, redirect_temporary, redirect_elsewhere, different,
+//! canonical, gone, redirect_permanent. A rule whose samples all went unanswered gets
+//! `error` (if any failed) or `not_fetched`; a rule without samples has none. A worse
+//! answer of fewer samples (one section of the site) still shows in the counts and
+//! raises the rule's finding.
+//!
+//! **Findings**: `VARIANT-DUPLICATE` for a rule with any duplicate sample,
+//! `VARIANT-TEMPORARY` for a rule with any temporary redirect. A probe is an ordinary URL
+//! of the audit (clusters, fix files), so the per-URL findings would name it too
+//! (`DUP-CASE`, `REDIRECT-TEMPORARY`, ...): a finding that names nothing but probes of a
+//! rule with the same verdict is left out, since the rule's finding states the cause
+//! once, with one server rule for every URL of the pattern (the fewest findings for one
+//! cause). A finding that also names linked URLs stays, and the rule's finding says so.
+
+use std::collections::BTreeMap;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use serde::{Deserialize, Serialize};
+
+use crate::cluster::Clusters;
+use crate::finding::{Finding, FindingId, Fix};
+use crate::input::{HopKind, ProbeRule, UrlState};
+use crate::site::{NONE, Site};
+
+/// How the server answered one probe (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProbeVerdict {
+    /// 2xx without a canonical to the page, with its content.
+    Duplicate,
+    /// A temporary redirect (302, 303, 307) to the page.
+    RedirectTemporary,
+    /// A redirect to another page, an error, or nowhere.
+    RedirectElsewhere,
+    /// 2xx with other content.
+    Different,
+    /// 2xx with a canonical to the page.
+    Canonical,
+    /// 4xx: no page.
+    Gone,
+    /// A permanent redirect (301, 308) to the page.
+    RedirectPermanent,
+    /// 5xx or no response.
+    Error,
+    /// Not requested.
+    NotFetched,
+}
+
+impl ProbeVerdict {
+    /// Every verdict, worst first (the unanswered last).
+    pub const ALL: &'static [ProbeVerdict] = &[
+        ProbeVerdict::Duplicate,
+        ProbeVerdict::RedirectTemporary,
+        ProbeVerdict::RedirectElsewhere,
+        ProbeVerdict::Different,
+        ProbeVerdict::Canonical,
+        ProbeVerdict::Gone,
+        ProbeVerdict::RedirectPermanent,
+        ProbeVerdict::Error,
+        ProbeVerdict::NotFetched,
+    ];
+
+    /// The word reports and CSV files use (`redirect_permanent`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProbeVerdict::Duplicate => "duplicate",
+            ProbeVerdict::RedirectTemporary => "redirect_temporary",
+            ProbeVerdict::RedirectElsewhere => "redirect_elsewhere",
+            ProbeVerdict::Different => "different",
+            ProbeVerdict::Canonical => "canonical",
+            ProbeVerdict::Gone => "gone",
+            ProbeVerdict::RedirectPermanent => "redirect_permanent",
+            ProbeVerdict::Error => "error",
+            ProbeVerdict::NotFetched => "not_fetched",
+        }
+    }
+
+    /// Whether the server answered (the verdict says something about the site).
+    pub fn answered(self) -> bool {
+        !matches!(self, ProbeVerdict::Error | ProbeVerdict::NotFetched)
+    }
+}
+
+impl std::fmt::Display for ProbeVerdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One probe judged.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VariantProbe {
+    /// The variant.
+    pub url: String,
+    /// The page it varies.
+    pub base: String,
+    /// The verdict.
+    pub verdict: ProbeVerdict,
+    /// What the server answered, in words (`301 to https://example.com/a`).
+    pub answer: String,
+}
+
+/// One rule of URL variants, over its samples (a row of `url_variants.csv`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VariantRule {
+    /// The rule.
+    pub rule: ProbeRule,
+    /// The rule's verdict (see the module docs); `None` without samples.
+    pub verdict: Option<ProbeVerdict>,
+    /// The samples, by variant URL.
+    pub probes: Vec<VariantProbe>,
+    /// The fix for nginx (empty when nothing is to fix).
+    pub nginx: String,
+    /// The fix for Apache httpd (mod_rewrite, mod_headers).
+    pub apache: String,
+}
+
+impl VariantRule {
+    /// Samples probed.
+    pub fn samples(&self) -> u32 {
+        self.probes.len() as u32
+    }
+
+    /// Samples with this verdict.
+    pub fn count(&self, verdict: ProbeVerdict) -> u32 {
+        self.probes.iter().filter(|p| p.verdict == verdict).count() as u32
+    }
+
+    /// The first sample with the rule's verdict (else the first sample).
+    pub fn example(&self) -> Option<&VariantProbe> {
+        self.probes
+            .iter()
+            .find(|p| Some(p.verdict) == self.verdict)
+            .or_else(|| self.probes.first())
+    }
+
+    /// The verdict's word, `not_probed` without samples.
+    pub fn verdict_word(&self) -> &'static str {
+        self.verdict.map_or("not_probed", ProbeVerdict::as_str)
+    }
+}
+
+/// What the variants of a rule are, for sentences ("Upper-case URLs").
+pub fn rule_label(rule: ProbeRule) -> &'static str {
+    match rule {
+        ProbeRule::HostWww => "URLs on the other host name (www. added or removed)",
+        ProbeRule::Scheme => "URLs over the other scheme (http or https)",
+        ProbeRule::TrailingSlash => "URLs with the trailing slash added or removed",
+        ProbeRule::PathCase => "Upper-case URLs",
+        ProbeRule::IndexFile => "URLs with an index file name (index.html, index.php)",
+        ProbeRule::DoubleSlash => "URLs with a doubled slash",
+        ProbeRule::TrackingParam => "URLs with a tracking parameter (utm_source)",
+        ProbeRule::SessionParam => "URLs with a session parameter (sessionid)",
+        ProbeRule::UnknownParam => "URLs with an unknown parameter",
+        ProbeRule::EmptyQuery => "URLs with an empty query (a bare ?)",
+        ProbeRule::IpHost => "URLs on the server's IP address",
+    }
+}
+
+/// The label inside a sentence (first letter lower-cased, except "URLs").
+fn label_in_sentence(rule: ProbeRule) -> String {
+    let label = rule_label(rule);
+    match label.strip_prefix("Upper") {
+        Some(rest) => format!("upper{rest}"),
+        None => label.to_owned(),
+    }
+}
+
+/// Judges every probe of the audit, rule by rule (every rule listed once any probe
+/// exists; none when the audit made no probes).
+pub(crate) fn analyse(site: &Site<'_>, clusters: &Clusters) -> Vec<VariantRule> {
+    let probes = &site.input.probes;
+    if probes.is_empty() {
+        return Vec::new();
+    }
+    let mut by_rule: BTreeMap<ProbeRule, Vec<VariantProbe>> = BTreeMap::new();
+    for p in probes {
+        let (Some(v), Some(b)) = (site.idx(p.url), site.idx(p.base)) else {
+            continue;
+        };
+        let (verdict, answer) = judge(site, clusters, v, b);
+        by_rule.entry(p.rule).or_default().push(VariantProbe {
+            url: site.url_string(v),
+            base: site.url_string(b),
+            verdict,
+            answer,
+        });
+    }
+    ProbeRule::ALL
+        .iter()
+        .map(|&rule| {
+            let mut probes = by_rule.remove(&rule).unwrap_or_default();
+            probes.sort_by(|a, b| a.url.cmp(&b.url));
+            let verdict = rule_verdict(&probes);
+            let (nginx, apache) = match probes.first() {
+                Some(p) => server_rules(rule, &p.base, &probes),
+                None => (String::new(), String::new()),
+            };
+            VariantRule {
+                rule,
+                verdict,
+                probes,
+                nginx,
+                apache,
+            }
+        })
+        .collect()
+}
+
+/// The median by severity of the answered samples (see the module docs).
+fn rule_verdict(probes: &[VariantProbe]) -> Option<ProbeVerdict> {
+    if probes.is_empty() {
+        return None;
+    }
+    let answered: Vec<ProbeVerdict> = probes
+        .iter()
+        .map(|p| p.verdict)
+        .filter(|v| v.answered())
+        .collect();
+    if answered.is_empty() {
+        return Some(
+            if probes.iter().any(|p| p.verdict == ProbeVerdict::Error) {
+                ProbeVerdict::Error
+            } else {
+                ProbeVerdict::NotFetched
+            },
+        );
+    }
+    let mut reached = 0;
+    for &v in ProbeVerdict::ALL.iter().filter(|v| v.answered()) {
+        reached += answered.iter().filter(|&&a| a == v).count();
+        if reached * 2 >= answered.len() {
+            return Some(v);
+        }
+    }
+    answered.iter().max().copied()
+}
+
+/// Whether `a` is `b` or in its cluster.
+fn same_page(clusters: &Clusters, a: u32, b: u32) -> bool {
+    a == b || (clusters.of[a as usize] != NONE && clusters.of[a as usize] == clusters.of[b as usize])
+}
+
+/// A probe's verdict and what the server answered.
+fn judge(site: &Site<'_>, clusters: &Clusters, v: u32, b: u32) -> (ProbeVerdict, String) {
+    let row = &site.input.urls[v as usize];
+    let Some(status) = site.status(v) else {
+        let why = site
+            .reason(v)
+            .map_or_else(|| "no reason recorded".to_owned(), ToString::to_string);
+        return match row.state {
+            UrlState::Failed | UrlState::Done => (ProbeVerdict::Error, format!("no response ({why})")),
+            _ => (ProbeVerdict::NotFetched, format!("not requested ({why})")),
+        };
+    };
+    if site.hops[v as usize].is_some() {
+        return redirect(site, clusters, v, b);
+    }
+    match status {
+        200..=299 => {
+            let canonical = site.eff_canon[v as usize];
+            if canonical != NONE && canonical != v && same_page(clusters, canonical, b) {
+                return (
+                    ProbeVerdict::Canonical,
+                    format!("{status} with a canonical to {}", site.url(canonical)),
+                );
+            }
+            let same_text = match (site.fetch(v), site.fetch(b)) {
+                (Some(x), Some(y)) => x.text_hash.is_some() && x.text_hash == y.text_hash,
+                _ => false,
+            };
+            if same_text
+                || same_page(clusters, v, b)
+                || site.agreement(v, b) == crate::site::Agreement::Identical
+            {
+                let canon = if canonical == NONE {
+                    "no canonical".to_owned()
+                } else {
+                    format!("a canonical to {}", site.url(canonical))
+                };
+                (
+                    ProbeVerdict::Duplicate,
+                    format!("{status} with the page's content and {canon}"),
+                )
+            } else {
+                (ProbeVerdict::Different, format!("{status} with other content"))
+            }
+        }
+        400..=499 => (ProbeVerdict::Gone, status.to_string()),
+        300..=399 => (
+            ProbeVerdict::RedirectElsewhere,
+            format!("{status} without a usable Location"),
+        ),
+        _ => (ProbeVerdict::Error, status.to_string()),
+    }
+}
+
+/// The verdict of a redirecting probe: where its chain ends, and how.
+fn redirect(site: &Site<'_>, clusters: &Clusters, v: u32, b: u32) -> (ProbeVerdict, String) {
+    let mut at = v;
+    let mut statuses: Vec<String> = Vec::new();
+    let mut temporary = false;
+    let mut seen = FxHashSet::default();
+    while let Some(hop) = site.hops[at as usize] {
+        if !seen.insert(at) || statuses.len() > 20 {
+            return (
+                ProbeVerdict::RedirectElsewhere,
+                format!("{} in a loop", statuses.join(", ")),
+            );
+        }
+        statuses.push(match hop.kind {
+            HopKind::Http => hop.status.to_string(),
+            HopKind::MetaRefresh => "meta refresh".to_owned(),
+        });
+        temporary |= hop.kind == HopKind::Http && matches!(hop.status, 302 | 303 | 307);
+        temporary |= hop.kind == HopKind::MetaRefresh;
+        if hop.to == NONE {
+            return (
+                ProbeVerdict::RedirectElsewhere,
+                format!("{} to a Location that does not resolve", statuses.join(", ")),
+            );
+        }
+        at = hop.to;
+    }
+    let how = format!("{} to {}", statuses.join(", "), site.url(at));
+    if !same_page(clusters, at, b) {
+        let end = match site.status(at) {
+            Some(s) if (200..300).contains(&s) => String::new(),
+            Some(s) => format!(" (answering {s})"),
+            None => " (not fetched)".to_owned(),
+        };
+        return (ProbeVerdict::RedirectElsewhere, format!("{how}{end}"));
+    }
+    if temporary {
+        (ProbeVerdict::RedirectTemporary, how)
+    } else {
+        (ProbeVerdict::RedirectPermanent, how)
+    }
+}
+
+/// The scheme, authority (`example.com:8080`) and host of a URL.
+fn origin_and_host(url: &str) -> (String, String, String) {
+    let (scheme, rest) = url.split_once("://").unwrap_or(("https", url));
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host = if authority.starts_with('[') {
+        authority.find(']').map_or(authority, |i| &authority[..=i])
+    } else {
+        authority
+            .rsplit_once(':')
+            .filter(|(_, p)| p.chars().all(|c| c.is_ascii_digit()))
+            .map_or(authority, |(h, _)| h)
+    };
+    (scheme.to_owned(), authority.to_owned(), host.to_owned())
+}
+
+/// A regular expression matching `s` literally.
+fn regex_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 4);
+    for c in s.chars() {
+        if "\\.+*?()|[]{}^$".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The fix of a rule as nginx and Apache configuration, for the site of `base`.
+fn server_rules(rule: ProbeRule, base: &str, probes: &[VariantProbe]) -> (String, String) {
+    let (scheme, authority, host) = origin_and_host(base);
+    let port = authority.strip_prefix(&host).unwrap_or("");
+    match rule {
+        ProbeRule::HostWww => {
+            let twin = match host.strip_prefix("www.") {
+                Some(bare) => bare.to_owned(),
+                None => format!("www.{host}"),
+            };
+            (
+                format!(
+                    "server {{\n    server_name {twin};\n    # listen and ssl_certificate lines as in the site's server block\n    return 301 $scheme://{host}{port}$request_uri;\n}}"
+                ),
+                format!(
+                    "RewriteEngine On\nRewriteCond %{{HTTP_HOST}} ^{}$ [NC]\nRewriteRule ^ %{{REQUEST_SCHEME}}://{authority}%{{REQUEST_URI}} [L,R=301]",
+                    regex_quote(&twin)
+                ),
+            )
+        }
+        ProbeRule::Scheme if scheme == "http" => (
+            format!(
+                "server {{\n    listen 443 ssl;\n    server_name {host};\n    return 301 http://$host$request_uri;\n}}"
+            ),
+            "RewriteEngine On\nRewriteCond %{HTTPS} on\nRewriteRule ^ http://%{HTTP_HOST}%{REQUEST_URI} [L,R=301]".to_owned(),
+        ),
+        ProbeRule::Scheme => (
+            format!(
+                "server {{\n    listen 80;\n    server_name {host};\n    return 301 https://$host$request_uri;\n}}"
+            ),
+            "RewriteEngine On\nRewriteCond %{HTTPS} off\nRewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [L,R=301]".to_owned(),
+        ),
+        ProbeRule::TrailingSlash => {
+            // The site's own form: most pages probed with or without the slash.
+            let with = probes
+                .iter()
+                .filter(|p| path_of(&p.base).ends_with('/'))
+                .count();
+            if with * 2 > probes.len() {
+                (
+                    "# URLs without a file extension end in a slash\nrewrite ^(/[^.?]*[^/])$ $1/ permanent;".to_owned(),
+                    "RewriteEngine On\nRewriteCond %{REQUEST_FILENAME} !-f\nRewriteRule ^(.*[^/])$ /$1/ [L,R=301]".to_owned(),
+                )
+            } else {
+                (
+                    "# URLs end without a slash\nrewrite ^(/.+)/$ $1 permanent;".to_owned(),
+                    "RewriteEngine On\nRewriteCond %{REQUEST_FILENAME} !-d\nRewriteRule ^(.+)/$ /$1 [L,R=301]".to_owned(),
+                )
+            }
+        }
+        ProbeRule::PathCase => (
+            "# http block (ngx_http_perl_module):\nperl_set $uri_lowercase 'sub { my $r = shift; return lc($r->uri); }';\n# server block:\nlocation ~ [A-Z] {\n    return 301 $scheme://$host$uri_lowercase$is_args$args;\n}".to_owned(),
+            "# server or virtual host configuration (RewriteMap is not allowed in .htaccess)\nRewriteEngine On\nRewriteMap lc int:tolower\nRewriteCond %{REQUEST_URI} [A-Z]\nRewriteRule ^(.*)$ ${lc:$1} [L,R=301]".to_owned(),
+        ),
+        ProbeRule::IndexFile => (
+            "if ($request_uri ~* \"^([^?]*/)index\\.(?:html?|php)(\\?.*)?$\") {\n    return 301 $1$2;\n}".to_owned(),
+            "RewriteEngine On\nRewriteCond %{THE_REQUEST} \\s/+(.*/)?index\\.(html?|php)[\\s?] [NC]\nRewriteRule ^(.*/)?index\\.(html?|php)$ /$1 [L,R=301,NC]".to_owned(),
+        ),
+        ProbeRule::DoubleSlash => (
+            "# merge_slashes on (the default) only makes locations match; the URL with a\n# doubled slash is still answered, so redirect it to the merged path:\nif ($request_uri ~ \"^[^?]*//\") {\n    rewrite ^ $uri permanent;\n}".to_owned(),
+            "RewriteEngine On\nRewriteCond %{THE_REQUEST} \\s[^?\\s]*//\nRewriteCond %{REQUEST_URI} ^(.*?)//+(.*)$\nRewriteRule ^ %1/%2 [L,R=301]".to_owned(),
+        ),
+        ProbeRule::TrackingParam => canonical_header(
+            "(^|&)(utm_[a-z_]+|gclid|fbclid|msclkid)=",
+            "tracking parameter",
+        ),
+        ProbeRule::SessionParam => canonical_header(
+            "(^|&)(sessionid|session_id|phpsessid|jsessionid|sid)=",
+            "session parameter",
+        ),
+        ProbeRule::UnknownParam => canonical_header(
+            ".",
+            "parameter (only on pages that use no query parameter; elsewhere the page template must set the canonical from the parameters it uses)",
+        ),
+        ProbeRule::EmptyQuery => (
+            "if ($request_uri ~ \"^[^?]*\\?$\") {\n    return 301 $scheme://$host$uri;\n}".to_owned(),
+            "RewriteEngine On\nRewriteCond %{THE_REQUEST} \\s[^?\\s]*\\?\\s\nRewriteRule ^(.*)$ /$1? [L,R=301]".to_owned(),
+        ),
+        ProbeRule::IpHost => (
+            format!(
+                "# a default server answering requests for the IP address\nserver {{\n    listen 80 default_server;\n    server_name _;\n    return 301 {scheme}://{authority}$request_uri;\n}}"
+            ),
+            format!(
+                "RewriteEngine On\nRewriteCond %{{HTTP_HOST}} ^[0-9.]+(:[0-9]+)?$ [OR]\nRewriteCond %{{HTTP_HOST}} ^\\[[0-9a-f:]+\\](:[0-9]+)?$ [NC]\nRewriteRule ^ {scheme}://{authority}%{{REQUEST_URI}} [L,R=301]"
+            ),
+        ),
+    }
+}
+
+/// A `Link: <…>; rel="canonical"` header naming the URL without its query, for
+/// requests whose query matches `pattern`.
+fn canonical_header(pattern: &str, what: &str) -> (String, String) {
+    (
+        format!(
+            "# a canonical to the URL without the query, for URLs with a {what}\nset $canonical_link \"\";\nif ($args ~* \"{pattern}\") {{\n    set $canonical_link \"<$scheme://$host$uri>; rel=\\\"canonical\\\"\";\n}}\nadd_header Link $canonical_link;"
+        ),
+        format!(
+            "# a canonical to the URL without the query, for URLs with a {what}\nRewriteEngine On\nRewriteCond %{{QUERY_STRING}} {pattern} [NC]\nRewriteRule ^ - [E=CANONICAL:%{{REQUEST_SCHEME}}://%{{HTTP_HOST}}%{{REQUEST_URI}}]\nHeader set Link \"<%{{CANONICAL}}e>; rel=\\\"canonical\\\"\" env=CANONICAL"
+        ),
+    )
+}
+
+fn path_of(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let path = rest.find('/').map_or("/", |i| &rest[i..]);
+    path.split(['?', '#']).next().unwrap_or(path)
+}
+
+/// `1 of 5 samples answers`, `5 of 5 samples answer`.
+fn of_samples(k: u32, n: u32, verb: &str) -> String {
+    let noun = if n == 1 { "sample" } else { "samples" };
+    let verb = if k == 1 {
+        format!("{verb}s")
+    } else {
+        verb.to_owned()
+    };
+    format!("{k} of {n} {noun} {verb}")
+}
+
+/// What the fix does for a rule, as the start of a sentence.
+fn fix_action(rule: ProbeRule, temporary: bool) -> String {
+    let label = label_in_sentence(rule);
+    if temporary {
+        return format!("Make the redirects of {label} permanent (301 instead of 302, 303 or 307)");
+    }
+    match rule {
+        ProbeRule::TrackingParam | ProbeRule::SessionParam | ProbeRule::UnknownParam => {
+            format!("Declare the URL without the parameter canonical on {label}")
+        }
+        _ => format!("Redirect {label} to the page's own URL with a 301"),
+    }
+}
+
+/// The findings of the URL-variant rules (see the module docs).
+pub(crate) fn findings(rules: &[VariantRule]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for r in rules {
+        let n = r.samples();
+        for (id, verdict, temporary) in [
+            (FindingId::VariantDuplicate, ProbeVerdict::Duplicate, false),
+            (
+                FindingId::VariantTemporary,
+                ProbeVerdict::RedirectTemporary,
+                true,
+            ),
+        ] {
+            let hits: Vec<&VariantProbe> =
+                r.probes.iter().filter(|p| p.verdict == verdict).collect();
+            let Some(first) = hits.first() else { continue };
+            let k = hits.len() as u32;
+            let label = rule_label(r.rule);
+            let summary = if temporary {
+                format!(
+                    "{label} redirect temporarily: {} 302, 303 or 307 on the way to the page.",
+                    of_samples(k, n, "answer")
+                )
+            } else {
+                format!(
+                    "{label} serve duplicate pages: {} 200 without a canonical to the page.",
+                    of_samples(k, n, "answer")
+                )
+            };
+            let (_, authority, _) = origin_and_host(&first.base);
+            let mut f = Finding::new(id, &[r.rule.as_str(), &authority], summary)
+                .urls(hits.iter().flat_map(|p| [p.url.clone(), p.base.clone()]));
+            for p in &hits {
+                f = f.evidence(format!("{} answers {} (a variant of {})", p.url, p.answer, p.base));
+            }
+            f = f.fix(Fix::ServerRule {
+                change: fix_action(r.rule, temporary),
+                example: [first.url.clone(), first.base.clone()],
+                nginx: r.nginx.clone(),
+                apache: r.apache.clone(),
+            });
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// Leaves out the per-URL findings that name nothing but probes of a rule whose own
+/// finding states the cause (see the module docs); a finding that also names other URLs
+/// stays, and the rule's finding says so in its evidence.
+pub(crate) fn absorb(rules: &[VariantRule], findings: &mut Vec<Finding>) {
+    if rules.is_empty() {
+        return;
+    }
+    // Probe URL -> (verdict, key of the rule's finding).
+    let mut probe: FxHashMap<&str, (ProbeVerdict, String)> = FxHashMap::default();
+    for r in rules {
+        for p in &r.probes {
+            let (_, authority, _) = origin_and_host(&p.base);
+            let code = match p.verdict {
+                ProbeVerdict::Duplicate => FindingId::VariantDuplicate,
+                ProbeVerdict::RedirectTemporary => FindingId::VariantTemporary,
+                _ => continue,
+            };
+            probe.insert(
+                p.url.as_str(),
+                (p.verdict, format!("{code} {} {authority}", r.rule.as_str())),
+            );
+        }
+    }
+    if probe.is_empty() {
+        return;
+    }
+    let covers = |id: FindingId| -> Option<ProbeVerdict> {
+        use FindingId::*;
+        match id {
+            DupHost | DupScheme | DupSlash | DupIndex | DupCase | DupParam | DupDust
+            | DupContent | RedirectHttpNotHttps => Some(ProbeVerdict::Duplicate),
+            RedirectTemporary => Some(ProbeVerdict::RedirectTemporary),
+            _ => None,
+        }
+    };
+    let mut notes: Vec<(String, String)> = Vec::new();
+    findings.retain(|f| {
+        let Some(verdict) = covers(f.id) else {
+            return true;
+        };
+        let pattern = f.fixes.iter().find_map(|x| match x {
+            Fix::ForPattern { urls, .. } => Some(*urls as usize),
+            _ => None,
+        });
+        // The URLs the finding is about: a pattern's listed URLs, else its first.
+        let named: Vec<&str> = match pattern {
+            Some(_) => f.urls.iter().map(String::as_str).collect(),
+            None => f.urls.first().map(String::as_str).into_iter().collect(),
+        };
+        let complete = pattern.is_none_or(|n| n == named.len());
+        let probes: Vec<&(ProbeVerdict, String)> =
+            named.iter().filter_map(|u| probe.get(u)).collect();
+        if probes.is_empty() {
+            return true;
+        }
+        if complete && probes.len() == named.len() && probes.iter().all(|p| p.0 == verdict) {
+            return false;
+        }
+        for p in probes {
+            notes.push((p.1.clone(), f.id.code().to_owned()));
+        }
+        true
+    });
+    notes.sort();
+    notes.dedup();
+    for (key, code) in notes {
+        if let Some(f) = findings.iter_mut().find(|f| f.key == key) {
+            f.evidence.push(format!(
+                "{code} also names some of these URLs, with URLs pages link to: one cause."
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn probe(verdict: ProbeVerdict) -> VariantProbe {
+        VariantProbe {
+            url: String::new(),
+            base: String::new(),
+            verdict,
+            answer: String::new(),
+        }
+    }
+
+    fn verdict(vs: &[ProbeVerdict]) -> Option<ProbeVerdict> {
+        rule_verdict(&vs.iter().map(|&v| probe(v)).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn a_rule_takes_the_median_verdict_by_severity() {
+        use ProbeVerdict::*;
+        assert_eq!(verdict(&[]), None);
+        assert_eq!(verdict(&[Duplicate]), Some(Duplicate));
+        assert_eq!(
+            verdict(&[Duplicate, Duplicate, RedirectPermanent, RedirectPermanent]),
+            Some(Duplicate),
+            "half is enough"
+        );
+        assert_eq!(
+            verdict(&[Duplicate, Duplicate, RedirectPermanent, RedirectPermanent, Gone]),
+            Some(Gone)
+        );
+        assert_eq!(
+            verdict(&[Duplicate, RedirectTemporary, Gone, RedirectPermanent]),
+            Some(RedirectTemporary),
+            "two of four at temporary or worse"
+        );
+        assert_eq!(
+            verdict(&[Error, NotFetched, Gone]),
+            Some(Gone),
+            "unanswered samples do not count"
+        );
+        assert_eq!(verdict(&[NotFetched, Error]), Some(Error));
+        assert_eq!(verdict(&[NotFetched]), Some(NotFetched));
+    }
+
+    fn u(path: &str) -> String {
+        format!("https://example.com{path}")
+    }
+
+    #[test]
+    fn each_probe_gets_the_verdict_of_its_answer() {
+        use crate::tests::B;
+        use ProbeVerdict::*;
+        let mut b = B::new();
+        let page = u("/shop/red");
+        b.page(&page, 7).page(&u("/other"), 8).start(&u("/"));
+        let probes: [(&str, ProbeRule, Option<ProbeVerdict>); 9] = [
+            ("/SHOP/RED", ProbeRule::PathCase, Some(Duplicate)),
+            ("/shop//red", ProbeRule::DoubleSlash, Some(Canonical)),
+            ("/shop/red/", ProbeRule::TrailingSlash, Some(RedirectPermanent)),
+            ("/shop/red?", ProbeRule::EmptyQuery, Some(RedirectTemporary)),
+            ("/shop/red?utm_source=dustpan", ProbeRule::TrackingParam, Some(RedirectElsewhere)),
+            ("/shop/red?dustpan_probe=1", ProbeRule::UnknownParam, Some(Different)),
+            ("/shop/red/index.html", ProbeRule::IndexFile, Some(Gone)),
+            ("/shop/red?sessionid=1", ProbeRule::SessionParam, Some(Error)),
+            ("/Shop/red", ProbeRule::PathCase, None),
+        ];
+        b.page(&u("/SHOP/RED"), 7)
+            .page(&u("/shop//red"), 7)
+            .canonical(&u("/shop//red"), &page)
+            .redirect(&u("/shop/red/"), &page, 301)
+            .redirect(&u("/shop/red?"), &page, 302)
+            .redirect(&u("/shop/red?utm_source=dustpan"), &u("/other"), 301)
+            .page(&u("/shop/red?dustpan_probe=1"), 9)
+            .status(&u("/shop/red/index.html"), 404)
+            .status(&u("/shop/red?sessionid=1"), 503)
+            .skipped(&u("/Shop/red"), "robots_txt");
+        for (path, rule, _) in &probes {
+            b.probe(&u(path), &page, *rule);
+        }
+        let a = b.analyse();
+        for (path, rule, want) in probes {
+            let r = a.url_variants.iter().find(|r| r.rule == rule).unwrap();
+            let p = r.probes.iter().find(|p| p.url == u(path)).unwrap();
+            assert_eq!(Some(p.verdict), want.or(Some(NotFetched)), "{path}: {p:?}");
+        }
+        assert_eq!(a.url_variants.len(), ProbeRule::ALL.len());
+        let case = a.url_variants.iter().find(|r| r.rule == ProbeRule::PathCase).unwrap();
+        assert_eq!(case.verdict, Some(Duplicate), "one answered sample, a duplicate");
+        assert!(case.apache.contains("RewriteMap lc int:tolower"));
+        let host = a.url_variants.iter().find(|r| r.rule == ProbeRule::HostWww).unwrap();
+        assert_eq!((host.samples(), host.verdict), (0, None));
+
+        // One finding per rule, and the per-URL finding of the same probe left out.
+        let dup: Vec<&Finding> = a.findings_with(FindingId::VariantDuplicate).collect();
+        assert_eq!(dup.len(), 1, "{:#?}", a.findings);
+        assert_eq!(
+            dup[0].summary,
+            "Upper-case URLs serve duplicate pages: 1 of 2 samples answers 200 without a \
+             canonical to the page."
+        );
+        assert!(a.findings_with(FindingId::DupCase).next().is_none(), "{:#?}", a.findings);
+        assert_eq!(a.findings_with(FindingId::VariantTemporary).count(), 1);
+        assert!(a.findings_with(FindingId::RedirectTemporary).next().is_none());
+        assert!(a.findings.iter().all(|f| !f.urls.contains(&u("/shop//red"))
+            || f.id == FindingId::CanonLinked));
+    }
+
+    #[test]
+    fn an_audit_without_probes_has_no_variant_table() {
+        let mut b = crate::tests::B::new();
+        b.page(&u("/"), 1);
+        assert!(b.analyse().url_variants.is_empty());
+    }
+
+    #[test]
+    fn counts_agree_in_number() {
+        assert_eq!(of_samples(1, 1, "answer"), "1 of 1 sample answers");
+        assert_eq!(of_samples(1, 5, "answer"), "1 of 5 samples answers");
+        assert_eq!(of_samples(5, 5, "answer"), "5 of 5 samples answer");
+    }
+
+    #[test]
+    fn server_rules_name_the_site() {
+        let p = [VariantProbe {
+            url: "https://www.example.test/a".into(),
+            base: "https://example.test/a".into(),
+            verdict: ProbeVerdict::Duplicate,
+            answer: String::new(),
+        }];
+        let (nginx, apache) = server_rules(ProbeRule::HostWww, "https://example.test/a", &p);
+        assert!(nginx.contains("server_name www.example.test;"), "{nginx}");
+        assert!(nginx.contains("return 301 $scheme://example.test$request_uri;"), "{nginx}");
+        assert!(apache.contains(r"^www\.example\.test$"), "{apache}");
+        let (nginx, _) = server_rules(ProbeRule::HostWww, "http://www.example.test:8080/", &p);
+        assert!(nginx.contains("server_name example.test;"), "{nginx}");
+        assert!(nginx.contains("://www.example.test:8080$request_uri"), "{nginx}");
+        let (_, apache) = server_rules(ProbeRule::TrailingSlash, "https://example.test/a", &p);
+        assert!(apache.contains("RewriteRule ^(.+)/$ /$1"), "{apache}");
+        assert_eq!(path_of("https://example.test/a/?x=1"), "/a/");
+        assert_eq!(path_of("https://example.test"), "/");
+    }
+}

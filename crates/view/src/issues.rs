@@ -1,0 +1,196 @@
+//! The Issues view: one row per finding kind present in an audit, ranked by a priority,
+//! and the table of the URLs each kind names.
+//!
+//! Priority = severity weight × log2(1 + distinct URLs), with weights error 3,
+//! warning 2, notice 1: an error on one URL (3.0) ranks with a warning on about two
+//! (2 × log2 3 ≈ 3.17), and a kind on many URLs outranks one on a few without the URL
+//! count swamping severity (a notice needs 64 URLs to reach an error on three).
+
+use crate::family::family_of;
+use crate::types::{IssueView, Severity};
+use audit::export::{Cell, ColumnType, Header, TableData};
+use audit::{Analysis, FindingId, Fix};
+use std::collections::{BTreeMap, HashSet};
+
+/// The weight of a severity in [`priority`].
+pub fn severity_weight(s: Severity) -> f64 {
+    match s {
+        Severity::Error => 3.0,
+        Severity::Warning => 2.0,
+        Severity::Notice => 1.0,
+    }
+}
+
+/// An issue's priority: severity weight × log2(1 + URLs), rounded to two decimals.
+pub fn priority(severity: Severity, urls: u32) -> f64 {
+    let p = severity_weight(severity) * (1.0 + f64::from(urls)).log2();
+    (p * 100.0).round() / 100.0
+}
+
+/// The kind of change a fix asks for, as the "how to fix" line counts it.
+fn fix_kind(f: &Fix) -> &'static str {
+    match f {
+        Fix::Redirect { .. } => "301 redirects",
+        Fix::SetCanonical { .. } => "canonical tags to set",
+        Fix::RemoveCanonical { .. } => "canonical tags to remove",
+        Fix::MoveCanonicalToHead { .. } => "canonical tags to move into <head>",
+        Fix::UpdateLinks { .. }
+        | Fix::UpdateTemplateLink { .. }
+        | Fix::UpdateLinksForPattern { .. } => "internal links to change",
+        Fix::RemoveLinks { .. } | Fix::RemoveLinksForPattern { .. } => "internal links to remove",
+        Fix::AddLinks { .. } => "internal links to add",
+        Fix::SitemapRemove { .. } | Fix::SitemapReplace { .. } | Fix::SitemapAdd { .. } => {
+            "sitemap entries to change"
+        }
+        Fix::ReviewNearDuplicate { .. } | Fix::ReviewParameters { .. } => "pages to review",
+        Fix::ForPattern {
+            canonical: true, ..
+        } => "URL patterns to canonicalise",
+        Fix::ForPattern { .. } => "URL patterns to redirect",
+        Fix::AllowInRobots { .. } | Fix::DisallowInRobots { .. } => "robots.txt changes",
+        Fix::DisableRule { .. } => "normalization rules to turn off",
+        Fix::RebuildSitemap { .. } | Fix::DeclareSitemap { .. } => "sitemaps to fix",
+        Fix::Serve { .. } => "URLs to serve with 200",
+        Fix::ServerRule { .. } => "server rules",
+        Fix::SetHreflang { .. } | Fix::RemoveHreflang { .. } => "hreflang annotations to change",
+    }
+}
+
+/// Every finding kind present in `analysis`, highest priority first (ties by code).
+pub fn issues(analysis: &Analysis) -> Vec<IssueView> {
+    struct Acc<'a> {
+        findings: u32,
+        urls: HashSet<&'a str>,
+        fixes: BTreeMap<&'static str, u32>,
+        example: Option<String>,
+    }
+    let mut by_kind: BTreeMap<FindingId, Acc> = BTreeMap::new();
+    for f in &analysis.findings {
+        let acc = by_kind.entry(f.id).or_insert_with(|| Acc {
+            findings: 0,
+            urls: HashSet::new(),
+            fixes: BTreeMap::new(),
+            example: None,
+        });
+        acc.findings += 1;
+        acc.urls.extend(f.urls.iter().map(String::as_str));
+        for fix in &f.fixes {
+            *acc.fixes.entry(fix_kind(fix)).or_default() += 1;
+        }
+        if acc.example.is_none() {
+            acc.example = f.fixes.first().map(ToString::to_string);
+        }
+    }
+    let mut out: Vec<IssueView> = by_kind
+        .into_iter()
+        .map(|(id, acc)| {
+            let severity = Severity::from(id.severity());
+            let urls = acc.urls.len() as u32;
+            let mut fixes: Vec<(&str, u32)> = acc.fixes.into_iter().collect();
+            fixes.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+            let how_to_fix = if fixes.is_empty() {
+                "No change is proposed automatically: review the URLs below.".to_owned()
+            } else {
+                let parts: Vec<String> = fixes.iter().map(|(k, n)| format!("{k}: {n}")).collect();
+                format!("{}.", parts.join("; "))
+            };
+            IssueView {
+                code: id.code().to_owned(),
+                title: id.title().to_owned(),
+                severity,
+                family: family_of(id),
+                tier: id.tier().into(),
+                findings: acc.findings,
+                urls,
+                priority: priority(severity, urls),
+                why: id.why().to_owned(),
+                how_to_fix,
+                example_fix: acc.example.unwrap_or_default(),
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.priority
+            .total_cmp(&a.priority)
+            .then_with(|| a.code.cmp(&b.code))
+    });
+    out
+}
+
+/// One row per URL a finding names (`IssueUrls`), with row keys `"{finding key}\n{url}"`.
+pub fn issue_urls(analysis: &Analysis) -> (TableData, Vec<String>) {
+    let mut rows = Vec::new();
+    let mut keys = Vec::new();
+    for f in &analysis.findings {
+        let fix: Vec<String> = f.fixes.iter().map(ToString::to_string).collect();
+        let fix = fix.join("\n");
+        let evidence = f.evidence.join("\n");
+        let mut seen = HashSet::new();
+        for url in &f.urls {
+            if !seen.insert(url.as_str()) {
+                continue;
+            }
+            keys.push(format!("{}\n{url}", f.key));
+            rows.push(vec![
+                Cell::Text(f.id.code().to_owned()),
+                Cell::Text(f.severity.as_str().to_owned()),
+                Cell::Text(url.clone()),
+                Cell::Text(f.summary.clone()),
+                Cell::Text(fix.clone()),
+                Cell::Text(evidence.clone()),
+                Cell::Text(f.title.to_string()),
+            ]);
+        }
+    }
+    let header = |title, kind| Header { title, kind };
+    let data = TableData {
+        headers: vec![
+            header("Issue", ColumnType::Text),
+            header("Severity", ColumnType::Text),
+            header("Address", ColumnType::Url),
+            header("Summary", ColumnType::Text),
+            header("Fix", ColumnType::Text),
+            header("Evidence", ColumnType::Text),
+            header("Title", ColumnType::Text),
+        ],
+        rows,
+    };
+    (data, keys)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn priority_weighs_severity_by_the_log_of_urls() {
+        assert_eq!(priority(Severity::Error, 1), 3.0);
+        assert_eq!(priority(Severity::Warning, 1), 2.0);
+        assert_eq!(priority(Severity::Notice, 1), 1.0);
+        assert_eq!(priority(Severity::Warning, 3), 4.0);
+        assert_eq!(priority(Severity::Notice, 63), 6.0);
+        assert_eq!(priority(Severity::Error, 0), 0.0);
+        // Rounded to two decimals: 2 × log2(3) = 3.1699…
+        assert_eq!(priority(Severity::Warning, 2), 3.17);
+        // A warning on two URLs outranks an error on one; an error on 3 URLs ties a
+        // notice on 63.
+        assert!(priority(Severity::Warning, 2) > priority(Severity::Error, 1));
+        assert_eq!(priority(Severity::Error, 3), priority(Severity::Notice, 63));
+        // Never lower with more URLs (rounding may tie close neighbours).
+        let mut last = 0.0;
+        for n in 1..2000 {
+            let p = priority(Severity::Notice, n);
+            assert!(p >= last, "{n}");
+            last = p;
+        }
+        assert!(priority(Severity::Notice, 100) > priority(Severity::Notice, 50));
+        assert!(priority(Severity::Error, u32::MAX).is_finite());
+    }
+
+    #[test]
+    fn no_findings_no_issues() {
+        assert!(issues(&Analysis::default()).is_empty());
+        let (data, keys) = issue_urls(&Analysis::default());
+        assert!(data.rows.is_empty() && keys.is_empty());
+    }
+}

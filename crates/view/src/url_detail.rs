@@ -1,0 +1,207 @@
+//! One URL in full, for the detail pane under the Pages table: its Pages row, canonical
+//! and robots directives from every source, inlinks and outlinks with anchor text and
+//! region, redirect hops, cluster membership, findings and sitemap entries.
+
+use crate::types::{
+    CanonicalView, DETAIL_LINKS, DetailField, HopView, LinkView, SitemapEntryView, UrlDetail,
+};
+use audit::{AuditInput, DeclarationSource, HopKind, LinkRow, UrlId};
+use std::collections::{HashMap, HashSet};
+
+/// Per-URL indexes over an audit's rows, built on the first detail asked for.
+pub struct UrlIndex {
+    /// Found URL (and rfc3986 form) → row index in `input.urls`.
+    by_url: HashMap<String, usize>,
+    /// Url id → row index in `input.urls`.
+    by_id: HashMap<UrlId, usize>,
+    /// Url id → row index in `input.fetches`.
+    fetch: HashMap<UrlId, usize>,
+    /// Link row indexes by source and by target.
+    out: HashMap<UrlId, Vec<u32>>,
+    inl: HashMap<UrlId, Vec<u32>>,
+    /// (from, to) → anchor text.
+    anchors: HashMap<(UrlId, UrlId), usize>,
+    /// Redirect row by source.
+    redirect: HashMap<UrlId, usize>,
+}
+
+impl UrlIndex {
+    /// Builds the indexes.
+    pub fn new(input: &AuditInput) -> UrlIndex {
+        let mut by_url = HashMap::with_capacity(input.urls.len());
+        let mut by_id = HashMap::with_capacity(input.urls.len());
+        for (i, u) in input.urls.iter().enumerate() {
+            by_url.insert(u.found_url().to_owned(), i);
+            if !u.url_rfc3986.is_empty() {
+                by_url.entry(u.url_rfc3986.clone()).or_insert(i);
+            }
+            by_id.insert(u.id, i);
+        }
+        let mut out: HashMap<UrlId, Vec<u32>> = HashMap::new();
+        let mut inl: HashMap<UrlId, Vec<u32>> = HashMap::new();
+        for (i, l) in input.links.iter().enumerate() {
+            out.entry(l.from).or_default().push(i as u32);
+            if let Some(to) = l.to {
+                inl.entry(to).or_default().push(i as u32);
+            }
+        }
+        UrlIndex {
+            by_url,
+            by_id,
+            fetch: input
+                .fetches
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (f.url_id, i))
+                .collect(),
+            out,
+            inl,
+            anchors: input
+                .anchors
+                .iter()
+                .enumerate()
+                .map(|(i, a)| ((a.from, a.to), i))
+                .collect(),
+            redirect: input
+                .redirects
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (r.from, i))
+                .collect(),
+        }
+    }
+
+    /// The id of `url` (as found, or its rfc3986 form).
+    pub fn id_of(&self, input: &AuditInput, url: &str) -> Option<UrlId> {
+        self.by_url.get(url).map(|&i| input.urls[i].id)
+    }
+
+    /// The row of `id` in `input.urls` (and in the Pages table).
+    pub fn row_of(&self, id: UrlId) -> Option<usize> {
+        self.by_id.get(&id).copied()
+    }
+
+    fn url<'a>(&self, input: &'a AuditInput, id: UrlId) -> &'a str {
+        self.by_id
+            .get(&id)
+            .map_or("", |&i| input.urls[i].found_url())
+    }
+
+    fn status(&self, input: &AuditInput, id: UrlId) -> Option<u16> {
+        self.fetch.get(&id).and_then(|&i| input.fetches[i].status)
+    }
+
+    fn link(&self, input: &AuditInput, l: &LinkRow, other: Option<UrlId>) -> LinkView {
+        LinkView {
+            url: other.map_or_else(String::new, |o| self.url(input, o).to_owned()),
+            anchor: l
+                .to
+                .and_then(|to| self.anchors.get(&(l.from, to)))
+                .map(|&i| input.anchors[i].text.clone()),
+            region: l.region.map(|r| r.as_str().to_owned()),
+            kind: l.kind.found_via_words(l.nofollow).to_owned(),
+            nofollow: l.nofollow,
+            status: l.to.and_then(|to| self.status(input, to)),
+        }
+    }
+}
+
+fn source(s: DeclarationSource) -> &'static str {
+    match s {
+        DeclarationSource::LinkElement => "link element",
+        DeclarationSource::HttpHeader => "HTTP header",
+    }
+}
+
+/// Everything but the cluster and the findings (the caller adds those), and the Pages
+/// row given as `fields`.
+pub fn url_detail(
+    input: &AuditInput,
+    index: &UrlIndex,
+    id: UrlId,
+    fields: Vec<DetailField>,
+) -> UrlDetail {
+    let url = index.url(input, id).to_owned();
+    let canonicals = input
+        .canonicals
+        .iter()
+        .filter(|c| c.page == id)
+        .map(|c| CanonicalView {
+            source: source(c.source).to_owned(),
+            href: c.href_raw.clone(),
+            target: c.target.map(|t| index.url(input, t).to_owned()),
+            in_head: c.in_head,
+        })
+        .collect();
+    let mut robots = Vec::new();
+    if let Some(f) = index.fetch.get(&id).map(|&i| &input.fetches[i]) {
+        if let Some(m) = &f.meta_robots {
+            robots.push(format!("meta robots: {m}"));
+        }
+        if let Some(x) = &f.x_robots_tag {
+            robots.push(format!("X-Robots-Tag: {x}"));
+        }
+    }
+    if input.robots_blocks.contains(&id) {
+        robots.push("robots.txt: disallowed for the crawler's user agent".to_owned());
+    }
+    let links = |ids: Option<&Vec<u32>>, inbound: bool| -> (Vec<LinkView>, u32) {
+        let ids = ids.map_or(&[][..], Vec::as_slice);
+        let views = ids
+            .iter()
+            .take(DETAIL_LINKS)
+            .map(|&i| {
+                let l = &input.links[i as usize];
+                index.link(input, l, if inbound { Some(l.from) } else { l.to })
+            })
+            .collect();
+        (views, ids.len() as u32)
+    };
+    let (inlinks, inlinks_total) = links(index.inl.get(&id), true);
+    let (outlinks, outlinks_total) = links(index.out.get(&id), false);
+    let mut hops = Vec::new();
+    let mut seen = HashSet::from([id]);
+    let mut at = id;
+    while let Some(&r) = index.redirect.get(&at) {
+        let r = &input.redirects[r];
+        hops.push(HopView {
+            from: index.url(input, r.from).to_owned(),
+            to: r.to.map(|t| index.url(input, t).to_owned()),
+            status: r.status,
+            kind: match r.kind {
+                HopKind::Http => "HTTP",
+                HopKind::MetaRefresh => "meta refresh",
+            }
+            .to_owned(),
+        });
+        match r.to {
+            // A loop ends the walk at the URL it comes back to; long chains are capped.
+            Some(to) if seen.insert(to) && hops.len() < 50 => at = to,
+            _ => break,
+        }
+    }
+    let sitemaps = input
+        .sitemap_entries
+        .iter()
+        .filter(|e| e.url_id == Some(id))
+        .filter_map(|e| input.sitemaps.iter().find(|s| s.id == e.sitemap_id))
+        .map(|s| SitemapEntryView {
+            sitemap: s.url.clone(),
+            status: s.status,
+        })
+        .collect();
+    UrlDetail {
+        url,
+        fields,
+        canonicals,
+        robots,
+        inlinks,
+        inlinks_total,
+        outlinks,
+        outlinks_total,
+        hops,
+        cluster: None,
+        findings: Vec::new(),
+        sitemaps,
+    }
+}

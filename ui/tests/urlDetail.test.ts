@@ -1,0 +1,106 @@
+import { fireEvent, screen, waitFor, within } from "@testing-library/svelte";
+import { describe, expect, it } from "vitest";
+import UrlDetailPane from "../src/components/UrlDetailPane.svelte";
+import ClusterPage from "../src/views/ClusterPage.svelte";
+import Tables from "../src/views/Tables.svelte";
+import { FakeBackend, pagesTable, sampleCluster, sampleDetail } from "./fakeBackend";
+import { renderWith } from "./render";
+
+describe("UrlDetailPane", () => {
+  it("shows the overview fields, then a 404's inlinks with anchor, position and follow", async () => {
+    const backend = new FakeBackend();
+    backend.details.set("https://site.test/gone", sampleDetail("https://site.test/gone"));
+    renderWith(UrlDetailPane, { auditId: 2, url: "https://site.test/gone" }, backend);
+    const fields = await screen.findAllByTestId("url-detail-field");
+    // Status and indexability first; the address is the pane's title, not a field.
+    expect(fields.map((f) => f.getAttribute("data-key"))).toEqual([
+      "status_code",
+      "indexability",
+      "main_content_word_count",
+      "title_1",
+    ]);
+    expect(fields[0].textContent).toBe("404");
+    expect(screen.getByTestId("url-detail-robots").textContent).toContain("meta robots: noindex");
+    expect(backend.callsOf("urlDetail")).toEqual([[2, "https://site.test/gone"]]);
+
+    await fireEvent.click(screen.getByTestId("url-detail-tab-inlinks"));
+    const links = screen.getAllByTestId("url-detail-link");
+    expect(links).toHaveLength(2);
+    const cells = within(links[0]).getAllByRole("cell").map((c) => c.textContent);
+    expect(cells).toEqual(["https://site.test/a", "Broken <b>link</b>", "main", "link", "follow", "404"]);
+    // Crawled text stays text.
+    expect(links[0].querySelector("b")).toBeNull();
+    expect(within(links[1]).getAllByRole("cell")[4].textContent).toBe("nofollow");
+    expect(screen.getByText("The first 2 of 3.")).toBeTruthy();
+    expect(screen.getByTestId("url-detail-tab-inlinks").textContent).toBe("Inlinks (3)");
+  });
+
+  it("shows redirect hops, cluster membership and sitemaps, and an error as text", async () => {
+    const backend = new FakeBackend();
+    backend.details.set("https://site.test/r", sampleDetail("https://site.test/r", "redirect"));
+    backend.details.set("https://site.test/d", sampleDetail("https://site.test/d", "duplicate"));
+    const { rerender } = renderWith(UrlDetailPane, { auditId: 2, url: "https://site.test/r" }, backend);
+    await fireEvent.click(await screen.findByTestId("url-detail-tab-hops"));
+    const hops = within(screen.getByTestId("url-detail-hops")).getAllByRole("listitem");
+    expect(hops.map((h) => h.textContent?.replace(/\s+/g, " ").trim())).toEqual([
+      "https://site.test/r → 301 → https://site.test/b",
+      "https://site.test/b → 302 → https://site.test/c",
+    ]);
+    await rerender({ auditId: 2, url: "https://site.test/d" });
+    await waitFor(() => expect(screen.getByTestId("url-detail").getAttribute("data-url")).toBe("https://site.test/d"));
+    await fireEvent.click(await screen.findByTestId("url-detail-tab-cluster"));
+    const cluster = await screen.findByTestId("url-detail-cluster");
+    expect(cluster.getAttribute("data-cluster-id")).toBe("4");
+    expect(cluster.textContent).toContain("duplicate");
+    expect(cluster.textContent).toContain("301 redirect to https://site.test/shoes");
+    await fireEvent.click(screen.getByTestId("url-detail-tab-sitemaps"));
+    expect(screen.getByTestId("url-detail-sitemaps").textContent).toContain("https://site.test/sitemap.xml");
+
+    await rerender({ auditId: 2, url: "https://site.test/none" });
+    expect((await screen.findByTestId("url-detail-error")).textContent).toContain("no URL https://site.test/none");
+  });
+});
+
+describe("the pane under the Pages table", () => {
+  it("follows the selected row, by click and by arrow keys", async () => {
+    const backend = new FakeBackend();
+    const table = pagesTable(20);
+    table.keys = table.rows.map((row) => String(row[0]));
+    backend.tables.set("pages", table);
+    for (let i = 0; i < 20; i++) {
+      backend.details.set(`https://site.test/p/${i}`, sampleDetail(`https://site.test/p/${i}`));
+    }
+    renderWith(Tables, { auditId: 1 }, backend);
+    expect(await screen.findByTestId("url-detail-hint")).toBeTruthy();
+    const rows = await screen.findAllByTestId("table-row");
+    await fireEvent.click(rows[2]);
+    await waitFor(() =>
+      expect(screen.getByTestId("url-detail").getAttribute("data-url")).toBe("https://site.test/p/2"),
+    );
+    const grid = screen.getByRole("grid");
+    await fireEvent.keyDown(grid, { key: "ArrowDown" });
+    await fireEvent.keyDown(grid, { key: "ArrowDown" });
+    await waitFor(() =>
+      expect(screen.getByTestId("url-detail").getAttribute("data-url")).toBe("https://site.test/p/4"),
+    );
+    expect(await screen.findAllByTestId("url-detail-field")).not.toHaveLength(0);
+    expect(backend.callsOf("urlDetail").at(-1)).toEqual([1, "https://site.test/p/4"]);
+  });
+});
+
+describe("the pane in a cluster's page", () => {
+  it("shows the clicked member and follows the arrow keys", async () => {
+    const backend = new FakeBackend();
+    const cluster = sampleCluster();
+    backend.clusters.set(4, cluster);
+    for (const m of cluster.members) backend.details.set(m.url, sampleDetail(m.url, "duplicate"));
+    renderWith(ClusterPage, { auditId: 2, clusterId: 4 }, backend);
+    const rows = await screen.findAllByTestId("member-row");
+    expect(screen.queryByTestId("url-detail")).toBeNull();
+    await fireEvent.click(rows[1]);
+    await waitFor(() => expect(screen.getByTestId("url-detail").getAttribute("data-url")).toBe(cluster.members[1].url));
+    await fireEvent.keyDown(screen.getByTestId("members-table"), { key: "ArrowDown" });
+    await waitFor(() => expect(screen.getByTestId("url-detail").getAttribute("data-url")).toBe(cluster.members[2].url));
+    expect(rows[2].getAttribute("aria-selected")).toBe("true");
+  });
+});
