@@ -338,11 +338,13 @@ fn start_url_host_and_scheme_variants_are_requested() {
     let hop = &c.snap.redirects[&c.snap.url("http://www.example.test/").id];
     assert_eq!((hop.status, hop.kind), (301, HopKind::Http));
     assert_eq!(hop.to.map(|id| c.snap.url_of(id)), Some(START));
-    // Each origin's robots.txt was read and stored.
+    // Each origin's robots.txt was read and stored (the blog's http origin for the
+    // URL-variant probe of a blog post over http).
     let origins: BTreeSet<&str> = c.snap.robots.iter().map(|r| r.origin.as_str()).collect();
     assert_eq!(
         origins,
         BTreeSet::from([
+            "http://blog.example.test",
             "http://example.test",
             "http://www.example.test",
             "https://blog.example.test",

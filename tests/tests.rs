@@ -15,6 +15,7 @@ mod lease;
 mod list;
 mod normalize;
 mod one_pipeline;
+mod probes;
 mod report;
 mod resume;
 mod sf_columns;

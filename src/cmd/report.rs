@@ -397,7 +397,9 @@ pub fn print_url_variants(analysis: &Analysis) {
     if analysis.url_variants.is_empty() {
         return;
     }
-    println!("\nURL variants (requested after the crawl for a sample of pages; no page links them):");
+    println!(
+        "\nURL variants (requested after the crawl for a sample of pages; no page links them):"
+    );
     println!(
         "  {:<15} {:>7}  {:<19} example",
         "rule", "samples", "verdict"

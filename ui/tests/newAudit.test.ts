@@ -21,6 +21,34 @@ function progress(auditId: number, change: Partial<Progress>): Progress {
 }
 
 describe("validateForm", () => {
+  it("builds a list audit from the list fields, without a start URL", () => {
+    const form = {
+      ...emptyForm(),
+      source: "list" as const,
+      url: "not used",
+      listFile: " /home/me/access.log ",
+      site: "https://site.test",
+      logAgent: " Googlebot ",
+      follow: true,
+    };
+    const checked = validateForm(form);
+    expect(checked.ok).toBe(true);
+    if (!checked.ok) return;
+    expect(checked.list).toEqual({
+      files: ["/home/me/access.log"],
+      site: "https://site.test",
+      logAgent: "Googlebot",
+      follow: true,
+    });
+    expect(checked.request.url).toBe("");
+    const missing = validateForm({ ...emptyForm(), source: "list", site: "ftp://x" });
+    expect(missing.ok).toBe(false);
+    if (missing.ok) return;
+    expect(missing.errors.listFile).toContain("Choose a URL list");
+    expect(missing.errors.site).toContain("http");
+    expect(missing.errors.url).toBeUndefined();
+  });
+
   it("builds the request from a valid form", () => {
     const form = {
       ...emptyForm(),
@@ -34,6 +62,7 @@ describe("validateForm", () => {
     };
     expect(validateForm(form)).toEqual({
       ok: true,
+      list: null,
       request: {
         url: "https://site.test/",
         maxUrls: 500,
@@ -180,5 +209,67 @@ describe("NewAudit", () => {
     await waitFor(() => expect(screen.getByTestId("progress-phase").textContent).toBe("starting"));
     backend.emitProgress(progress(5, { phase: "crawling", fetched: 11 }));
     await waitFor(() => expect(screen.getByTestId("progress-fetched").textContent).toBe("11"));
+  });
+});
+
+describe("New audit: from a list or log file", () => {
+  it("chooses the file through the dialog and starts a list audit", async () => {
+    const backend = new FakeBackend();
+    renderWith(NewAudit, {}, backend);
+    await fireEvent.click(screen.getByTestId("audit-source-list"));
+    expect(screen.queryByTestId("audit-url")).toBeNull();
+    await fireEvent.click(screen.getByTestId("audit-list-browse"));
+    await waitFor(() =>
+      expect((screen.getByTestId("audit-list-file") as HTMLInputElement).value).toBe("/home/me/Documents/urls.txt"),
+    );
+    await fireEvent.input(screen.getByTestId("audit-site"), { target: { value: "https://site.test" } });
+    await fireEvent.click(screen.getByTestId("audit-follow"));
+    await fireEvent.input(screen.getByTestId("audit-resolve"), { target: { value: "site.test:443:127.0.0.1" } });
+    await fireEvent.click(screen.getByTestId("audit-start"));
+    await waitFor(() => expect(backend.callsOf("startListAudit")).toHaveLength(1));
+    const [request, list] = backend.callsOf("startListAudit")[0] as [StartAuditRequest, unknown];
+    expect(request.resolve).toEqual(["site.test:443:127.0.0.1"]);
+    expect(list).toEqual({
+      files: ["/home/me/Documents/urls.txt"],
+      site: "https://site.test",
+      logAgent: null,
+      follow: true,
+    });
+    expect(backend.callsOf("startAudit")).toHaveLength(0);
+  });
+
+  it("keeps a cancelled dialog's field as it was, and asks for a file before starting", async () => {
+    const backend = new FakeBackend();
+    backend.listFile = null;
+    renderWith(NewAudit, {}, backend);
+    await fireEvent.click(screen.getByTestId("audit-source-list"));
+    await fireEvent.click(screen.getByTestId("audit-list-browse"));
+    await waitFor(() => expect(backend.callsOf("pickListFile")).toHaveLength(1));
+    expect((screen.getByTestId("audit-list-file") as HTMLInputElement).value).toBe("");
+    await fireEvent.click(screen.getByTestId("audit-start"));
+    expect(await screen.findByTestId("error-list-file")).toBeTruthy();
+    expect(backend.callsOf("startListAudit")).toHaveLength(0);
+  });
+
+  it("keeps what was typed, resolve overrides included, across views", async () => {
+    const backend = new FakeBackend();
+    const first = renderWith(NewAudit, {}, backend);
+    await fireEvent.input(screen.getByTestId("audit-url"), { target: { value: "https://kept.test/" } });
+    await fireEvent.input(screen.getByTestId("audit-resolve"), { target: { value: "kept.test:443:127.0.0.1" } });
+    first.unmount();
+    // The same app state, a new instance of the view (as after visiting another view).
+    const { render } = await import("@testing-library/svelte");
+    const { APP } = await import("../src/lib/app.svelte");
+    const { BACKEND } = await import("../src/lib/backend");
+    const { BOARD, ProgressBoard } = await import("../src/lib/progress.svelte");
+    render(NewAudit, {
+      context: new Map<symbol, unknown>([
+        [BACKEND, backend],
+        [APP, first.app],
+        [BOARD, new ProgressBoard()],
+      ]),
+    });
+    expect((screen.getByTestId("audit-url") as HTMLInputElement).value).toBe("https://kept.test/");
+    expect((screen.getByTestId("audit-resolve") as HTMLTextAreaElement).value).toBe("kept.test:443:127.0.0.1");
   });
 });

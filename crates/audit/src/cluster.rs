@@ -572,7 +572,7 @@ pub(crate) fn percent(s: f64) -> u32 {
 /// self-canonical or canonical target (then: no canonical; last: canonical elsewhere),
 /// site's preferred scheme, site's preferred host, a host name rather than an IP
 /// address, no parameter the policy drops, in a
-/// sitemap, more internal links,
+/// sitemap, more internal links, not a URL-variant probe,
 /// shorter key, smaller key, URL already in key form, smaller URL.
 fn better(site: &Site<'_>, keys: &Keys, a: u32, b: u32) -> Ordering {
     // 2: self-canonical or a canonical target; 1: no canonical; 0: points elsewhere.
@@ -605,6 +605,9 @@ fn better(site: &Site<'_>, keys: &Keys, a: u32, b: u32) -> Ordering {
     flags(b)
         .cmp(&flags(a))
         .then_with(|| site.inlinks(b).cmp(&site.inlinks(a)))
+        // A URL-variant probe (requested after the crawl, linked by nothing) never wins
+        // a tie against the page it varies.
+        .then_with(|| site.probe(a).cmp(&site.probe(b)))
         .then_with(|| key(a).len().cmp(&key(b).len()))
         .then_with(|| key(a).cmp(key(b)))
         .then_with(|| keys.is_key_form(b).cmp(&keys.is_key_form(a)))

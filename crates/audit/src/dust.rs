@@ -446,7 +446,7 @@ pub(crate) fn mine(site: &Site<'_>, keys: &Keys, carried: Option<&LearnedRules>)
 fn substitution_candidates(site: &Site<'_>, keys: &Keys) -> Vec<DustRule> {
     let cfg = &site.cfg.dust;
     let mut by_text: Vec<(u64, u32)> = (0..site.n as u32)
-        .filter(|&i| keys.get(site, i).is_some())
+        .filter(|&i| keys.get(site, i).is_some() && !site.probe(i))
         .filter_map(|i| site.content(i).map(|c| (c.text_hash, i)))
         .collect();
     by_text.sort_unstable();
@@ -573,7 +573,7 @@ fn measure_replace(
     let from = from.clone();
     let mut examples = std::mem::take(&mut rule.examples);
     for i in 0..site.n as u32 {
-        let Some(key) = keys.get(site, i) else {
+        let Some(key) = keys.get(site, i).filter(|_| !site.probe(i)) else {
             continue;
         };
         if !key.contains(from.as_str()) || site.content(i).is_none() {
@@ -624,7 +624,7 @@ fn classify_params(site: &Site<'_>, keys: &Keys) -> (Vec<ParamStats>, Vec<(u32, 
         }
     };
     for i in 0..site.n as u32 {
-        let Some(key) = keys.get(site, i) else {
+        let Some(key) = keys.get(site, i).filter(|_| !site.probe(i)) else {
             continue;
         };
         let parts = split(key);

@@ -76,7 +76,8 @@
 //!    when they show nothing);
 //! 5. is on a host the site does not redirect away from;
 //! 6. listed in a sitemap;
-//! 7. more internal pages linking to it;
+//! 7. more internal pages linking to it; then not a URL-variant probe (a variant
+//!    requested after the crawl, see [`probes`]);
 //! 8. shorter equivalence key, then the smaller key, then the URL that is already in
 //!    its key's form, then the smaller URL (bytes).
 //!
@@ -232,13 +233,13 @@ pub use finding::{Comparison, Family, Finding, FindingId, Fix, Severity, Tier, c
 pub use fixes::{CanonicalTag, FixFiles, RedirectLine, RedirectState, SiteRedirect, SitemapChange};
 pub use input::{
     AnchorRow, AuditInput, CanonicalRow, ChainProblem, DeclarationSource, FetchRow, FoundVia,
-    HopKind, HreflangRow, LinkKind, LinkRegion, LinkRow, ReasonKind, RedirectChainRow, RedirectRow,
-    ProbeRow, ProbeRule, RobotsRow, SitemapEntryRow, SitemapId, SitemapIssue, SitemapRow,
+    HopKind, HreflangRow, LinkKind, LinkRegion, LinkRow, ProbeRow, ProbeRule, ReasonKind,
+    RedirectChainRow, RedirectRow, RobotsRow, SitemapEntryRow, SitemapId, SitemapIssue, SitemapRow,
     SitemapSource, UnknownReason, UrlId, UrlReason, UrlRow, UrlState,
 };
-pub use probes::{ProbeVerdict, VariantProbe, VariantRule};
 pub use log_waste::{LOG_WASTE_FILE, LOG_WASTE_HEADERS, LogHit, LogWaste, log_waste_table};
 pub use prediction::{PREDICTED_DUPLICATE, PredictionCheck, check_predictions};
+pub use probes::{ProbeVerdict, VariantProbe, VariantRule};
 
 use serde::{Deserialize, Serialize};
 
@@ -349,8 +350,7 @@ pub fn analyse(input: &AuditInput, config: &AnalysisConfig) -> Analysis {
         let cx = checks::Ctx::new(&site, &clusters, &graph, &mined, &keys);
         let mut findings = checks::run(&cx);
         if !url_variants.is_empty() {
-            probes::absorb(&url_variants, &mut findings);
-            findings.extend(probes::findings(&url_variants));
+            probes::merge(&url_variants, &mut findings);
             findings.sort_by(|a, b| (a.severity, a.id, &a.key).cmp(&(b.severity, b.id, &b.key)));
         }
         findings

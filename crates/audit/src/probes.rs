@@ -117,6 +117,10 @@ pub struct VariantProbe {
     pub verdict: ProbeVerdict,
     /// What the server answered, in words (`301 to https://example.com/a`).
     pub answer: String,
+    /// The crawl had found the variant before the probe (a page, a sitemap or a
+    /// redirect names it): a URL of the site, not only a probe's.
+    #[serde(default)]
+    pub known: bool,
 }
 
 /// One rule of URL variants, over its samples (a row of `url_variants.csv`).
@@ -198,11 +202,13 @@ pub(crate) fn analyse(site: &Site<'_>, clusters: &Clusters) -> Vec<VariantRule> 
             continue;
         };
         let (verdict, answer) = judge(site, clusters, v, b);
+        let row = &site.input.urls[v as usize];
         by_rule.entry(p.rule).or_default().push(VariantProbe {
             url: site.url_string(v),
             base: site.url_string(b),
             verdict,
             answer,
+            known: row.found_via != crate::input::FoundVia::Variant || row.depth == 0,
         });
     }
     ProbeRule::ALL
@@ -237,13 +243,11 @@ fn rule_verdict(probes: &[VariantProbe]) -> Option<ProbeVerdict> {
         .filter(|v| v.answered())
         .collect();
     if answered.is_empty() {
-        return Some(
-            if probes.iter().any(|p| p.verdict == ProbeVerdict::Error) {
-                ProbeVerdict::Error
-            } else {
-                ProbeVerdict::NotFetched
-            },
-        );
+        return Some(if probes.iter().any(|p| p.verdict == ProbeVerdict::Error) {
+            ProbeVerdict::Error
+        } else {
+            ProbeVerdict::NotFetched
+        });
     }
     let mut reached = 0;
     for &v in ProbeVerdict::ALL.iter().filter(|v| v.answered()) {
@@ -257,7 +261,8 @@ fn rule_verdict(probes: &[VariantProbe]) -> Option<ProbeVerdict> {
 
 /// Whether `a` is `b` or in its cluster.
 fn same_page(clusters: &Clusters, a: u32, b: u32) -> bool {
-    a == b || (clusters.of[a as usize] != NONE && clusters.of[a as usize] == clusters.of[b as usize])
+    a == b
+        || (clusters.of[a as usize] != NONE && clusters.of[a as usize] == clusters.of[b as usize])
 }
 
 /// A probe's verdict and what the server answered.
@@ -268,7 +273,9 @@ fn judge(site: &Site<'_>, clusters: &Clusters, v: u32, b: u32) -> (ProbeVerdict,
             .reason(v)
             .map_or_else(|| "no reason recorded".to_owned(), ToString::to_string);
         return match row.state {
-            UrlState::Failed | UrlState::Done => (ProbeVerdict::Error, format!("no response ({why})")),
+            UrlState::Failed | UrlState::Done => {
+                (ProbeVerdict::Error, format!("no response ({why})"))
+            }
             _ => (ProbeVerdict::NotFetched, format!("not requested ({why})")),
         };
     };
@@ -302,7 +309,10 @@ fn judge(site: &Site<'_>, clusters: &Clusters, v: u32, b: u32) -> (ProbeVerdict,
                     format!("{status} with the page's content and {canon}"),
                 )
             } else {
-                (ProbeVerdict::Different, format!("{status} with other content"))
+                (
+                    ProbeVerdict::Different,
+                    format!("{status} with other content"),
+                )
             }
         }
         400..=499 => (ProbeVerdict::Gone, status.to_string()),
@@ -336,7 +346,10 @@ fn redirect(site: &Site<'_>, clusters: &Clusters, v: u32, b: u32) -> (ProbeVerdi
         if hop.to == NONE {
             return (
                 ProbeVerdict::RedirectElsewhere,
-                format!("{} to a Location that does not resolve", statuses.join(", ")),
+                format!(
+                    "{} to a Location that does not resolve",
+                    statuses.join(", ")
+                ),
             );
         }
         at = hop.to;
@@ -550,7 +563,10 @@ pub(crate) fn findings(rules: &[VariantRule]) -> Vec<Finding> {
             let mut f = Finding::new(id, &[r.rule.as_str(), &authority], summary)
                 .urls(hits.iter().flat_map(|p| [p.url.clone(), p.base.clone()]));
             for p in &hits {
-                f = f.evidence(format!("{} answers {} (a variant of {})", p.url, p.answer, p.base));
+                f = f.evidence(format!(
+                    "{} answers {} (a variant of {})",
+                    p.url, p.answer, p.base
+                ));
             }
             f = f.fix(Fix::ServerRule {
                 change: fix_action(r.rule, temporary),
@@ -564,31 +580,55 @@ pub(crate) fn findings(rules: &[VariantRule]) -> Vec<Finding> {
     out
 }
 
-/// Leaves out the per-URL findings that name nothing but probes of a rule whose own
-/// finding states the cause (see the module docs); a finding that also names other URLs
-/// stays, and the rule's finding says so in its evidence.
-pub(crate) fn absorb(rules: &[VariantRule], findings: &mut Vec<Finding>) {
-    if rules.is_empty() {
+/// The per-URL finding kinds that state the cause of a rule's duplicates.
+fn same_cause(rule: ProbeRule) -> &'static [FindingId] {
+    match rule {
+        ProbeRule::HostWww | ProbeRule::IpHost => &[FindingId::DupHost],
+        ProbeRule::Scheme => &[FindingId::DupScheme, FindingId::RedirectHttpNotHttps],
+        ProbeRule::TrailingSlash | ProbeRule::DoubleSlash => &[FindingId::DupSlash],
+        ProbeRule::IndexFile => &[FindingId::DupIndex],
+        ProbeRule::PathCase => &[FindingId::DupCase],
+        ProbeRule::TrackingParam
+        | ProbeRule::SessionParam
+        | ProbeRule::UnknownParam
+        | ProbeRule::EmptyQuery => &[FindingId::DupParam],
+    }
+}
+
+/// Whether any finding of the rule's kind states its cause (another host name or
+/// scheme serving the site's pages is one cause, whichever pages show it); for the
+/// other rules only a finding that names the rule's probes does (a trailing slash and a
+/// doubled slash are two patterns of one kind).
+fn host_wide(rule: ProbeRule) -> bool {
+    matches!(
+        rule,
+        ProbeRule::HostWww | ProbeRule::Scheme | ProbeRule::IpHost
+    )
+}
+
+/// Adds the findings of the URL-variant rules to `findings`, one finding per cause (see
+/// the module docs): a per-URL finding that names nothing but probes of a rule with
+/// that rule's verdict is left out, the rule's finding states the cause; where a
+/// finding about URLs pages link to already states the cause of a rule's duplicates
+/// (the same kind, or naming its probes among other URLs), the rule's finding is left
+/// out instead and that finding says what the probes showed.
+pub(crate) fn merge(rules: &[VariantRule], findings: &mut Vec<Finding>) {
+    let own = self::findings(rules);
+    if own.is_empty() {
         return;
     }
-    // Probe URL -> (verdict, key of the rule's finding).
-    let mut probe: FxHashMap<&str, (ProbeVerdict, String)> = FxHashMap::default();
+    // Probe URL -> (rule, verdict).
+    let mut probe: FxHashMap<&str, (ProbeRule, ProbeVerdict)> = FxHashMap::default();
+    // Only variants that are probes alone: a URL the crawl found otherwise is a URL of
+    // the site, whose findings stand.
+    let mut any_probe: FxHashMap<&str, ProbeRule> = FxHashMap::default();
     for r in rules {
         for p in &r.probes {
-            let (_, authority, _) = origin_and_host(&p.base);
-            let code = match p.verdict {
-                ProbeVerdict::Duplicate => FindingId::VariantDuplicate,
-                ProbeVerdict::RedirectTemporary => FindingId::VariantTemporary,
-                _ => continue,
-            };
-            probe.insert(
-                p.url.as_str(),
-                (p.verdict, format!("{code} {} {authority}", r.rule.as_str())),
-            );
+            any_probe.insert(p.url.as_str(), r.rule);
+            if !p.known {
+                probe.insert(p.url.as_str(), (r.rule, p.verdict));
+            }
         }
-    }
-    if probe.is_empty() {
-        return;
     }
     let covers = |id: FindingId| -> Option<ProbeVerdict> {
         use FindingId::*;
@@ -599,10 +639,13 @@ pub(crate) fn absorb(rules: &[VariantRule], findings: &mut Vec<Finding>) {
             _ => None,
         }
     };
-    let mut notes: Vec<(String, String)> = Vec::new();
-    findings.retain(|f| {
+    // Per finding of those kinds: the probe rules it names, and whether it names
+    // nothing else.
+    let mut pure = vec![false; findings.len()];
+    let mut named_rules: Vec<Vec<ProbeRule>> = vec![Vec::new(); findings.len()];
+    for (i, f) in findings.iter().enumerate() {
         let Some(verdict) = covers(f.id) else {
-            return true;
+            continue;
         };
         let pattern = f.fixes.iter().find_map(|x| match x {
             Fix::ForPattern { urls, .. } => Some(*urls as usize),
@@ -613,29 +656,66 @@ pub(crate) fn absorb(rules: &[VariantRule], findings: &mut Vec<Finding>) {
             Some(_) => f.urls.iter().map(String::as_str).collect(),
             None => f.urls.first().map(String::as_str).into_iter().collect(),
         };
-        let complete = pattern.is_none_or(|n| n == named.len());
-        let probes: Vec<&(ProbeVerdict, String)> =
+        let hits: Vec<&(ProbeRule, ProbeVerdict)> =
             named.iter().filter_map(|u| probe.get(u)).collect();
-        if probes.is_empty() {
-            return true;
+        // A pattern lists a few of its URLs: when they are all probes, it is all probes
+        // if it counts no more URLs than there are probes with the verdict.
+        let with_verdict = probe.values().filter(|p| p.1 == verdict).count();
+        pure[i] = !hits.is_empty()
+            && pattern.is_none_or(|n| n == named.len() || n <= with_verdict)
+            && hits.len() == named.len()
+            && hits.iter().all(|h| h.1 == verdict);
+        named_rules[i] = named
+            .iter()
+            .filter_map(|u| any_probe.get(u).copied())
+            .collect();
+    }
+    // The rules whose duplicates a finding about linked URLs already states.
+    let mut covered: Vec<(ProbeRule, usize)> = Vec::new();
+    for r in rules
+        .iter()
+        .filter(|r| r.count(ProbeVerdict::Duplicate) > 0)
+    {
+        let by = (0..findings.len()).find(|&i| {
+            !pure[i]
+                && same_cause(r.rule).contains(&findings[i].id)
+                && (host_wide(r.rule) || named_rules[i].contains(&r.rule))
+        });
+        if let Some(i) = by {
+            covered.push((r.rule, i));
         }
-        if complete && probes.len() == named.len() && probes.iter().all(|p| p.0 == verdict) {
-            return false;
-        }
-        for p in probes {
-            notes.push((p.1.clone(), f.id.code().to_owned()));
-        }
-        true
-    });
-    notes.sort();
-    notes.dedup();
-    for (key, code) in notes {
-        if let Some(f) = findings.iter_mut().find(|f| f.key == key) {
-            f.evidence.push(format!(
-                "{code} also names some of these URLs, with URLs pages link to: one cause."
+    }
+    for &(rule, i) in &covered {
+        let r = rules.iter().find(|r| r.rule == rule);
+        if let Some(r) = r {
+            findings[i].evidence.push(format!(
+                "URL-variant probes: {} 200 with the page's content too, so the server \
+                 serves every URL of this kind; url_variants.csv gives one server rule for \
+                 them.",
+                of_samples(r.count(ProbeVerdict::Duplicate), r.samples(), "answer")
             ));
         }
     }
+    let covered_rules: Vec<ProbeRule> = covered.iter().map(|c| c.0).collect();
+    // Pure findings go when their rules' own findings state the cause.
+    let mut keep = pure.iter().map(|p| !p).collect::<Vec<bool>>();
+    for (i, k) in keep.iter_mut().enumerate() {
+        if !*k && named_rules[i].iter().any(|r| covered_rules.contains(r)) {
+            *k = true;
+        }
+    }
+    let mut at = 0;
+    findings.retain(|_| {
+        at += 1;
+        keep[at - 1]
+    });
+    findings.extend(own.into_iter().filter(|f| {
+        f.id != FindingId::VariantDuplicate
+            || !covered_rules.iter().any(|r| {
+                f.key
+                    .starts_with(&format!("{} {} ", f.id.code(), r.as_str()))
+            })
+    }));
 }
 
 #[cfg(test)]
@@ -648,6 +728,7 @@ mod tests {
             base: String::new(),
             verdict,
             answer: String::new(),
+            known: false,
         }
     }
 
@@ -666,7 +747,13 @@ mod tests {
             "half is enough"
         );
         assert_eq!(
-            verdict(&[Duplicate, Duplicate, RedirectPermanent, RedirectPermanent, Gone]),
+            verdict(&[
+                Duplicate,
+                Duplicate,
+                RedirectPermanent,
+                RedirectPermanent,
+                Gone
+            ]),
             Some(Gone)
         );
         assert_eq!(
@@ -697,12 +784,28 @@ mod tests {
         let probes: [(&str, ProbeRule, Option<ProbeVerdict>); 9] = [
             ("/SHOP/RED", ProbeRule::PathCase, Some(Duplicate)),
             ("/shop//red", ProbeRule::DoubleSlash, Some(Canonical)),
-            ("/shop/red/", ProbeRule::TrailingSlash, Some(RedirectPermanent)),
+            (
+                "/shop/red/",
+                ProbeRule::TrailingSlash,
+                Some(RedirectPermanent),
+            ),
             ("/shop/red?", ProbeRule::EmptyQuery, Some(RedirectTemporary)),
-            ("/shop/red?utm_source=dustpan", ProbeRule::TrackingParam, Some(RedirectElsewhere)),
-            ("/shop/red?dustpan_probe=1", ProbeRule::UnknownParam, Some(Different)),
+            (
+                "/shop/red?utm_source=dustpan",
+                ProbeRule::TrackingParam,
+                Some(RedirectElsewhere),
+            ),
+            (
+                "/shop/red?dustpan_probe=1",
+                ProbeRule::UnknownParam,
+                Some(Different),
+            ),
             ("/shop/red/index.html", ProbeRule::IndexFile, Some(Gone)),
-            ("/shop/red?sessionid=1", ProbeRule::SessionParam, Some(Error)),
+            (
+                "/shop/red?sessionid=1",
+                ProbeRule::SessionParam,
+                Some(Error),
+            ),
             ("/Shop/red", ProbeRule::PathCase, None),
         ];
         b.page(&u("/SHOP/RED"), 7)
@@ -725,10 +828,22 @@ mod tests {
             assert_eq!(Some(p.verdict), want.or(Some(NotFetched)), "{path}: {p:?}");
         }
         assert_eq!(a.url_variants.len(), ProbeRule::ALL.len());
-        let case = a.url_variants.iter().find(|r| r.rule == ProbeRule::PathCase).unwrap();
-        assert_eq!(case.verdict, Some(Duplicate), "one answered sample, a duplicate");
+        let case = a
+            .url_variants
+            .iter()
+            .find(|r| r.rule == ProbeRule::PathCase)
+            .unwrap();
+        assert_eq!(
+            case.verdict,
+            Some(Duplicate),
+            "one answered sample, a duplicate"
+        );
         assert!(case.apache.contains("RewriteMap lc int:tolower"));
-        let host = a.url_variants.iter().find(|r| r.rule == ProbeRule::HostWww).unwrap();
+        let host = a
+            .url_variants
+            .iter()
+            .find(|r| r.rule == ProbeRule::HostWww)
+            .unwrap();
         assert_eq!((host.samples(), host.verdict), (0, None));
 
         // One finding per rule, and the per-URL finding of the same probe left out.
@@ -739,11 +854,59 @@ mod tests {
             "Upper-case URLs serve duplicate pages: 1 of 2 samples answers 200 without a \
              canonical to the page."
         );
-        assert!(a.findings_with(FindingId::DupCase).next().is_none(), "{:#?}", a.findings);
+        assert!(
+            a.findings_with(FindingId::DupCase).next().is_none(),
+            "{:#?}",
+            a.findings
+        );
         assert_eq!(a.findings_with(FindingId::VariantTemporary).count(), 1);
-        assert!(a.findings_with(FindingId::RedirectTemporary).next().is_none());
-        assert!(a.findings.iter().all(|f| !f.urls.contains(&u("/shop//red"))
-            || f.id == FindingId::CanonLinked));
+        assert!(
+            a.findings_with(FindingId::RedirectTemporary)
+                .next()
+                .is_none()
+        );
+        assert!(
+            a.findings
+                .iter()
+                .all(|f| !f.urls.contains(&u("/shop//red")) || f.id == FindingId::CanonLinked)
+        );
+    }
+
+    #[test]
+    fn a_cause_findings_about_linked_urls_state_is_not_stated_twice() {
+        use crate::tests::B;
+        let mut b = B::new();
+        let (home, page) = (u("/"), u("/a"));
+        let (www_home, www_page) = ("https://www.example.com/", "https://www.example.com/a");
+        b.page(&home, 1)
+            .start(&home)
+            .page(&page, 2)
+            .link(&home, &page);
+        // www serves every page; a page links one www URL, a probe found the other.
+        b.page(www_home, 1).link(&page, www_home);
+        b.page(www_page, 2)
+            .probe(www_page, &page, ProbeRule::HostWww);
+        let a = b.analyse();
+        assert_eq!(
+            a.findings_with(FindingId::VariantDuplicate).count(),
+            0,
+            "{:#?}",
+            a.findings
+        );
+        assert!(
+            a.findings_with(FindingId::DupHost).any(|f| f
+                .evidence
+                .iter()
+                .any(|e| e.starts_with("URL-variant probes: 1 of 1 sample answers"))),
+            "{:#?}",
+            a.findings
+        );
+        let rule = a
+            .url_variants
+            .iter()
+            .find(|r| r.rule == ProbeRule::HostWww)
+            .unwrap();
+        assert_eq!(rule.verdict, Some(ProbeVerdict::Duplicate));
     }
 
     #[test]
@@ -767,14 +930,21 @@ mod tests {
             base: "https://example.test/a".into(),
             verdict: ProbeVerdict::Duplicate,
             answer: String::new(),
+            known: false,
         }];
         let (nginx, apache) = server_rules(ProbeRule::HostWww, "https://example.test/a", &p);
         assert!(nginx.contains("server_name www.example.test;"), "{nginx}");
-        assert!(nginx.contains("return 301 $scheme://example.test$request_uri;"), "{nginx}");
+        assert!(
+            nginx.contains("return 301 $scheme://example.test$request_uri;"),
+            "{nginx}"
+        );
         assert!(apache.contains(r"^www\.example\.test$"), "{apache}");
         let (nginx, _) = server_rules(ProbeRule::HostWww, "http://www.example.test:8080/", &p);
         assert!(nginx.contains("server_name example.test;"), "{nginx}");
-        assert!(nginx.contains("://www.example.test:8080$request_uri"), "{nginx}");
+        assert!(
+            nginx.contains("://www.example.test:8080$request_uri"),
+            "{nginx}"
+        );
         let (_, apache) = server_rules(ProbeRule::TrailingSlash, "https://example.test/a", &p);
         assert!(apache.contains("RewriteRule ^(.+)/$ /$1"), "{apache}");
         assert_eq!(path_of("https://example.test/a/?x=1"), "/a/");

@@ -243,6 +243,13 @@ impl<'a> Site<'a> {
     }
 
     /// The URL's id.
+    /// Whether the URL is a URL-variant probe's alone (requested after the crawl, found
+    /// by nothing else): the site's own URL patterns are not learned from it.
+    pub(crate) fn probe(&self, i: u32) -> bool {
+        let row = &self.input.urls[i as usize];
+        row.found_via == crate::input::FoundVia::Variant && row.depth > 0
+    }
+
     pub(crate) fn id(&self, i: u32) -> UrlId {
         self.input.urls[i as usize].id
     }

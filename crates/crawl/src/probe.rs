@@ -50,9 +50,7 @@ use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::{Mutex, PoisonError};
 
-use store::{
-    AuditId, FoundVia, ProbeBatch, ProbeCandidate, ProbePhase, ProbeRecord, Store, UrlId,
-};
+use store::{AuditId, FoundVia, ProbeBatch, ProbeCandidate, ProbePhase, ProbeRecord, Store, UrlId};
 use url::{Host, Url};
 
 use crate::frontier::rfc3986_key;
@@ -159,7 +157,10 @@ fn lower_first_of_last(path: &str) -> Option<String> {
         return None;
     }
     let mut out = path.to_owned();
-    out.replace_range(start..=start, &char::from(first.to_ascii_lowercase()).to_string());
+    out.replace_range(
+        start..=start,
+        &char::from(first.to_ascii_lowercase()).to_string(),
+    );
     Some(out)
 }
 
@@ -185,7 +186,11 @@ pub fn variants(url: &Url, rule: ProbeRule, ip: Option<IpAddr>) -> Vec<Url> {
             .collect(),
         ProbeRule::Scheme => {
             let mut v = url.clone();
-            let other = if url.scheme() == "https" { "http" } else { "https" };
+            let other = if url.scheme() == "https" {
+                "http"
+            } else {
+                "https"
+            };
             let port = url.port();
             if v.set_scheme(other).is_err() || v.set_port(port).is_err() {
                 Vec::new()
@@ -371,12 +376,27 @@ pub(crate) async fn admit(store: &Store, audit: AuditId, ctx: &Ctx) -> Result<bo
         .into_iter()
         .filter(|c| Url::parse(&c.url).is_ok_and(|u| scope.contains(&u)))
         .collect();
-    let mut planned = plan(
-        &candidates,
-        sections,
-        |v| scope.contains(v),
-        |host| ctx.guard.address_of(host),
-    );
+    // Hosts a variant may name: the start URLs' hosts and their `www.` twins, the hosts
+    // of the pages probed, and IP addresses (`ip_host`, when the scope admits them). A
+    // subdomain's `www.` twin that nothing names is never looked up.
+    let mut hosts: HashSet<String> = candidates.iter().map(|c| c.host.clone()).collect();
+    for start in config.start_urls.iter().filter_map(|s| Url::parse(s).ok()) {
+        if let Some(h) = start.host_str() {
+            hosts.extend(www_twin(h));
+            hosts.insert(h.to_owned());
+        }
+    }
+    let admits = |v: &Url| {
+        scope.contains(v)
+            && match v.host() {
+                Some(Host::Domain(d)) => hosts.contains(d),
+                Some(_) => true,
+                None => false,
+            }
+    };
+    let mut planned = plan(&candidates, sections, admits, |host| {
+        ctx.guard.address_of(host)
+    });
     // Room under `max_urls` (a variant the frontier knows takes none, but that is only
     // known once admitted).
     let room = {
@@ -479,7 +499,10 @@ mod tests {
             of("https://example.test:8443/a", ProbeRule::Scheme),
             ["http://example.test:8443/a"]
         );
-        assert_eq!(of("http://example.test/a", ProbeRule::Scheme), ["https://example.test/a"]);
+        assert_eq!(
+            of("http://example.test/a", ProbeRule::Scheme),
+            ["https://example.test/a"]
+        );
         assert_eq!(of(page, ProbeRule::TrailingSlash), [format!("{page}/")]);
         assert_eq!(
             of("https://example.test/shop/", ProbeRule::TrailingSlash),
@@ -559,7 +582,11 @@ mod tests {
             let key = rfc3986_key(&url(page), &policy).unwrap();
             for &rule in ProbeRule::ALL {
                 for v in variants(&url(page), rule, Some("127.0.0.1".parse().unwrap())) {
-                    assert_ne!(rfc3986_key(&v, &policy).unwrap(), key, "{rule} of {page}: {v}");
+                    assert_ne!(
+                        rfc3986_key(&v, &policy).unwrap(),
+                        key,
+                        "{rule} of {page}: {v}"
+                    );
                 }
             }
         }
@@ -600,8 +627,16 @@ mod tests {
         // Deterministic: the same input plans the same probes.
         assert_eq!(plan, super::plan(&candidates, 2, |_| true, |_| None));
         // The scope decides.
-        let none = super::plan(&candidates, 2, |v| v.host_str() != Some("www.example.test"), |_| None);
-        assert_eq!(none.iter().filter(|p| p.rule == ProbeRule::HostWww).count(), 0);
+        let none = super::plan(
+            &candidates,
+            2,
+            |v| v.host_str() != Some("www.example.test"),
+            |_| None,
+        );
+        assert_eq!(
+            none.iter().filter(|p| p.rule == ProbeRule::HostWww).count(),
+            0
+        );
     }
 
     #[test]
@@ -616,7 +651,12 @@ mod tests {
                 )
             })
             .collect();
-        let plan = plan(&candidates, 20, |_| true, |_| Some("127.0.0.1".parse().unwrap()));
+        let plan = plan(
+            &candidates,
+            20,
+            |_| true,
+            |_| Some("127.0.0.1".parse().unwrap()),
+        );
         assert_eq!(plan.len(), MAX_PROBES);
         for &r in ProbeRule::ALL {
             let n = plan.iter().filter(|p| p.rule == r).count();

@@ -152,9 +152,19 @@ async fn probes(store: &Store, audit: store::AuditId) -> BTreeSet<(ProbeRule, St
         .await
         .unwrap()
         .into_iter()
-        .map(|ProbeRecord { url_id, base_url_id, rule }| {
-            (rule, urls[&url_id].url.clone(), urls[&base_url_id].url.clone())
-        })
+        .map(
+            |ProbeRecord {
+                 url_id,
+                 base_url_id,
+                 rule,
+             }| {
+                (
+                    rule,
+                    urls[&url_id].url.clone(),
+                    urls[&base_url_id].url.clone(),
+                )
+            },
+        )
         .collect()
 }
 
@@ -164,11 +174,19 @@ async fn every_rule_is_probed_once_per_variant_and_probe_links_are_not_followed(
     let port = server.port();
     let (_dir, store) = open().await;
     let (progress, _rx) = watch::channel(Progress::default());
-    let summary = crawl::start_audit(&store, &config(&server), &progress, &CancellationToken::new())
-        .await
-        .unwrap();
+    let summary = crawl::start_audit(
+        &store,
+        &config(&server),
+        &progress,
+        &CancellationToken::new(),
+    )
+    .await
+    .unwrap();
     assert_eq!(summary.status, AuditStatus::Finished, "{summary:?}");
-    assert_eq!(store.probe_phase(summary.audit).await.unwrap(), ProbePhase::Done);
+    assert_eq!(
+        store.probe_phase(summary.audit).await.unwrap(),
+        ProbePhase::Done
+    );
 
     let probes = probes(&store, summary.audit).await;
     let rules: BTreeSet<ProbeRule> = probes.iter().map(|p| p.0).collect();
@@ -182,9 +200,16 @@ async fn every_rule_is_probed_once_per_variant_and_probe_links_are_not_followed(
         probes.contains(&(rule, variant.to_owned(), base.to_owned()))
     };
     let red = format!("{o}/shop/red");
-    assert!(has(ProbeRule::PathCase, &format!("{o}/SHOP/RED"), &red), "{probes:#?}");
+    assert!(
+        has(ProbeRule::PathCase, &format!("{o}/SHOP/RED"), &red),
+        "{probes:#?}"
+    );
     assert!(has(ProbeRule::DoubleSlash, &format!("{o}/shop//red"), &red));
-    assert!(has(ProbeRule::TrailingSlash, &format!("{o}/shop/red/"), &red));
+    assert!(has(
+        ProbeRule::TrailingSlash,
+        &format!("{o}/shop/red/"),
+        &red
+    ));
     assert!(has(
         ProbeRule::IndexFile,
         &format!("{o}/shop/index.html"),
@@ -195,12 +220,32 @@ async fn every_rule_is_probed_once_per_variant_and_probe_links_are_not_followed(
         &format!("{o}/shop/index.php"),
         &format!("{o}/shop/")
     ));
-    assert!(has(ProbeRule::HostWww, &format!("http://www.site.test:{port}/shop/red"), &red));
-    assert!(has(ProbeRule::Scheme, &format!("https://site.test:{port}/shop/red"), &red));
-    assert!(has(ProbeRule::IpHost, &format!("http://127.0.0.1:{port}/shop/red"), &red));
+    assert!(has(
+        ProbeRule::HostWww,
+        &format!("http://www.site.test:{port}/shop/red"),
+        &red
+    ));
+    assert!(has(
+        ProbeRule::Scheme,
+        &format!("https://site.test:{port}/shop/red"),
+        &red
+    ));
+    assert!(has(
+        ProbeRule::IpHost,
+        &format!("http://127.0.0.1:{port}/shop/red"),
+        &red
+    ));
     assert!(has(ProbeRule::EmptyQuery, &format!("{o}/shop/red?"), &red));
-    assert!(has(ProbeRule::UnknownParam, &format!("{o}/shop/red?dustpan_probe=1"), &red));
-    assert!(has(ProbeRule::SessionParam, &format!("{o}/shop/red?{SESSION_PARAM}"), &red));
+    assert!(has(
+        ProbeRule::UnknownParam,
+        &format!("{o}/shop/red?dustpan_probe=1"),
+        &red
+    ));
+    assert!(has(
+        ProbeRule::SessionParam,
+        &format!("{o}/shop/red?{SESSION_PARAM}"),
+        &red
+    ));
 
     // Requested as written, each once (the https variant is refused by the server's
     // plain HTTP: a fetch error, stored).
@@ -215,14 +260,21 @@ async fn every_rule_is_probed_once_per_variant_and_probe_links_are_not_followed(
         ("site.test", "/shop/red?"),
         ("site.test", "/shop/red?dustpan_probe=1"),
     ] {
-        assert!(requested(&server, host, target), "{host}{target} not requested");
+        assert!(
+            requested(&server, host, target),
+            "{host}{target} not requested"
+        );
     }
     assert_each_requested_once(&server);
 
     // The tracking variant of /about was linked: recorded against that URL, fetched
     // once in the crawl, not again.
     let about = format!("{o}/about");
-    assert!(has(ProbeRule::TrackingParam, &format!("{about}?utm_source=dustpan"), &about));
+    assert!(has(
+        ProbeRule::TrackingParam,
+        &format!("{about}?utm_source=dustpan"),
+        &about
+    ));
     assert_eq!(server.count("site.test", "/about?utm_source=dustpan"), 1);
 
     // The upper-case page's relative links are recorded, not followed.
@@ -243,7 +295,10 @@ async fn every_rule_is_probed_once_per_variant_and_probe_links_are_not_followed(
     assert_eq!(upper.found_via, store::FoundVia::Variant);
     assert_eq!(upper.depth, by_url[red.as_str()].depth + 1);
     // The start URL's own scheme and www variants stay at depth 0 and are followed.
-    assert_eq!(by_url[format!("http://www.site.test:{port}/").as_str()].depth, 0);
+    assert_eq!(
+        by_url[format!("http://www.site.test:{port}/").as_str()].depth,
+        0
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -267,7 +322,10 @@ async fn no_probes_when_turned_off_or_for_an_audit_stored_before_probes() {
     // An audit whose row predates probes (`none`) does not probe when it runs on.
     let on = config(&server);
     let audit = crawl::create_audit(&store, &on).await.unwrap();
-    store.set_probe_phase(audit, ProbePhase::Never).await.unwrap();
+    store
+        .set_probe_phase(audit, ProbePhase::Never)
+        .await
+        .unwrap();
     let summary = crawl::run(&store, audit, &on, &progress, &CancellationToken::new())
         .await
         .unwrap();
@@ -292,8 +350,12 @@ async fn a_resumed_audit_finishes_its_probes_without_probing_twice() {
     let audit = crawl::create_audit(&store, &config).await.unwrap();
     let cancel = CancellationToken::new();
     let run = {
-        let (store, config, progress, cancel) =
-            (store.clone(), config.clone(), progress.clone(), cancel.clone());
+        let (store, config, progress, cancel) = (
+            store.clone(),
+            config.clone(),
+            progress.clone(),
+            cancel.clone(),
+        );
         tokio::spawn(async move { crawl::run(&store, audit, &config, &progress, &cancel).await })
     };
     // Cancelled while the probes are being fetched.
@@ -312,7 +374,11 @@ async fn a_resumed_audit_finishes_its_probes_without_probing_twice() {
         .unwrap();
     assert_eq!(second.status, AuditStatus::Finished, "{second:?}");
     assert_eq!(store.probe_phase(audit).await.unwrap(), ProbePhase::Done);
-    assert_eq!(probes(&store, audit).await, planned, "the same probes, once");
+    assert_eq!(
+        probes(&store, audit).await,
+        planned,
+        "the same probes, once"
+    );
     assert_each_requested_once(&server);
     assert!(!requested(&server, "site.test", "/SHOP/blue"));
     let urls = rows(&store, audit).await;

@@ -28,13 +28,28 @@ pub(crate) struct MemberView<'a> {
 
 /// The clusters of an analysis as views.
 pub(crate) fn views(analysis: &Analysis) -> Vec<View<'_>> {
+    // URL-variant probes are left out: which pages they sample follows the site's
+    // largest sections, which change between audits without the site changing.
+    let probes: rustc_hash::FxHashSet<&str> = analysis
+        .url_variants
+        .iter()
+        .flat_map(|r| r.probes.iter().filter(|p| !p.known).map(|p| p.url.as_str()))
+        .collect();
     analysis
         .clusters
         .iter()
+        .filter(|c| {
+            c.members
+                .iter()
+                .filter(|m| !probes.contains(m.url.as_str()))
+                .count()
+                > 1
+        })
         .map(|c| {
             let mut members: Vec<MemberView<'_>> = c
                 .members
                 .iter()
+                .filter(|m| !probes.contains(m.url.as_str()))
                 .map(|m| MemberView {
                     url: &m.url,
                     role: m.role,

@@ -81,9 +81,15 @@ impl<'a> Urls<'a> {
         let mut by_id = vec![NONE; max + 1];
         let mut by_identity =
             FxHashMap::with_capacity_and_hasher(input.urls.len(), Default::default());
+        // URL-variant probes found by nothing else are left out: which pages they sample
+        // follows the site's largest sections, not a change of the site.
+        let probes: rustc_hash::FxHashSet<UrlId> = input.probes.iter().map(|p| p.url).collect();
+        let probe = |u: &UrlRow| {
+            u.found_via == audit::FoundVia::Variant && u.depth > 0 && probes.contains(&u.id)
+        };
         for (i, u) in input.urls.iter().enumerate() {
             by_id[u.id as usize] = i as u32;
-            if !traps.contains(identity(u), u.reason.as_ref()) {
+            if !traps.contains(identity(u), u.reason.as_ref()) && !probe(u) {
                 by_identity.entry(identity(u)).or_insert(i as u32);
             }
         }

@@ -133,12 +133,11 @@ pub struct ProbeCandidate {
 impl Store {
     /// Where `audit` is with its probes.
     pub async fn probe_phase(&self, audit: AuditId) -> Result<ProbePhase, StoreError> {
-        let row: Option<String> =
-            sqlx::query_scalar("SELECT probe_phase FROM audits WHERE id = ?")
-                .bind(audit.0)
-                .fetch_optional(self.pool())
-                .await
-                .ctx("reading an audit's probe phase")?;
+        let row: Option<String> = sqlx::query_scalar("SELECT probe_phase FROM audits WHERE id = ?")
+            .bind(audit.0)
+            .fetch_optional(self.pool())
+            .await
+            .ctx("reading an audit's probe phase")?;
         let text = row.ok_or(StoreError::AuditNotFound(audit))?;
         ProbePhase::parse(&text).ok_or_else(|| StoreError::Corrupt {
             audit,
@@ -166,8 +165,10 @@ impl Store {
     }
 
     /// Pages of `audit` that look preferred, for probes to start from: fetched HTML
-    /// (parsed, so it has a text fingerprint) that answered 200, without noindex, not
-    /// found as a variant, declaring no canonical to another URL. Per host and site
+    /// (parsed, so it has a text fingerprint, and not cut at the size cap) that answered
+    /// 200, without noindex, not found as a variant, declaring no canonical to another
+    /// URL, in a site section where the crawl met no trap; of pages with the same text,
+    /// the one with the shortest URL (without a query first). Per host and site
     /// section (the first path segment) the first `per_section` pages by URL (pages
     /// without a query first) and the first `directories` pages whose URL ends in `/`;
     /// the sections with the most pages without a query first (then the most pages), at
@@ -181,29 +182,40 @@ impl Store {
     ) -> Result<Vec<ProbeCandidate>, StoreError> {
         let rows = sqlx::query(
             "WITH cand AS (
-                 SELECT u.id, u.url, u.host, u.depth,
-                        substr(u.url, instr(u.url, '://') + 3) AS rest
+                 SELECT u.id, u.url, u.host, u.depth, 0 AS trap,
+                        ROW_NUMBER() OVER (PARTITION BY f.text_hash
+                                           ORDER BY instr(u.url, '?') > 0, length(u.url),
+                                                    u.url) AS twin
                  FROM urls u
                  JOIN fetches f ON f.audit_id = u.audit_id AND f.url_id = u.id
                  WHERE u.audit_id = ?1 AND u.found_via <> 'variant' AND u.state = 'done'
                    AND f.status = 200 AND f.text_hash IS NOT NULL AND f.noindex = 0
+                   AND f.truncated = 0
                    AND NOT EXISTS (
                        SELECT 1 FROM canonicals k
                        WHERE k.audit_id = u.audit_id AND k.page_url_id = u.id
                          AND k.target_url_id IS NOT NULL AND k.target_url_id <> u.id)
+                 UNION ALL
+                 SELECT id, url, host, depth, 1, 1 FROM urls
+                 WHERE audit_id = ?1 AND reason_kind LIKE 'trap%'
              ), paths AS (
-                 SELECT id, url, host, depth,
-                        substr(rest, instr(rest, '/') + 1) || '/' AS tail
+                 SELECT id, url, host, depth, trap,
+                        substr(substr(url, instr(url, '://') + 3),
+                               instr(substr(url, instr(url, '://') + 3), '/') + 1) || '/'
+                            AS tail
                  FROM cand
+                 WHERE twin = 1
              ), first AS (
-                 SELECT id, url, host, depth,
+                 SELECT id, url, host, depth, trap,
                         substr(tail, 1, instr(tail, '/') - 1) || '?' AS head
                  FROM paths
              ), sections AS (
-                 SELECT id, url, host, depth,
+                 SELECT id, url, host, depth, trap,
                         substr(head, 1, instr(head, '?') - 1) AS section,
                         instr(url, '?') > 0 AS has_query,
-                        substr(url, -1) = '/' AS is_dir
+                        substr(url, -1) = '/' AS is_dir,
+                        MAX(trap) OVER (PARTITION BY host,
+                                        substr(head, 1, instr(head, '?') - 1)) AS trapped
                  FROM first
              ), ranked AS (
                  SELECT id, url, host, depth, section, is_dir,
@@ -214,6 +226,7 @@ impl Store {
                         COUNT(*) OVER (PARTITION BY host, section) AS pages,
                         SUM(NOT has_query) OVER (PARTITION BY host, section) AS clean
                  FROM sections
+                 WHERE trapped = 0
              )
              SELECT id, url, host, depth, section, pages FROM ranked
              WHERE n <= ?2 OR (is_dir AND n_dir <= ?3)

@@ -493,8 +493,7 @@ impl BatchRow for ErrorRecord {
 struct BlockRow(UrlId, String);
 
 impl BatchRow for crate::ProbeRecord {
-    const HEAD: &'static str =
-        "INSERT OR IGNORE INTO probes (audit_id, url_id, base_url_id, rule)";
+    const HEAD: &'static str = "INSERT OR IGNORE INTO probes (audit_id, url_id, base_url_id, rule)";
     const GROUP: &'static str = "(?,?,?,?)";
     const CONTEXT: &'static str = "storing probes";
     fn bind(self, q: Query, audit: i64, ids: &IdMap) -> Query {

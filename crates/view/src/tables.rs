@@ -19,7 +19,11 @@ pub fn export_table(name: TableName) -> Option<Table> {
         TableName::SitemapEntries => Table::SitemapEntries,
         TableName::LinksToNonPreferred => Table::LinksToNonPreferred,
         TableName::UrlVariants => Table::UrlVariants,
-        TableName::Clusters | TableName::Params | TableName::DustRules | TableName::IssueUrls => {
+        TableName::Clusters
+        | TableName::Params
+        | TableName::DustRules
+        | TableName::IssueUrls
+        | TableName::LogWaste => {
             return None;
         }
     })
@@ -33,6 +37,7 @@ pub fn file_name(name: TableName) -> &'static str {
             TableName::Clusters => "cluster_list.csv",
             TableName::Params => "params.csv",
             TableName::IssueUrls => "issue_urls.csv",
+            TableName::LogWaste => audit::LOG_WASTE_FILE,
             _ => "dust_rules.csv",
         },
     }
@@ -275,6 +280,7 @@ pub fn build(
             let (data, keys) = crate::issues::issue_urls(analysis);
             (data, Some(keys))
         }
+        TableName::LogWaste => (audit::log_waste_table(&analysis.log_waste), None),
         TableName::Pages => {
             let keys = input
                 .urls
@@ -363,7 +369,38 @@ mod tests {
              canonical gone redirect_permanent error not_fetched example_variant example_page \
              example_answer nginx_rule apache_rule",
         ),
+        (
+            TableName::LogWaste,
+            "preferred_url cluster duplicates_requested bot_requests_to_duplicates \
+             other_requests_to_duplicates bot_requests_to_preferred other_requests_to_preferred",
+        ),
     ];
+
+    #[test]
+    fn the_log_waste_table_ranks_what_the_analysis_found() {
+        let input = AuditInput::default();
+        let mut analysis = Analysis::default();
+        assert!(
+            build(TableName::LogWaste, &input, &analysis)
+                .0
+                .rows
+                .is_empty()
+        );
+        analysis.log_waste = vec![audit::LogWaste {
+            cluster: 3,
+            preferred_url: "https://example.test/shoes".into(),
+            duplicates_requested: 2,
+            bot_requests: 40,
+            other_requests: 5,
+            preferred_bot_requests: 7,
+            preferred_other_requests: 1,
+        }];
+        let (data, _) = build(TableName::LogWaste, &input, &analysis);
+        assert_eq!(data.rows.len(), 1);
+        assert_eq!(data.rows[0][0].as_text(), "https://example.test/shoes");
+        assert_eq!(data.rows[0][3].as_text(), "40");
+        assert_eq!(file_name(TableName::LogWaste), audit::LOG_WASTE_FILE);
+    }
 
     #[test]
     fn column_ids_are_stable_and_unique() {

@@ -84,11 +84,14 @@ pub enum TableName {
     IssueUrls,
     /// How the server answers URL variants no page links to, one row per rule.
     UrlVariants,
+    /// An access log's requests to each cluster's non-preferred URLs, ranked: the
+    /// crawl budget wasted on duplicates (empty unless the audit read an access log).
+    LogWaste,
 }
 
 impl TableName {
     /// Every table.
-    pub const ALL: [TableName; 12] = [
+    pub const ALL: [TableName; 13] = [
         TableName::Pages,
         TableName::Clusters,
         TableName::ClusterMembers,
@@ -101,6 +104,7 @@ impl TableName {
         TableName::DustRules,
         TableName::IssueUrls,
         TableName::UrlVariants,
+        TableName::LogWaste,
     ];
 }
 

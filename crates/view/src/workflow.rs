@@ -238,7 +238,11 @@ pub fn export_report_with(
 ) -> Result<Vec<Written>, ViewError> {
     std::fs::create_dir_all(dir).map_err(|e| ViewError::io(dir, e))?;
     let mut written = Vec::new();
-    for name in TableName::ALL {
+    // The crawl budget wasted on duplicates is written below, only for an access log.
+    for name in TableName::ALL
+        .into_iter()
+        .filter(|&t| t != TableName::LogWaste)
+    {
         let path = dir.join(tables::file_name(name));
         let rows = export_table(input, analysis, name, &path)?;
         written.push(Written {

@@ -278,6 +278,13 @@ impl Session {
             .map(drop)
     }
 
+    /// Resizes the window (W3C "Set Window Rect").
+    pub async fn set_window_size(&self, width: u32, height: u32) -> Result<()> {
+        self.post("/window/rect", json!({ "width": width, "height": height }))
+            .await
+            .map(drop)
+    }
+
     /// A PNG of the webview.
     pub async fn screenshot(&self) -> Result<Vec<u8>> {
         let v = self.get("/screenshot").await?;

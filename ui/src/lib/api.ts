@@ -77,6 +77,7 @@ export const REPORT_TABLES: readonly { table: TableName; label: string }[] = [
   { table: "linksToNonPreferred", label: "Links to non-preferred" },
   { table: "params", label: "Parameters" },
   { table: "dustRules", label: "DUST rules" },
+  { table: "urlVariants", label: "URL variants" },
   { table: "clusterMembers", label: "Cluster members" },
   { table: "findings", label: "Findings" },
 ];

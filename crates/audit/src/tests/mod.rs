@@ -354,7 +354,9 @@ impl B {
     /// The crawler probed `variant`, a variant of `page` under `rule`, after the crawl.
     pub fn probe(&mut self, variant: &str, page: &str, rule: ProbeRule) -> &mut Self {
         let (url, base) = (self.id(variant), self.id(page));
-        self.row(variant).found_via = FoundVia::Variant;
+        let row = self.row(variant);
+        row.found_via = FoundVia::Variant;
+        row.depth = 1;
         self.input.probes.push(ProbeRow { url, base, rule });
         self
     }

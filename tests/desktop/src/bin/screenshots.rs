@@ -115,7 +115,13 @@ async fn main() -> Result<()> {
     s.wait_for_count(&tid("stat-pages"), 1, Duration::from_secs(60))
         .await?;
     click(s, "nav-overview").await?;
+    s.wait_for_count(&tid("fix-first-item"), 1, Duration::from_secs(30))
+        .await?;
     shot(s, &dir, "overview").await?;
+    click(s, "nav-issues").await?;
+    s.wait_for_count(&tid("issue-url-row"), 1, Duration::from_secs(30))
+        .await?;
+    shot(s, &dir, "issues").await?;
     click(s, "nav-clusters").await?;
     shot(s, &dir, "clusters").await?;
     let clusters = s
@@ -129,6 +135,25 @@ async fn main() -> Result<()> {
     shot(s, &dir, "findings").await?;
     click(s, "nav-tables").await?;
     shot(s, &dir, "tables").await?;
+    // The URL detail pane of a row of the pages table.
+    let rows = s
+        .wait_for_count(&tid("table-row"), 3, Duration::from_secs(10))
+        .await?;
+    s.click(&rows[2]).await?;
+    s.wait_for_count(&tid("url-detail-field"), 1, Duration::from_secs(10))
+        .await?;
+    shot(s, &dir, "url-detail").await?;
+    // The smaller window: nothing may be cut off.
+    if s.set_window_size(1024, 640).await.is_ok() {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        shot(s, &dir, "url-detail-1024").await?;
+        click(s, "nav-issues").await?;
+        shot(s, &dir, "issues-1024").await?;
+        click(s, "nav-audits").await?;
+        shot(s, &dir, "audits-1024").await?;
+        s.set_window_size(1280, 800).await?;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
     compare(s).await?;
     shot(s, &dir, "compare").await?;
 
