@@ -147,7 +147,9 @@ mod handlers {
     ) -> Answer<i64> {
         // The stored configuration, checked against the audit's row: a database from
         // someone else cannot send a re-run elsewhere unseen.
-        let config = view::runs::stored_run_config(&state.store, store::AuditId(audit_id)).await?;
+        let config = view::runs::stored_run_config(&state.store, store::AuditId(audit_id))
+            .await?
+            .for_new_audit();
         let policy = state.policy_of(audit_id).await?;
         start_run(app, &state, config, policy).await
     }

@@ -408,7 +408,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             (None, Some(id)) => {
                 let id = AuditId(id);
                 let row = store.audit(id).await?;
-                let config = crawl::stored_config(&row)?;
+                let config = crawl::stored_config(&row)?.for_new_audit();
                 view::runs::check_stored_config(&row, &config)?;
                 println!(
                     "Starting a new audit with the configuration of audit {}:",

@@ -225,8 +225,8 @@ pub use cluster::{
 };
 pub use config::{AnalysisConfig, DustConfig};
 pub use dust::{
-    DustRule, DustRuleKind, LearnedRules, NextChar, ParamClass, ParamStats, ParamVerdict, RuleStatus,
-    ValidationCandidate, ValidationFetch, ValidationReport, measure_validation,
+    DustRule, DustRuleKind, LearnedRules, NextChar, ParamClass, ParamStats, ParamVerdict,
+    RuleStatus, ValidationCandidate, ValidationFetch, ValidationReport, measure_validation,
     validation_candidates,
 };
 pub use finding::{Comparison, Family, Finding, FindingId, Fix, Severity, Tier, compare};

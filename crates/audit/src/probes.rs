@@ -704,6 +704,22 @@ pub(crate) fn merge(rules: &[VariantRule], findings: &mut Vec<Finding>) {
             *k = true;
         }
     }
+    // Any other finding about a probe URL (a relative canonical the variant inherits
+    // from its page, say) repeats the page's own finding: the probes are a sample,
+    // reported by their rules.
+    for (i, f) in findings.iter().enumerate() {
+        if covers(f.id).is_none()
+            && !matches!(
+                f.id,
+                FindingId::VariantDuplicate | FindingId::VariantTemporary
+            )
+            && f.urls
+                .first()
+                .is_some_and(|u| any_probe.contains_key(u.as_str()))
+        {
+            keep[i] = false;
+        }
+    }
     let mut at = 0;
     findings.retain(|_| {
         at += 1;

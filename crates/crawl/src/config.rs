@@ -150,6 +150,9 @@ pub struct CrawlConfig {
     /// `dust_duplicate` (but for the verification sample), and a wrong prediction drops
     /// the rule (see the `online` module). Default on.
     pub learn_dust: bool,
+    /// The rules this audit's own crawl learned (`learn_dust`), kept for its resumes and
+    /// its analysis; an audit started like this one learns its own instead.
+    pub learned_during_crawl: Option<rules::LearnedRules>,
     /// The audit's storage budget: bytes the crawl may hand to the database (row
     /// contents plus an estimate of their index entries, over all runs; within a few
     /// tens of percent of the file's growth). Once spent, the crawl stops: what it fetched
@@ -321,6 +324,7 @@ impl Default for CrawlConfig {
             learned_rules: None,
             dust_check_every: 10,
             learn_dust: true,
+            learned_during_crawl: None,
             max_db_bytes: 2 << 30,
             max_duration_ms: 0,
             slow_host_ms: 20_000,
@@ -338,6 +342,32 @@ pub fn default_user_agent() -> String {
 }
 
 impl CrawlConfig {
+    /// The rules the crawl may predict with: those carried in and those this audit's
+    /// crawl learned, one list under the carried rules' policy (else the crawl's).
+    pub fn prediction_rules(&self) -> Option<rules::LearnedRules> {
+        let mut all = self
+            .learned_rules
+            .clone()
+            .or_else(|| self.learned_during_crawl.clone())?;
+        if self.learned_rules.is_some()
+            && let Some(own) = &self.learned_during_crawl
+        {
+            for r in &own.rules {
+                if !all.rules.iter().any(|x| x.id == r.id) {
+                    all.rules.push(r.clone());
+                }
+            }
+        }
+        Some(all)
+    }
+
+    /// This configuration for a new audit started like the one it belongs to: the
+    /// rules that audit's crawl learned stay with it.
+    pub fn for_new_audit(mut self) -> CrawlConfig {
+        self.learned_during_crawl = None;
+        self
+    }
+
     /// A default configuration starting at `url`.
     pub fn for_url(url: &str) -> Self {
         Self {

@@ -92,7 +92,7 @@ impl Predictor {
     /// A predictor for the carried rules, or an empty one the crawl's own rules fill
     /// (`learn_dust`).
     fn new(config: &CrawlConfig) -> Option<Self> {
-        let rules = match config.learned_rules.clone() {
+        let rules = match config.prediction_rules() {
             Some(rules) if rules.confirmed().next().is_some() || config.learn_dust => rules,
             None if config.learn_dust => rules::LearnedRules {
                 policy: Policy::seo(),

@@ -48,6 +48,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use store::{AuditId, FoundVia, ProbeBatch, ProbeCandidate, ProbePhase, ProbeRecord, Store, UrlId};
@@ -81,7 +82,11 @@ pub const INDEX_FILES: [&str; 2] = ["index.html", "index.php"];
 /// The pages whose links are recorded, not followed: the probes' variants and the URLs
 /// their redirects reached first.
 #[derive(Debug, Default)]
-pub(crate) struct ProbeMarks(Mutex<HashSet<UrlId>>);
+pub(crate) struct ProbeMarks {
+    ids: Mutex<HashSet<UrlId>>,
+    /// Whether any id is marked: the crawl before the probes never takes the lock.
+    any: AtomicBool,
+}
 
 impl ProbeMarks {
     /// The marks of a run of `audit`: the probes an earlier run stored, and the pages
@@ -94,23 +99,26 @@ impl ProbeMarks {
         if !config.probe_variants || store.probe_phase(audit).await? != ProbePhase::Pending {
             return Ok(Self::default());
         }
-        let pages = store.probe_pages(audit).await?;
-        Ok(Self(Mutex::new(pages.into_iter().collect())))
+        let pages: HashSet<UrlId> = store.probe_pages(audit).await?.into_iter().collect();
+        Ok(Self {
+            any: AtomicBool::new(!pages.is_empty()),
+            ids: Mutex::new(pages),
+        })
     }
 
     fn set(&self) -> std::sync::MutexGuard<'_, HashSet<UrlId>> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+        self.ids.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Whether `id` is a probe's page.
     pub(crate) fn contains(&self, id: UrlId) -> bool {
-        let set = self.set();
-        !set.is_empty() && set.contains(&id)
+        self.any.load(Ordering::Acquire) && self.set().contains(&id)
     }
 
     /// Marks `id` as a probe's page.
     pub(crate) fn mark(&self, id: UrlId) {
         self.set().insert(id);
+        self.any.store(true, Ordering::Release);
     }
 }
 

@@ -292,9 +292,9 @@ pub(crate) async fn run(
         .filter(|_| config.learn_dust)
         .map(|policy| {
             let earlier = config
-                .learned_rules
+                .prediction_rules()
                 .iter()
-                .flat_map(|r| r.confirmed().cloned())
+                .flat_map(|r| r.confirmed().cloned().collect::<Vec<_>>())
                 .collect();
             OnlineDust::new(policy, earlier)
         });
@@ -501,7 +501,7 @@ async fn keep_learned_rules(
     }
     let mut stored = config.clone();
     let rules = stored
-        .learned_rules
+        .learned_during_crawl
         .get_or_insert_with(|| rules::LearnedRules {
             policy: dust.policy().clone(),
             rules: Vec::new(),

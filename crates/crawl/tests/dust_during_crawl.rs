@@ -116,7 +116,7 @@ async fn a_parameter_that_never_changes_the_page_saves_a_fifth_of_the_fetches() 
         && u.reason.as_ref().map(|r| r.kind) == Some(ReasonKind::DustDuplicate)));
     // The rule is kept with the audit, for a resume and for the analysis.
     let config = crawl::audit_config(&store, summary.audit).await.unwrap();
-    let rules = config.learned_rules.unwrap();
+    let rules = config.learned_during_crawl.unwrap();
     assert!(
         rules.confirmed().any(|r| r.id == "drop_param:view"),
         "{rules:?}"
@@ -145,7 +145,7 @@ async fn a_rule_that_stops_holding_is_dropped_by_its_check() {
         .all(|u| u.state == UrlState::Done);
     assert!(later_fetched);
     let config = crawl::audit_config(&store, summary.audit).await.unwrap();
-    let rules = config.learned_rules.unwrap();
+    let rules = config.learned_during_crawl.unwrap();
     assert!(rules.confirmed().next().is_none(), "{rules:?}");
     assert!(
         rules

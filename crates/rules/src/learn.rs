@@ -23,9 +23,9 @@
 //! whose rewrite is in the list. Cost: a few envelopes per key, hashed, so a
 //! million-line log is learned in seconds.
 
-use canon::Policy;
 use crate::url::{params, split};
 use crate::{DustRule, DustRuleKind, NextChar, RuleStatus};
+use canon::Policy;
 use rustc_hash::{FxHashMap, FxHashSet};
 use xxhash_rust::xxh3::xxh3_64;
 

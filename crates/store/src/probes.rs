@@ -194,7 +194,7 @@ impl Store {
                    AND NOT EXISTS (
                        SELECT 1 FROM canonicals k
                        WHERE k.audit_id = u.audit_id AND k.page_url_id = u.id
-                         AND k.target_url_id IS NOT NULL AND k.target_url_id <> u.id)
+                         AND +k.target_url_id IS NOT NULL AND +k.target_url_id <> u.id)
                  UNION ALL
                  SELECT id, url, host, depth, 1, 1 FROM urls
                  WHERE audit_id = ?1 AND reason_kind LIKE 'trap%'

@@ -60,7 +60,7 @@ pub async fn analysis_config(
     };
     Ok(AnalysisConfig {
         validations,
-        learned: crawl_config.learned_rules,
+        learned: crawl_config.prediction_rules(),
         list_audit: crawl_config.list.is_some(),
         log_hits,
         ..AnalysisConfig::with_policy(policy)
@@ -121,7 +121,7 @@ pub async fn finish_audit(store: &Store, id: AuditId) -> Result<Finished, ViewEr
     } = load(store, id, Policy::seo()).await?;
     let crawl_config = crawl::stored_config(&row)?;
     let predictions = crawl_config
-        .learned_rules
+        .prediction_rules()
         .as_ref()
         .map(|rules| audit::check_predictions(&input, rules, config.near_distance));
     let (input, analysis) = analyse(input, config.clone()).await?;

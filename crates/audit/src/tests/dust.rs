@@ -124,7 +124,14 @@ fn mines_an_irrelevant_parameter() {
     let r = stats("ref");
     assert_eq!(
         (r.urls, r.identical, r.near, r.different, r.class, r.verdict),
-        (10, 10, 0, 0, ParamClass::NeverMatters, ParamVerdict::Ignored)
+        (
+            10,
+            10,
+            0,
+            0,
+            ParamClass::NeverMatters,
+            ParamVerdict::Ignored
+        )
     );
     assert_eq!(stats("page").class, ParamClass::ChangesContent);
     assert!(a.learned.rules.iter().all(|r| r.id != "drop_param:page"));
@@ -392,7 +399,10 @@ fn every_parameter_gets_a_verdict_with_its_evidence() {
         // Numbered pages of a list differ.
         b.page(&u(&format!("/list?page={}", k + 1)), 200 + k);
         // A colour filter with few values narrows the list.
-        b.page(&u(&format!("/list?color={}", ["red", "blue"][k as usize % 2])), 300 + k % 2);
+        b.page(
+            &u(&format!("/list?color={}", ["red", "blue"][k as usize % 2])),
+            300 + k % 2,
+        );
     }
     // An id names the page: many values.
     for k in 0..20u64 {
