@@ -156,7 +156,7 @@ pub struct Args {
     /// content. At most --max-urls URLs are audited.
     #[arg(long = "list", value_name = "FILE")]
     lists: Vec<String>,
-    /// List mode: the site's scheme and host (https://example.com), which the paths of
+    /// List mode: the site's scheme and host (`https://example.com`), which the paths of
     /// an access log (or of a list) are resolved against.
     #[arg(long, value_name = "URL", requires = "lists")]
     site: Option<String>,

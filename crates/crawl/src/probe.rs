@@ -41,7 +41,7 @@
 //! knows (a page linked it) is recorded against that URL and not fetched again. The crawl
 //! loop then runs once more; a probe's redirects are followed like any redirect. The
 //! links, canonicals and alternates of a probe's page (and of the pages its redirects
-//! reach) are recorded but not followed ([`ProbeMarks`]): an upper-case path with relative
+//! reach) are recorded but not followed (`ProbeMarks`): an upper-case path with relative
 //! links would otherwise open an upper-case copy of the site. The `probes` table keeps
 //! each probe (variant, page, rule); `audits.probe_phase` records that the phase is done,
 //! so a resumed audit does not probe twice.
