@@ -195,6 +195,12 @@ class Truth:
         if p.scheme != "http" or p.netloc.lower() != NETLOC:
             return ("other", url), ["other host or scheme"]
         path = p.path or "/"
+        script = re.match(r"^/+w/+index\.php(?=/|$)", path)
+        if script and script.group(0) != "/w/index.php":
+            # Doubled slashes before the script still reach index.php (Apache finds the
+            # file); after it, in a title, they are part of the title (/wiki//X is 404).
+            path = "/w/index.php" + path[script.end():]
+            kinds.append("doubled slash")
         params = parse_qsl(p.query, keep_blank_values=True)
         q = {}
         for k, v in params:  # PHP: the last value wins
@@ -208,7 +214,9 @@ class Truth:
             if not path_title:
                 path_title = None
         elif path.startswith("/w/index.php/"):
-            path_title = unquote(path[len("/w/index.php/"):], errors="replace") or None
+            # An empty PATH_INFO title ("/w/index.php/") still wins over ?title=: the
+            # wiki shows its Main Page (checked with curl).
+            path_title = unquote(path[len("/w/index.php/"):], errors="replace")
             kinds.append("PATH_INFO /w/index.php/TITLE")
         elif path in ("/w/index.php", "/w/", "/w"):
             kinds.append("index.php?title=" if "title" in q else "index.php without title")
