@@ -135,11 +135,14 @@ fn neutral_values(cx: &Ctx<'_, '_>, dups: &[Dup]) -> BTreeMap<(String, String), 
                 // A duplicate, by any evidence, of a page without the value:
                 // `index.php?title=X&action=view` is one of `/wiki/X` by a learned rule.
                 // Empty listings that all carry `size=xl` are not.
+                // The page without the parameter at all: empty listings that all
+                // carry some `size` are not.
                 let p = cx.clusters.preferred_of(u);
                 if p != u
-                    && !split(site.url(p))
-                        .query
-                        .is_some_and(|q| q.split('&').any(|kv| kv.split_once('=') == Some((k, v))))
+                    && !split(site.url(p)).query.is_some_and(|q| {
+                        q.split('&')
+                            .any(|kv| kv.split_once('=').map_or(kv, |x| x.0) == k)
+                    })
                 {
                     c.0 += 1;
                 }
