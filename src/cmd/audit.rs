@@ -27,8 +27,8 @@ pub struct Args {
         "user_agent", "include_subdomains", "includes", "excludes", "sitemaps", "resolves",
         "ca_certs", "timeout", "max_response_bytes", "trap_budget", "facet_budget", "rules",
         "any_port", "max_db_bytes", "max_duration", "slow_host", "no_dust_learning",
-        "lists", "site", "log_agent", "follow", "no_follow_nofollow", "no_probes",
-        "probe_samples",
+        "lists", "site", "log_agent", "follow", "no_follow_nofollow",
+        "follow_nofollow_pages", "no_probes", "probe_samples",
     ])]
     resume: Option<i64>,
     /// Start a new audit with the configuration audit ID was started with (for scheduled
@@ -38,8 +38,8 @@ pub struct Args {
         "no_robots", "user_agent", "include_subdomains", "includes", "excludes", "sitemaps",
         "resolves", "ca_certs", "timeout", "max_response_bytes", "trap_budget", "facet_budget",
         "rules", "any_port", "max_db_bytes", "max_duration", "slow_host", "no_dust_learning",
-        "lists", "site", "log_agent", "follow", "no_follow_nofollow", "no_probes",
-        "probe_samples",
+        "lists", "site", "log_agent", "follow", "no_follow_nofollow",
+        "follow_nofollow_pages", "no_probes", "probe_samples",
     ])]
     like: Option<i64>,
     /// A crawl configuration file (TOML, or JSON when it ends in .json) with any field
@@ -64,12 +64,17 @@ pub struct Args {
     /// Ignore robots.txt (its blocks are then not recorded either).
     #[arg(long)]
     no_robots: bool,
-    /// Do not crawl links marked rel=nofollow, nor the links of pages whose robots meta
-    /// or X-Robots-Tag says nofollow: they are recorded as skipped (nofollow). By default
-    /// they are crawled, as search engines treat nofollow as a hint and find the
-    /// duplicates behind such links.
+    /// Do not crawl links marked rel=nofollow: they are recorded as skipped (nofollow).
+    /// By default they are crawled, as search engines treat the attribute as a hint and
+    /// find the duplicates behind such links.
     #[arg(long)]
     no_follow_nofollow: bool,
+    /// Crawl the links of pages whose robots meta tag or X-Robots-Tag says nofollow too.
+    /// By default they are recorded as skipped (nofollow): the page-level directive is a
+    /// rule, and such pages (search results, edit forms, filtered lists) open unbounded
+    /// URL spaces.
+    #[arg(long)]
+    follow_nofollow_pages: bool,
     /// The User-Agent header (its first token is matched against robots.txt).
     #[arg(long, value_name = "UA")]
     user_agent: Option<String>,
@@ -202,6 +207,9 @@ impl Args {
         }
         if self.no_follow_nofollow {
             config.follow_nofollow = false;
+        }
+        if self.follow_nofollow_pages {
+            config.follow_nofollow_pages = true;
         }
         if let Some(ua) = &self.user_agent {
             config.user_agent = ua.clone();
@@ -562,8 +570,13 @@ pub fn print_config(config: &CrawlConfig) {
         println!("  URL variants  not probed");
     }
     println!(
-        "  Nofollow      links {}",
+        "  Nofollow      rel=nofollow links {}; links of nofollow pages {}",
         if config.follow_nofollow {
+            "followed"
+        } else {
+            "not followed"
+        },
+        if config.follow_nofollow_pages {
             "followed"
         } else {
             "not followed"

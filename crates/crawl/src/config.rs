@@ -82,16 +82,21 @@ pub struct CrawlConfig {
     pub max_retries: u32,
     /// Longest Retry-After honoured, in ms; a longer one ends the retries.
     pub max_retry_after_ms: u64,
-    /// Crawl links marked rel=nofollow (and links of pages whose robots meta or
-    /// X-Robots-Tag says nofollow). On by default: search engines treat nofollow as a
-    /// hint and find the URLs such links lead to, duplicates included. Off, they are
-    /// recorded as skipped `nofollow` and not requested. The links record their
-    /// `nofollow` either way.
+    /// Crawl links marked rel=nofollow. On by default: search engines treat the
+    /// attribute as a hint and find the URLs such links lead to, duplicates included
+    /// (`?replytocom=`, print views, sort links). Off, they are recorded as skipped
+    /// `nofollow` and not requested. The links record their `nofollow` either way.
     ///
     /// Every stored configuration carries this field (the whole configuration is stored),
     /// so an audit started when the default was off resumes and re-runs with it off; a
     /// configuration file that leaves it out gets today's default.
     pub follow_nofollow: bool,
+    /// Crawl the links of pages whose robots meta tag or X-Robots-Tag says nofollow. Off
+    /// by default: unlike the link attribute, the page-level directive is a rule ("do not
+    /// follow the links on this page"), and the pages that carry it (search results,
+    /// edit forms, filtered change lists) are where unbounded URL spaces live. Their
+    /// links are recorded as skipped `nofollow`.
+    pub follow_nofollow_pages: bool,
     /// Crawl the targets of rel=canonical declarations.
     pub follow_canonicals: bool,
     /// Crawl hreflang alternates.
@@ -311,6 +316,7 @@ impl Default for CrawlConfig {
             max_retries: 2,
             max_retry_after_ms: 30_000,
             follow_nofollow: true,
+            follow_nofollow_pages: false,
             follow_canonicals: true,
             follow_hreflang: true,
             sitemaps: Vec::new(),
@@ -558,6 +564,9 @@ mod tests {
         )
         .unwrap();
         assert!(!off.follow_nofollow);
+        // The page-level directive is obeyed unless asked otherwise.
+        assert!(!CrawlConfig::default().follow_nofollow_pages);
+        assert!(!partial.follow_nofollow_pages);
         // Written whole: a stored configuration keeps its value.
         let json = serde_json::to_string(&off).unwrap();
         assert!(json.contains(r#""follow_nofollow":false"#), "{json}");

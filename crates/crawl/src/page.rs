@@ -457,7 +457,7 @@ fn declared_in_header(
     directives: &Directives,
     claimed: &Claimed,
 ) {
-    let nofollow_page = directives.nofollow && !ctx.config.follow_nofollow;
+    let nofollow_page = directives.nofollow && !ctx.config.follow_nofollow_pages;
     let mut dropped = 0u64;
     for href in hrefs {
         if record.links.len() >= MAX_PAGE_LINKS {
@@ -704,7 +704,7 @@ fn html(
     // order; a declared URL's tag is its kind (`shortlink`, `og_url`, ...). Declared
     // URLs are crawled like links (scope, robots.txt, limits and trap guards all apply
     // at admission); the analysis counts them as discovery, not as links.
-    let nofollow_page = directives.nofollow && !ctx.config.follow_nofollow;
+    let nofollow_page = directives.nofollow && !ctx.config.follow_nofollow_pages;
     let anchors = page.links.iter().map(|link| {
         let tag = match link.tag {
             extract::LinkTag::A => "a",

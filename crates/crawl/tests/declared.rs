@@ -178,3 +178,48 @@ async fn nofollow_links_are_not_crawled_when_the_configuration_says_so() {
     // Declared URLs carry no nofollow: still crawled.
     assert_eq!(urls[&format!("{origin}/?p=7")].state, UrlState::Done);
 }
+
+/// A page whose robots meta tag says nofollow, linking to `/behind`, with a
+/// rel=nofollow link to `/hinted` on the home page.
+fn nofollow_page_site(_port: u16) -> impl Fn(&Request) -> Reply + Send + Sync + 'static {
+    |r: &Request| match r.path.as_str() {
+        "/" => Reply::html(
+            r#"<html><body><a href="/search?q=a">search</a>
+            <a href="/hinted" rel="nofollow">hinted</a></body></html>"#,
+        ),
+        "/search?q=a" => Reply::html(
+            r#"<html><head><meta name="robots" content="noindex,nofollow"></head>
+            <body><a href="/behind">next</a></body></html>"#,
+        ),
+        "/hinted" | "/behind" => Reply::html("<html><body>page</body></html>"),
+        _ => Reply::not_found(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_nofollow_page_keeps_its_links_uncrawled_unless_asked() {
+    let server = Server::start(nofollow_page_site).await;
+    let origin = format!("http://example.test:{}", server.port());
+
+    // By default the rel=nofollow link (a hint) is followed and the page-level
+    // directive (a rule) is obeyed.
+    let (_dir, store, summary) = crawl(&config(&server)).await;
+    let found = urls(&store, &summary).await;
+    assert_eq!(found[&format!("{origin}/hinted")].state, UrlState::Done);
+    let behind = &found[&format!("{origin}/behind")];
+    assert_eq!(behind.state, UrlState::Skipped);
+    assert_eq!(
+        behind.reason.as_ref().map(|r| r.kind),
+        Some(ReasonKind::Nofollow)
+    );
+    assert_eq!(server.count("example.test", "/behind"), 0);
+
+    let config = CrawlConfig {
+        follow_nofollow_pages: true,
+        ..config(&server)
+    };
+    let (_dir, store, summary) = crawl(&config).await;
+    let found = urls(&store, &summary).await;
+    assert_eq!(found[&format!("{origin}/behind")].state, UrlState::Done);
+    assert_eq!(server.count("example.test", "/behind"), 1);
+}
