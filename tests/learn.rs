@@ -155,3 +155,44 @@ fn an_access_log_teaches_the_same_rule_without_fetching() {
         out.stdout
     );
 }
+
+/// `/reviews?product=N` shows "No reviews yet" for most products and every review
+/// without the parameter. The list holds only URLs with a product: two values agree,
+/// so the rule that drops the parameter is checked against the URL it rewrites to.
+#[test]
+fn a_filter_whose_values_select_nothing_is_not_dropped() {
+    let site = Site::start(fixture::generated_site(200, 11));
+    let base = format!("http://127.0.0.1:{}", site.server.port());
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("urls.txt");
+    let urls: Vec<String> = (1..60)
+        .filter(|i| i % 50 != 0)
+        .map(|i| format!("{base}/reviews?product={i}"))
+        .collect();
+    std::fs::write(&file, urls.join("\n")).unwrap();
+    site.server.clear_requests();
+    let out = dustpan(&["learn", &path(&file), "--group"], "");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let status = statuses(&out.stderr);
+    assert_eq!(
+        status.get("drop_param:product").map(String::as_str),
+        Some("rejected"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        site.server
+            .requests()
+            .iter()
+            .any(|r| r.target == "/reviews"),
+        "the URL without the parameter was fetched"
+    );
+    // No two products grouped.
+    assert!(
+        out.stdout
+            .lines()
+            .all(|l| l.starts_with('\t') || l.starts_with("1\t")),
+        "{}",
+        out.stdout
+    );
+}

@@ -253,10 +253,6 @@ fn crawl_config(args: &Args, learned: &Learned) -> Result<CrawlConfig> {
 /// rule to group URLs.
 const LIST_PRECISION: f64 = 0.5;
 
-/// Two pages are one when their visible text is the same, or nearly (SimHash within
-/// this many bits, as the analysis's near threshold).
-const NEAR_BITS: u32 = 3;
-
 /// Fetches sample pairs of each candidate, in rounds (one pair per candidate per round,
 /// the round's requests at once), until a pair shows two pages or the rule's request
 /// budget is spent. A rule is confirmed when at least two pairs were compared and each
@@ -264,23 +260,36 @@ const NEAR_BITS: u32 = 3;
 async fn validate(config: &CrawlConfig, learned: &mut Learned, budget: u32) -> Result<usize> {
     let mut cache: HashMap<String, SampleFetch> = HashMap::new();
     let mut state: Vec<(usize, u32, u32, u32)> = vec![(0, 0, 0, 0); learned.candidates.len()];
+    // Each candidate's pairs of URLs to compare: a URL and the rewrite the list lacks
+    // first, when there is one, then the list's pairs.
+    let plans: Vec<Vec<(String, String)>> = learned
+        .candidates
+        .iter()
+        .map(|cand| {
+            let url = |i: u32| learned.urls[i as usize].clone();
+            cand.rewrite_probes
+                .iter()
+                .map(|(a, rewritten)| (url(*a), rewritten.clone()))
+                .chain(cand.pairs.iter().map(|&(a, b)| (url(a), url(b))))
+                .collect()
+        })
+        .collect();
     let mut made = 0;
     for _round in 0..8 {
         let mut wanted: Vec<String> = Vec::new();
-        let mut picks: Vec<(usize, (u32, u32))> = Vec::new();
-        for (c, cand) in learned.candidates.iter().enumerate() {
+        let mut picks: Vec<(usize, usize)> = Vec::new();
+        for (c, plan) in plans.iter().enumerate() {
             let (next, spent, tested, agreed) = state[c];
             // A miss decides; otherwise the pairs are tested while the budget lasts
             // (pairs from contexts not tested yet come first).
             if tested > agreed {
                 continue;
             }
-            let Some(&(a, b)) = cand.pairs.get(next) else {
+            let Some((a, b)) = plan.get(next) else {
                 continue;
             };
             let need: Vec<&String> = [a, b]
-                .iter()
-                .map(|&i| &learned.urls[i as usize])
+                .into_iter()
                 .filter(|u| !cache.contains_key(*u) && !wanted.contains(u))
                 .collect();
             if spent + need.len() as u32 > budget {
@@ -288,7 +297,7 @@ async fn validate(config: &CrawlConfig, learned: &mut Learned, budget: u32) -> R
             }
             state[c].1 += need.len() as u32;
             wanted.extend(need.into_iter().cloned());
-            picks.push((c, (a, b)));
+            picks.push((c, next));
         }
         if picks.is_empty() {
             break;
@@ -300,12 +309,10 @@ async fn validate(config: &CrawlConfig, learned: &mut Learned, budget: u32) -> R
                 cache.insert(f.url.clone(), f);
             }
         }
-        for (c, (a, b)) in picks {
+        for (c, next) in picks {
             state[c].0 += 1;
-            let (fa, fb) = (
-                &cache[&learned.urls[a as usize]],
-                &cache[&learned.urls[b as usize]],
-            );
+            let (a, b) = &plans[c][next];
+            let (fa, fb) = (&cache[a], &cache[b]);
             if let Some(same) = same_page(fa, fb) {
                 state[c].2 += 1;
                 if same {
@@ -320,22 +327,18 @@ async fn validate(config: &CrawlConfig, learned: &mut Learned, budget: u32) -> R
     Ok(made)
 }
 
-/// Whether two answers are one page: `None` when they say nothing (an error, a
-/// redirect, a page that is not HTML).
+/// Whether two answers are one page, by their visible text: `None` when they say
+/// nothing (an error, a redirect, a page that is not HTML). Near-identical text is
+/// two pages: on a page mostly made of the site's template, a few lines of difference
+/// (a log with two entries and an empty one) leave the text nearly the same, and a
+/// rule confirmed by such a pair would merge different pages, as near-identical
+/// evidence never merges in the audit.
 fn same_page(a: &SampleFetch, b: &SampleFetch) -> Option<bool> {
     let ok = |f: &SampleFetch| f.status.is_some_and(|s| (200..300).contains(&s));
     if !ok(a) || !ok(b) {
         return None;
     }
-    let (ha, hb) = (a.text_hash?, b.text_hash?);
-    if ha == hb {
-        return Some(true);
-    }
-    let near = match (a.simhash, b.simhash) {
-        (Some(x), Some(y)) => (x ^ y).count_ones() <= NEAR_BITS,
-        _ => false,
-    };
-    Some(near)
+    Some(a.text_hash? == b.text_hash?)
 }
 
 fn decide(cand: &mut Candidate, tested: u32, agreed: u32) {

@@ -23,11 +23,14 @@
 //! whose rewrite is in the list. Cost: a few envelopes per key, hashed, so a
 //! million-line log is learned in seconds.
 
-use crate::url::{params, split};
+use crate::url::{params, split, with_query};
 use crate::{DustRule, DustRuleKind, NextChar, RuleStatus};
 use canon::Policy;
 use rustc_hash::{FxHashMap, FxHashSet};
 use xxhash_rust::xxh3::xxh3_64;
+
+/// Most URLs compared with their rewrite per parameter candidate (one per context).
+const MAX_REWRITE_PROBES: usize = 3;
 
 /// Characters that end a leading or trailing part of a URL.
 const DELIMITERS: &[u8] = b"/?&=:";
@@ -73,6 +76,12 @@ pub struct Candidate {
     /// Pairs of URL indices into [`Learned::urls`], `(url, its rewrite)`, both in the
     /// list: the samples to fetch.
     pub pairs: Vec<(u32, u32)>,
+    /// For a parameter no URL of the list is seen without: URLs of the list (indices
+    /// into [`Learned::urls`], one per context of other parameters) and the URLs the
+    /// rule rewrites them to, not in the list. Fetched before the pairs: otherwise only
+    /// two values were ever compared, and two values can agree because both select
+    /// nothing while the URL without the parameter shows everything.
+    pub rewrite_probes: Vec<(u32, String)>,
 }
 
 /// What a list taught.
@@ -130,7 +139,7 @@ pub fn learn(urls: impl IntoIterator<Item = String>, opts: &Options) -> Learned 
     }
     let mut candidates = Vec::new();
     substitutions(&distinct, &key_ids, opts, &mut candidates);
-    parameters(&distinct, &key_ids, opts, &mut candidates);
+    parameters(&list, &distinct, &key_ids, opts, &mut candidates);
     host_aliases(&distinct, &key_ids, opts, &mut candidates);
     candidates.sort_by(|a, b| {
         b.rule
@@ -296,6 +305,7 @@ fn substitutions(
 /// identifier (`?title=A`, `?title=B`) shows the second kind too: only fetching tells
 /// them apart, and the pairs kept are what to fetch.
 fn parameters(
+    urls: &[String],
     distinct: &[(&str, u32)],
     key_ids: &FxHashMap<&str, u32>,
     opts: &Options,
@@ -304,11 +314,12 @@ fn parameters(
     #[derive(Default)]
     struct Evidence {
         support: u32,
-        /// Pairs from a context (the other parameters' names) not seen before: these
-        /// are fetched first, so a parameter that matters in one context (`curid` alone
-        /// names the page; beside `title` it does not) is caught.
+        /// A URL and its form without the parameter, from a context (the other
+        /// parameters' names) not seen before: these are fetched first, so a parameter
+        /// that matters in one context (`curid` alone names the page; beside `title` it
+        /// does not) is caught.
         diverse: Vec<(u32, u32)>,
-        /// Pairs of two values from a new context: they come first of all.
+        /// Pairs of two values from a new context: fetched next.
         varied: Vec<(u32, u32)>,
         pairs: Vec<(u32, u32)>,
         contexts: FxHashSet<u64>,
@@ -383,11 +394,42 @@ fn parameters(
         let kind = DustRuleKind::DropParam {
             name: name.to_owned(),
         };
-        e.varied.append(&mut e.diverse);
-        e.varied.append(&mut e.pairs);
-        e.varied.truncate(opts.max_pairs);
-        out.push(candidate(kind, e.support, distinct, key_ids, e.varied));
+        // A parameter's value against its absence first: two values can agree because
+        // both select nothing (an empty log filtered by page A or by page B) while the
+        // URL without the parameter, which the rule rewrites them to, shows everything.
+        // Without a URL of the list lacking the parameter, each context's first pair of
+        // values gives a URL to compare with its rewrite.
+        let probes: Vec<(u32, String)> = if e.diverse.is_empty() {
+            e.varied
+                .iter()
+                .take(MAX_REWRITE_PROBES)
+                .filter_map(|&(a, _)| without_param(&urls[a as usize], name).map(|u| (a, u)))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        e.diverse.append(&mut e.varied);
+        e.diverse.append(&mut e.pairs);
+        e.diverse.truncate(opts.max_pairs);
+        let mut cand = candidate(kind, e.support, distinct, key_ids, e.diverse);
+        cand.rewrite_probes = probes;
+        out.push(cand);
     }
+}
+
+/// `url` without the query parameter `name` (every occurrence), or `None` when its
+/// query does not name it.
+fn without_param(url: &str, name: &str) -> Option<String> {
+    let parts = split(url);
+    let query = parts.query?;
+    let kept: Vec<&str> = params(query)
+        .filter(|(n, _)| *n != name)
+        .map(|(_, c)| c)
+        .collect();
+    if kept.len() == params(query).count() {
+        return None;
+    }
+    Some(with_query(url, &parts, &kept))
 }
 
 /// Origins that serve the same paths.
@@ -481,7 +523,11 @@ fn candidate(
         f64::from(rule.agreed) / f64::from(rule.applicable)
     };
     rule.status = RuleStatus::NeedsValidation;
-    Candidate { rule, pairs }
+    Candidate {
+        rule,
+        pairs,
+        rewrite_probes: Vec::new(),
+    }
 }
 
 /// A key rewritten by `rules` until none applies (host aliases, then parameters, then

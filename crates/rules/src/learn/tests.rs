@@ -106,3 +106,47 @@ fn a_rewrite_cycle_ends() {
     let out = rewrite("https://s.test/a/x", &[&a, &b]);
     assert!(out == "https://s.test/a/x" || out == "https://s.test/b/x");
 }
+
+#[test]
+fn a_parameter_never_seen_absent_is_probed_without_it() {
+    let urls: Vec<String> = (0..6)
+        .flat_map(|i| {
+            [
+                format!("https://w.test/log?page=A{i}"),
+                format!("https://w.test/log?type=p&page=A{i}#x"),
+            ]
+        })
+        .collect();
+    let learned = learn(urls, &Options::default());
+    let page = learned
+        .candidates
+        .iter()
+        .find(|c| c.rule.id == "drop_param:page")
+        .expect("a page candidate");
+    let probes: Vec<&str> = page
+        .rewrite_probes
+        .iter()
+        .map(|(_, u)| u.as_str())
+        .collect();
+    // One per context of other parameters, each the listed URL without `page`.
+    assert_eq!(probes.len(), 2, "{probes:?}");
+    assert!(probes.contains(&"https://w.test/log"), "{probes:?}");
+    assert!(
+        probes.contains(&"https://w.test/log?type=p#x"),
+        "{probes:?}"
+    );
+    for (a, u) in &page.rewrite_probes {
+        assert!(learned.urls[*a as usize].contains("page=A"));
+        assert!(!u.contains("page="));
+    }
+    // A parameter the list also shows absent needs no probe.
+    let mut urls: Vec<String> = (0..6).map(|i| format!("https://w.test/a{i}?s=1")).collect();
+    urls.extend((0..6).map(|i| format!("https://w.test/a{i}")));
+    let learned = learn(urls, &Options::default());
+    let s = learned
+        .candidates
+        .iter()
+        .find(|c| c.rule.id == "drop_param:s")
+        .expect("an s candidate");
+    assert!(s.rewrite_probes.is_empty());
+}
