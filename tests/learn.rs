@@ -196,3 +196,75 @@ fn a_filter_whose_values_select_nothing_is_not_dropped() {
         out.stdout
     );
 }
+
+/// `learn --audit ID` learns from the URLs an audit recorded and compares the pages it
+/// fetched from its store: the rules are checked without asking the site again.
+#[test]
+fn an_audit_teaches_its_rules_from_its_own_store() {
+    let site = Site::start(fixture::generated_site(200, 11));
+    let start = format!("http://127.0.0.1:{}/", site.server.port());
+    let db = path(&site.db);
+    let out = dustpan(
+        &[
+            "audit",
+            &start,
+            "--db",
+            &db,
+            "--quiet",
+            "--no-dust-learning",
+            "--no-probes",
+        ],
+        "",
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let id = crate::util::audit_id(&out.stdout);
+    site.server.clear_requests();
+    let out = dustpan(
+        &[
+            "learn",
+            "--audit",
+            &id.0.to_string(),
+            "--db",
+            &db,
+            "--group",
+        ],
+        "",
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let status = statuses(&out.stderr);
+    assert_eq!(
+        status.get("replace:/item?id==>/p/").map(String::as_str),
+        Some("confirmed"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        status.get("drop_param:id").map(String::as_str),
+        Some("rejected"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains(&format!("pages audit {} fetched", id.0)),
+        "{}",
+        out.stderr
+    );
+    // Every page the audit fetched was compared from the store: the site was asked
+    // only for `/item`, the URL without `id` that no page links to.
+    let asked: Vec<String> = site
+        .server
+        .requests()
+        .iter()
+        .filter(|r| r.target != "/robots.txt")
+        .map(|r| r.target.clone())
+        .collect();
+    assert_eq!(asked, ["/item"], "{}", out.stderr);
+    // Groups hold the /item URLs with their /p/ page.
+    assert!(out.stdout.contains("/item?id="), "{}", out.stdout);
+
+    // An audit that does not exist is a clear error.
+    let out = dustpan(&["learn", "--audit", "999", "--db", &db], "");
+    assert_ne!(out.code, 0);
+    assert!(out.stderr.contains("999"), "{}", out.stderr);
+}

@@ -61,12 +61,20 @@ mkdir -p "$run"
 db=$run/audit.sqlite
 echo "dustpan: $bin ($("$bin" --version))"
 echo "audit:   $bin audit http://127.0.0.1:8680/ --db $db ${extra[*]}"
+log_lines=$(wc -l <"$S/log/access.log")
 start=${EPOCHREALTIME/[,]/.}
 "$bin" audit http://127.0.0.1:8680/ --db "$db" --quiet \
     --include '^https?://127\.0\.0\.1:8680/' "${extra[@]}" 2>&1 | tee "$run/audit.log"
 end=${EPOCHREALTIME/[,]/.}
 id=$(sed -n 's/^Audit \([0-9][0-9]*\) finished.*/\1/p' "$run/audit.log" | tail -1)
 awk -v a="$start" -v b="$end" 'BEGIN { printf "audit wall time: %.1f s\n", b - a }' | tee -a "$run/audit.log"
+# What the wiki was asked during the audit (its access log, Apache's own record): every
+# request line, and the ones asked more than once.
+tail -n +"$((log_lines + 1))" "$S/log/access.log" | grep -v '"OPTIONS \* ' |
+    sed -n 's/^[^"]*"\([A-Z]* [^ ]*\) HTTP[^"]*".*/\1/p' | sort | uniq -c |
+    awk '{ n += $1; if ($1 > 1) { twice++; extra += $1 - 1; if (shown++ < 5) print "  asked " $1 " times: " $2 " " $3 } }
+         END { printf "requests the wiki logged during the audit: %d, URLs requested more than once: %d (%d extra requests)\n", n, twice, extra }' |
+    tee -a "$run/audit.log"
 ln -sfn "$db" "$S/audit.sqlite"
 
 "$bin" export ${id:+"$id"} --db "$db" --out "$run/export" >"$run/export.log" 2>&1 || {

@@ -1,16 +1,18 @@
 //! `dustpan learn`: DUST rules learned from URL lists and server logs, each checked by
 //! fetching a few sample pairs.
 
+use super::db::DbArgs;
 use anyhow::{Context, Result};
 use canon::{Policy, Preset};
 use crawl::{CrawlConfig, SampleFetch};
 use rules::learn::{Candidate, Learned, Options};
 use rules::{DustRule, LearnedRules, RuleStatus, ValidationReport};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
+use store::AuditId;
 
 /// Learn DUST rules (URL patterns that lead to the same page) from URL lists or server
 /// logs, without crawling the site: substitutions in paths and queries, parameters that
@@ -24,8 +26,15 @@ use std::time::Instant;
 #[derive(clap::Args)]
 pub struct Args {
     /// URL lists, sitemaps, CSV files or access logs (`-`: standard input).
-    #[arg(required = true, value_name = "FILE")]
+    #[arg(required_unless_present = "audit", value_name = "FILE")]
     files: Vec<PathBuf>,
+    /// Learn from the URLs audit ID recorded (in --db) too. Its configuration gives the
+    /// scope, robots.txt, --resolve and certificates of the sample requests, and the
+    /// pages it fetched are compared from its store instead of being fetched again.
+    #[arg(long, value_name = "ID")]
+    audit: Option<i64>,
+    #[command(flatten)]
+    db: DbArgs,
     /// The site's scheme and host, for inputs that hold paths (access logs).
     #[arg(long, value_name = "URL")]
     site: Option<String>,
@@ -93,8 +102,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
         agent: args.log_agent.clone(),
         ..urllist::Options::default()
     };
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let mut urls: Vec<String> = Vec::new();
     let (mut lines, mut rejected) = (0u64, 0u64);
+    let from_audit = match args.audit {
+        Some(id) => Some(runtime.block_on(read_audit(&args.db, AuditId(id)))?),
+        None => None,
+    };
+    if let Some(a) = &from_audit {
+        lines += a.urls.len() as u64;
+        urls.extend(a.urls.iter().cloned());
+    }
     for path in &args.files {
         let list = if path.as_os_str() == "-" {
             urllist::read(io::stdin().lock(), &options)
@@ -125,10 +143,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut learned = rules::learn::learn(urls, &opts);
     let learn_time = started.elapsed();
     let mut fetches = 0usize;
+    let mut reused = 0usize;
     if !args.no_fetch && !learned.candidates.is_empty() {
-        let config = crawl_config(&args, &learned)?;
-        let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-        fetches = runtime.block_on(validate(&config, &mut learned, args.samples))?;
+        let config = crawl_config(&args, &learned, from_audit.as_ref())?;
+        let mut cache: HashMap<String, SampleFetch> = from_audit
+            .map(|a| {
+                a.fetched
+                    .into_iter()
+                    .map(|f| (f.url.clone(), sample_of(f)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        (fetches, reused) =
+            runtime.block_on(validate(&config, &mut learned, args.samples, &mut cache))?;
     }
     let mut err = io::stderr().lock();
     let mut out = BufWriter::new(io::stdout().lock());
@@ -137,7 +164,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         table,
         "Read {} URLs from {} ({} lines, {} not URLs); {} candidate rules learned in {:.1} s{}.",
         learned.urls.len(),
-        match args.files.len() {
+        match args.files.len() + usize::from(args.audit.is_some()) {
             1 => "1 input".to_owned(),
             n => format!("{n} inputs"),
         },
@@ -149,8 +176,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "; nothing fetched (--no-fetch)".to_owned()
         } else {
             format!(
-                ", checked with {fetches} requests (at most {} per rule)",
-                args.samples
+                ", checked with {fetches} requests (at most {} per rule){}",
+                args.samples,
+                match (args.audit, reused) {
+                    (Some(id), n) => format!(" and {n} pages audit {id} fetched"),
+                    (None, _) => String::new(),
+                }
             )
         }
     )?;
@@ -214,22 +245,63 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The crawl settings the sample requests obey: the list's origins are the scope.
-fn crawl_config(args: &Args, learned: &Learned) -> Result<CrawlConfig> {
-    let mut config = CrawlConfig::default();
-    let mut origins: Vec<String> = Vec::new();
-    for u in learned.urls.iter().take(100_000) {
-        if let Ok(url) = url::Url::parse(u) {
-            let origin = url.origin().ascii_serialization() + "/";
-            if !origins.contains(&origin) {
-                origins.push(origin);
-                if origins.len() >= 50 {
-                    break;
+/// What `--audit` reads: its configuration, its URLs and the answers it stored.
+struct FromAudit {
+    config: CrawlConfig,
+    urls: Vec<String>,
+    fetched: Vec<store::FetchFingerprint>,
+}
+
+async fn read_audit(db: &DbArgs, id: AuditId) -> Result<FromAudit> {
+    let store = db.open().await?;
+    let row = store.audit(id).await?;
+    let config = crawl::stored_config(&row)?;
+    let urls = store.urls(id).await?.into_iter().map(|u| u.url).collect();
+    let fetched = store.fetch_fingerprints(id).await?;
+    store.close().await;
+    Ok(FromAudit {
+        config,
+        urls,
+        fetched,
+    })
+}
+
+/// A stored answer as a sample fetch.
+fn sample_of(f: store::FetchFingerprint) -> SampleFetch {
+    SampleFetch {
+        url: f.url,
+        fetched_at: f.fetched_at,
+        status: f.status,
+        text_hash: f.text_hash,
+        simhash: f.simhash,
+        error_kind: f.error_kind,
+    }
+}
+
+/// The crawl settings the sample requests obey: the list's origins are the scope, with
+/// the audit's own settings (`--audit`) or the defaults beneath the options given.
+fn crawl_config(args: &Args, learned: &Learned, audit: Option<&FromAudit>) -> Result<CrawlConfig> {
+    let mut config = match audit {
+        Some(a) => a.config.clone().for_new_audit(),
+        None => CrawlConfig::default(),
+    };
+    config.list = None;
+    // An audit's scope stays its own: the URLs it recorded out of scope are not asked.
+    if audit.is_none() {
+        let mut origins: Vec<String> = Vec::new();
+        for u in learned.urls.iter().take(100_000) {
+            if let Ok(url) = url::Url::parse(u) {
+                let origin = url.origin().ascii_serialization() + "/";
+                if !origins.contains(&origin) {
+                    origins.push(origin);
+                    if origins.len() >= 50 {
+                        break;
+                    }
                 }
             }
         }
+        config.start_urls = origins;
     }
-    config.start_urls = origins;
     config.resolve.extend(args.resolves.iter().cloned());
     for path in &args.ca_certs {
         let pem = std::fs::read_to_string(path)
@@ -256,9 +328,17 @@ const LIST_PRECISION: f64 = 0.5;
 /// Fetches sample pairs of each candidate, in rounds (one pair per candidate per round,
 /// the round's requests at once), until a pair shows two pages or the rule's request
 /// budget is spent. A rule is confirmed when at least two pairs were compared and each
-/// showed one page, and rejected when one did not. Returns the number of requests made.
-async fn validate(config: &CrawlConfig, learned: &mut Learned, budget: u32) -> Result<usize> {
-    let mut cache: HashMap<String, SampleFetch> = HashMap::new();
+/// showed one page, and rejected when one did not. Answers already in `cache` (an
+/// audit's stored pages) are compared without a request and cost nothing. Returns the
+/// number of requests made and of stored answers used.
+async fn validate(
+    config: &CrawlConfig,
+    learned: &mut Learned,
+    budget: u32,
+    cache: &mut HashMap<String, SampleFetch>,
+) -> Result<(usize, usize)> {
+    let stored: HashSet<String> = cache.keys().cloned().collect();
+    let mut used: HashSet<String> = HashSet::new();
     let mut state: Vec<(usize, u32, u32, u32)> = vec![(0, 0, 0, 0); learned.candidates.len()];
     // Each candidate's pairs of URLs to compare: a URL and the rewrite the list lacks
     // first, when there is one, then the list's pairs.
@@ -304,7 +384,17 @@ async fn validate(config: &CrawlConfig, learned: &mut Learned, budget: u32) -> R
         }
         if !wanted.is_empty() {
             let fetched = crawl::fetch_urls(config, &wanted).await?;
-            made += fetched.len();
+            // Refused before any request (out of scope, robots.txt, ...): not a request.
+            made += fetched
+                .iter()
+                .filter(|f| {
+                    f.status.is_some()
+                        || !matches!(
+                            f.error_kind.as_deref(),
+                            Some("invalid_url" | "out_of_scope" | "address_refused" | "robots_txt")
+                        )
+                })
+                .count();
             for f in fetched {
                 cache.insert(f.url.clone(), f);
             }
@@ -312,6 +402,11 @@ async fn validate(config: &CrawlConfig, learned: &mut Learned, budget: u32) -> R
         for (c, next) in picks {
             state[c].0 += 1;
             let (a, b) = &plans[c][next];
+            for u in [a, b] {
+                if stored.contains(u) {
+                    used.insert(u.clone());
+                }
+            }
             let (fa, fb) = (&cache[a], &cache[b]);
             if let Some(same) = same_page(fa, fb) {
                 state[c].2 += 1;
@@ -324,7 +419,7 @@ async fn validate(config: &CrawlConfig, learned: &mut Learned, budget: u32) -> R
     for (cand, (_, _, tested, agreed)) in learned.candidates.iter_mut().zip(state) {
         decide(cand, tested, agreed);
     }
-    Ok(made)
+    Ok((made, used.len()))
 }
 
 /// Whether two answers are one page, by their visible text: `None` when they say

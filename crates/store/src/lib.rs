@@ -56,7 +56,7 @@ pub use lease::{
 pub use log_hits::{LogHitRecord, LogHits};
 pub use model::*;
 pub use probes::{ProbeBatch, ProbeCandidate, ProbePhase, ProbeRecord, ProbeRule};
-pub use read::{SitemapRow, UrlRow};
+pub use read::{FetchFingerprint, SitemapRow, UrlRow};
 pub use summary::{AnalysisSummary, AuditListing};
 pub use validation::ValidationRecord;
 pub use versioned::{AUDIT_CONFIG_VERSION, OVERVIEW_VERSION, SITEMAP_ISSUES_VERSION};

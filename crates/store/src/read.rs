@@ -99,6 +99,23 @@ fn unsigned(value: Option<i64>) -> Option<u64> {
     value.and_then(|v| u64::try_from(v).ok())
 }
 
+/// A fetched URL and what its answer looked like ([`Store::fetch_fingerprints`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FetchFingerprint {
+    /// The URL as requested.
+    pub url: String,
+    /// When it was fetched (ms since the epoch).
+    pub fetched_at: i64,
+    /// The HTTP status (`None`: no response).
+    pub status: Option<u16>,
+    /// The visible text's hash (HTML answers).
+    pub text_hash: Option<u64>,
+    /// Its SimHash.
+    pub simhash: Option<u64>,
+    /// Why there was no usable answer.
+    pub error_kind: Option<String>,
+}
+
 /// A `fetches` row read with the column order of [`Store::fetch`].
 pub(crate) fn fetch_record(r: &SqliteRow) -> FetchRecord {
     FetchRecord {
@@ -143,6 +160,35 @@ impl Store {
             .await
             .ctx("reading URLs")?;
         rows.iter().map(|row| url_row(audit, row)).collect()
+    }
+
+    /// Every fetched URL of `audit` with what its answer looked like: the URL, when it
+    /// was fetched, its status and its visible text's hash and SimHash (for comparing
+    /// pages without fetching them again).
+    pub async fn fetch_fingerprints(
+        &self,
+        audit: AuditId,
+    ) -> Result<Vec<FetchFingerprint>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT u.url, f.fetched_at, f.status, f.text_hash, f.simhash, f.error_kind
+             FROM fetches f JOIN urls u ON u.id = f.url_id
+             WHERE f.audit_id = ? ORDER BY u.id",
+        )
+        .bind(audit.0)
+        .fetch_all(self.pool())
+        .await
+        .ctx("reading fetch fingerprints")?;
+        Ok(rows
+            .iter()
+            .map(|r| FetchFingerprint {
+                url: r.get(0),
+                fetched_at: r.get(1),
+                status: status(r.get(2)),
+                text_hash: fingerprint(r.get(3)),
+                simhash: fingerprint(r.get(4)),
+                error_kind: r.get(5),
+            })
+            .collect())
     }
 
     /// One URL by its `rfc3986` form.
