@@ -21,8 +21,6 @@ use rustc_hash::FxHashMap;
 const FIRST_ROUND: usize = 200;
 /// Agreeing pairs of fetched pages a rule needs, with no pair that disagrees.
 const MIN_AGREEING: u32 = 5;
-/// SimHash bits within which two pages are near-identical (the analysis's threshold).
-const NEAR_BITS: u32 = 3;
 
 /// What observing a page changes in the frontier's predictions.
 #[derive(Debug, Default)]
@@ -227,12 +225,12 @@ impl OnlineDust {
     }
 }
 
+/// Two fetched pages are one when their visible text is identical. Nearly identical
+/// text is two pages: on a page made mostly of the site's template, a few lines of
+/// difference leave it nearly the same, and near-identical evidence never merges in the
+/// analysis either.
 fn same(a: (u64, Option<u64>), b: (u64, Option<u64>)) -> bool {
     a.0 == b.0
-        || match (a.1, b.1) {
-            (Some(x), Some(y)) => (x ^ y).count_ones() <= NEAR_BITS,
-            _ => false,
-        }
 }
 
 #[cfg(test)]
