@@ -268,3 +268,35 @@ fn an_audit_teaches_its_rules_from_its_own_store() {
     assert_ne!(out.code, 0);
     assert!(out.stderr.contains("999"), "{}", out.stderr);
 }
+
+/// `/reviews` and `/reviews?days=N` read the same today, but each links to the others
+/// as a period control: the site offers them as choices, so `days` is not dropped.
+#[test]
+fn urls_a_page_offers_as_choices_are_not_duplicates() {
+    let site = Site::start(fixture::generated_site(200, 11));
+    let base = format!("http://127.0.0.1:{}", site.server.port());
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("urls.txt");
+    let mut urls = vec![format!("{base}/reviews")];
+    urls.extend([7, 30, 365].map(|d| format!("{base}/reviews?days={d}")));
+    std::fs::write(&file, urls.join("\n")).unwrap();
+    let out = dustpan(
+        &["learn", &path(&file), "--group", "--min-support", "2"],
+        "",
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let status = statuses(&out.stderr);
+    assert_eq!(
+        status.get("drop_param:days").map(String::as_str),
+        Some("rejected"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stdout
+            .lines()
+            .all(|l| l.starts_with('\t') || l.starts_with("1\t")),
+        "{}",
+        out.stdout
+    );
+}

@@ -154,8 +154,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     .collect()
             })
             .unwrap_or_default();
-        (fetches, reused) =
-            runtime.block_on(validate(&config, &mut learned, args.samples, &mut cache))?;
+        (fetches, reused) = runtime.block_on(validate(
+            &config,
+            &mut learned,
+            args.samples,
+            &mut cache,
+            &policy,
+        ))?;
     }
     let mut err = io::stderr().lock();
     let mut out = BufWriter::new(io::stdout().lock());
@@ -275,6 +280,7 @@ fn sample_of(f: store::FetchFingerprint) -> SampleFetch {
         text_hash: f.text_hash,
         simhash: f.simhash,
         error_kind: f.error_kind,
+        links: f.links,
     }
 }
 
@@ -336,6 +342,7 @@ async fn validate(
     learned: &mut Learned,
     budget: u32,
     cache: &mut HashMap<String, SampleFetch>,
+    policy: &Policy,
 ) -> Result<(usize, usize)> {
     let stored: HashSet<String> = cache.keys().cloned().collect();
     let mut used: HashSet<String> = HashSet::new();
@@ -408,7 +415,7 @@ async fn validate(
                 }
             }
             let (fa, fb) = (&cache[a], &cache[b]);
-            if let Some(same) = same_page(fa, fb) {
+            if let Some(same) = same_page(fa, fb, policy) {
                 state[c].2 += 1;
                 if same {
                     state[c].3 += 1;
@@ -428,12 +435,34 @@ async fn validate(
 /// (a log with two entries and an empty one) leave the text nearly the same, and a
 /// rule confirmed by such a pair would merge different pages, as near-identical
 /// evidence never merges in the audit.
-fn same_page(a: &SampleFetch, b: &SampleFetch) -> Option<bool> {
+///
+/// Two URLs a page offers as choices are two pages, even where today's data makes them
+/// read the same: one of the two pages links to both (the "last 7 days" and "last 30
+/// days" links of a change list, the sort links of a listing), or one links to the other
+/// whose own page has no link to itself (a control whose current choice is not a link).
+/// A duplicate's link to its original that both pages carry (the template's link to the
+/// page itself) and a link a page makes to itself alone (a login link naming the page)
+/// say nothing.
+fn same_page(a: &SampleFetch, b: &SampleFetch, policy: &Policy) -> Option<bool> {
     let ok = |f: &SampleFetch| f.status.is_some_and(|s| (200..300).contains(&s));
     if !ok(a) || !ok(b) {
         return None;
     }
-    Some(a.text_hash? == b.text_hash?)
+    if a.text_hash? != b.text_hash? {
+        return Some(false);
+    }
+    let key = |u: &str| canon::equivalence_key(u, policy).ok();
+    let (Some(ka), Some(kb)) = (key(&a.url), key(&b.url)) else {
+        return Some(true);
+    };
+    let links_to = |page: &SampleFetch, target: &str| {
+        page.links.iter().any(|l| key(l).as_deref() == Some(target))
+    };
+    let (a_to_a, a_to_b) = (links_to(a, &ka), links_to(a, &kb));
+    let (b_to_a, b_to_b) = (links_to(b, &ka), links_to(b, &kb));
+    let offered =
+        (a_to_a && a_to_b) || (b_to_a && b_to_b) || (a_to_b && !b_to_b) || (b_to_a && !a_to_a);
+    Some(!offered)
 }
 
 fn decide(cand: &mut Candidate, tested: u32, agreed: u32) {

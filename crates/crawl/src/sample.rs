@@ -31,7 +31,13 @@ pub struct SampleFetch {
     /// Why there is no usable answer: `invalid_url`, `out_of_scope`, `address_refused`,
     /// `robots_txt`, or the fetch error's kind (`timeout`, `connect`, ...).
     pub error_kind: Option<String>,
+    /// Where the page's `<a>` and `<area>` links lead, resolved (at most 5,000), for an
+    /// HTML 2xx answer.
+    pub links: Vec<String>,
 }
+
+/// Most links kept of a sample page.
+const MAX_SAMPLE_LINKS: usize = 5_000;
 
 struct Shared {
     config: CrawlConfig,
@@ -167,6 +173,15 @@ async fn one(shared: &Shared, raw: String) -> SampleFetch {
                 if let Ok(page) = page {
                     out.text_hash = Some(page.text_hash);
                     out.simhash = Some(page.simhash);
+                    let base = canon::document_base(&url, page.base_href.as_deref());
+                    out.links = page
+                        .links
+                        .iter()
+                        .filter_map(|l| base.join(&l.href).ok())
+                        .filter(|u| matches!(u.scheme(), "http" | "https"))
+                        .map(String::from)
+                        .take(MAX_SAMPLE_LINKS)
+                        .collect();
                 }
             }
         }

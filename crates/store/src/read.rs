@@ -114,6 +114,8 @@ pub struct FetchFingerprint {
     pub simhash: Option<u64>,
     /// Why there was no usable answer.
     pub error_kind: Option<String>,
+    /// Where the page's `<a>` and `<area>` links lead.
+    pub links: Vec<String>,
 }
 
 /// A `fetches` row read with the column order of [`Store::fetch`].
@@ -163,32 +165,51 @@ impl Store {
     }
 
     /// Every fetched URL of `audit` with what its answer looked like: the URL, when it
-    /// was fetched, its status and its visible text's hash and SimHash (for comparing
-    /// pages without fetching them again).
+    /// was fetched, its status, its visible text's hash and SimHash and where its links
+    /// lead (for comparing pages without fetching them again).
     pub async fn fetch_fingerprints(
         &self,
         audit: AuditId,
     ) -> Result<Vec<FetchFingerprint>, StoreError> {
         let rows = sqlx::query(
-            "SELECT u.url, f.fetched_at, f.status, f.text_hash, f.simhash, f.error_kind
-             FROM fetches f JOIN urls u ON u.id = f.url_id
+            "SELECT u.url, f.fetched_at, f.status, f.text_hash, f.simhash, f.error_kind, u.id
+             FROM fetches f JOIN urls u ON u.audit_id = f.audit_id AND u.id = f.url_id
              WHERE f.audit_id = ? ORDER BY u.id",
         )
         .bind(audit.0)
         .fetch_all(self.pool())
         .await
         .ctx("reading fetch fingerprints")?;
-        Ok(rows
-            .iter()
-            .map(|r| FetchFingerprint {
+        let mut out: Vec<FetchFingerprint> = Vec::with_capacity(rows.len());
+        let mut index: std::collections::HashMap<i64, usize> =
+            std::collections::HashMap::with_capacity(rows.len());
+        for r in &rows {
+            index.insert(r.get(6), out.len());
+            out.push(FetchFingerprint {
                 url: r.get(0),
                 fetched_at: r.get(1),
                 status: status(r.get(2)),
                 text_hash: fingerprint(r.get(3)),
                 simhash: fingerprint(r.get(4)),
                 error_kind: r.get(5),
-            })
-            .collect())
+                links: Vec::new(),
+            });
+        }
+        let links = sqlx::query(
+            "SELECT l.from_url_id, u.url FROM links l
+             JOIN urls u ON u.audit_id = l.audit_id AND u.id = l.to_url_id
+             WHERE l.audit_id = ? AND l.tag IN ('a', 'area') ORDER BY l.from_url_id, l.position",
+        )
+        .bind(audit.0)
+        .fetch_all(self.pool())
+        .await
+        .ctx("reading links")?;
+        for r in &links {
+            if let Some(&i) = index.get(&r.get::<i64, _>(0)) {
+                out[i].links.push(r.get(1));
+            }
+        }
+        Ok(out)
     }
 
     /// One URL by its `rfc3986` form.
