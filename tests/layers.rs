@@ -12,6 +12,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("sitemap", 0),
     ("store", 0),
     ("fixture", 0),
+    // Search-engine bots verified by reverse and forward DNS.
+    ("botcheck", 0),
     // Types the crawl and the analysis share (learned DUST rules, on canon's policies);
     // URL lists for list audits (on the sitemap parser).
     ("rules", 1),

@@ -376,58 +376,190 @@ fn a_screaming_frog_export_is_audited_by_its_address_column() {
 
 const GOOGLEBOT: &str = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 const BINGBOT: &str = "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)";
+const DUCKDUCKBOT: &str = "DuckDuckBot/1.1; (+http://duckduckgo.com/duckduckbot.html)";
 const BROWSER: &str = "Mozilla/5.0 (X11; Linux x86_64; rv:126.0) Gecko/20100101 Firefox/126.0";
 
-/// A combined-format access log of fixture pages: (method, path, user agent) per
-/// request, with malformed lines among them.
-fn access_log() -> (String, Vec<(&'static str, &'static str, &'static str)>) {
-    let requests = vec![
-        ("GET", "/shoes", GOOGLEBOT),
-        ("GET", "/shoes/", GOOGLEBOT),
-        ("GET", "/shoes/", BROWSER),
-        ("GET", "/shoes;jsessionid=0A1B2C3D4E5F", BINGBOT),
-        ("GET", "/shoes/", GOOGLEBOT),
-        ("POST", "/shoes/", BROWSER),
+/// One logged request: method, path, user agent, client address.
+type Request = (&'static str, &'static str, &'static str, &'static str);
+
+/// The reverse DNS of the log's client addresses, as the test's name server answers it:
+/// 127.0.0.2 is Googlebot and 127.0.0.6 Bingbot; 127.0.0.3 names a host outside
+/// Google's domains, 127.0.0.4 a googlebot.com host that resolves to another address;
+/// 127.0.0.5 has no name.
+const PTR: &[(&str, &str)] = &[
+    ("127.0.0.2", "crawl-127-0-0-2.googlebot.com"),
+    ("127.0.0.3", "evil.example"),
+    ("127.0.0.4", "crawl-127-0-0-4.googlebot.com"),
+    ("127.0.0.6", "msnbot-127-0-0-6.search.msn.com"),
+];
+/// The forward DNS of those names.
+const A: &[(&str, &str)] = &[
+    ("crawl-127-0-0-2.googlebot.com", "127.0.0.2"),
+    ("evil.example", "127.0.0.3"),
+    ("crawl-127-0-0-4.googlebot.com", "127.0.0.99"),
+    ("msnbot-127-0-0-6.search.msn.com", "127.0.0.6"),
+];
+
+/// The name server of the tests, answering [`PTR`] and [`A`] on loopback.
+fn dns_server(site: &Site) -> fixture::DnsServer {
+    let mut zone = fixture::DnsZone::new();
+    for (ip, name) in PTR {
+        zone = zone.ptr(ip.parse().unwrap(), name);
+    }
+    for (name, ip) in A {
+        zone = zone.address(name, ip.parse().unwrap());
+    }
+    site.rt.block_on(fixture::DnsServer::start(zone)).unwrap()
+}
+
+/// What a request is, counted here from [`PTR`] and [`A`] the way the search engines
+/// document the check: 0 verified bot, 1 unverified bot (a bot without a documented
+/// check), 2 fake bot, 3 other.
+fn kind(agent: &str, ip: &str) -> usize {
+    let domain = match agent {
+        GOOGLEBOT => "googlebot.com",
+        BINGBOT => "search.msn.com",
+        DUCKDUCKBOT => return 1,
+        _ => return 3,
+    };
+    let verified = PTR.iter().any(|(addr, name)| {
+        *addr == ip
+            && name.ends_with(&format!(".{domain}"))
+            && A.iter().any(|(n, a)| n == name && *a == ip)
+    });
+    if verified { 0 } else { 2 }
+}
+
+/// A combined-format access log of fixture pages: (method, path, user agent, client)
+/// per request, with malformed lines among them.
+fn access_log() -> (String, Vec<Request>) {
+    let requests: Vec<Request> = vec![
+        ("GET", "/shoes", GOOGLEBOT, "127.0.0.2"),
+        ("GET", "/shoes/", GOOGLEBOT, "127.0.0.2"),
+        ("GET", "/shoes/", BROWSER, "127.0.0.10"),
+        (
+            "GET",
+            "/shoes;jsessionid=0A1B2C3D4E5F",
+            BINGBOT,
+            "127.0.0.6",
+        ),
+        ("GET", "/shoes/", GOOGLEBOT, "127.0.0.3"),
+        ("POST", "/shoes/", BROWSER, "127.0.0.10"),
         (
             "GET",
             "/products?utm_source=newsletter&utm_medium=email",
             GOOGLEBOT,
+            "127.0.0.4",
         ),
         (
             "HEAD",
             "/products?utm_source=newsletter&utm_medium=email",
             BROWSER,
+            "127.0.0.11",
         ),
-        ("GET", "/products", BROWSER),
-        ("GET", "/shoes", BROWSER),
-        ("GET", "/shoes;jsessionid=0A1B2C3D4E5F", BROWSER),
-        ("GET", "/about", GOOGLEBOT),
-        ("GET", "/shoes/", BINGBOT),
+        ("GET", "/products", BROWSER, "127.0.0.11"),
+        ("GET", "/shoes", BROWSER, "127.0.0.12"),
+        (
+            "GET",
+            "/shoes;jsessionid=0A1B2C3D4E5F",
+            BROWSER,
+            "127.0.0.12",
+        ),
+        ("GET", "/about", GOOGLEBOT, "127.0.0.5"),
+        ("GET", "/shoes/", DUCKDUCKBOT, "127.0.0.7"),
     ];
     let mut log = String::new();
-    for (i, (method, target, agent)) in requests.iter().enumerate() {
+    for (i, (method, target, agent, ip)) in requests.iter().enumerate() {
         log += &format!(
-            "203.0.113.{} - - [12/Mar/2025:10:{:02}:00 +0000] \"{method} {target} HTTP/1.1\" 200 {} \"https://example.test/\" \"{agent}\"\n",
-            i + 1,
-            i,
+            "{ip} - - [12/Mar/2025:10:{i:02}:00 +0000] \"{method} {target} HTTP/1.1\" 200 {} \"https://example.test/\" \"{agent}\"\n",
             1000 + i
         );
         if i == 3 {
             log += "this line is not a log line\n";
         }
         if i == 8 {
-            log += "203.0.113.9 - - [12/Mar/2025] \"GET /broken\n";
+            log += "127.0.0.9 - - [12/Mar/2025] \"GET /broken\n";
         }
     }
     (log, requests)
 }
 
+/// Requests to each cluster's non-preferred URLs, from the log itself: preferred URL ->
+/// [verified bot, unverified bot, fake bot, other], clusters without any left out.
+/// `bots_unverified`: no address was verified or found fake.
+fn expected_waste(
+    requests: &[Request],
+    clusters: &BTreeMap<String, BTreeSet<String>>,
+    bots_unverified: bool,
+) -> BTreeMap<String, [u64; 4]> {
+    let mut counts: HashMap<String, [u64; 4]> = HashMap::new();
+    for (method, target, agent, ip) in requests {
+        if !matches!(*method, "GET" | "HEAD") {
+            continue;
+        }
+        let mut k = kind(agent, ip);
+        if bots_unverified && k < 3 {
+            k = 1;
+        }
+        counts
+            .entry(format!("https://example.test{target}"))
+            .or_default()[k] += 1;
+    }
+    let mut expected = BTreeMap::new();
+    for (preferred, members) in clusters {
+        let mut sum = [0u64; 4];
+        for m in members.iter().filter(|m| *m != preferred) {
+            for (s, c) in sum
+                .iter_mut()
+                .zip(counts.get(m).copied().unwrap_or_default())
+            {
+                *s += c;
+            }
+        }
+        if sum.iter().sum::<u64>() > 0 {
+            expected.insert(preferred.clone(), sum);
+        }
+    }
+    expected
+}
+
+/// `log_waste.csv` of an export: preferred URL -> [verified bot, unverified bot, fake
+/// bot, other] requests to its duplicates, in rank order.
+fn waste_csv(dir: &Path) -> Vec<(String, [u64; 4])> {
+    read_csv(&dir.join("log_waste.csv"))
+        .iter()
+        .map(|r| {
+            let n = |column: &str| {
+                r.get(column)
+                    .unwrap_or_else(|| panic!("no {column} in {r:?}"))
+                    .parse::<u64>()
+                    .unwrap()
+            };
+            (
+                r["Preferred URL"].clone(),
+                [
+                    n("Verified Bot Requests To Duplicates"),
+                    n("Unverified Bot Requests To Duplicates"),
+                    n("Fake Bot Requests To Duplicates"),
+                    n("Other Requests To Duplicates"),
+                ],
+            )
+        })
+        .collect()
+}
+
 #[test]
-fn an_access_log_ranks_clusters_by_requests_to_their_duplicates() {
+fn an_access_log_ranks_clusters_by_verified_bot_requests_to_their_duplicates() {
     let site = site();
+    let dns = dns_server(&site);
     let (log, requests) = access_log();
     let file = write(&site, "access.log", log.as_bytes());
-    let out = list_audit(&site, &[&file], &["--site", "https://example.test"]);
+    let server = dns.addr().to_string();
+    let out = list_audit(
+        &site,
+        &[&file],
+        &["--site", "https://example.test", "--dns-server", &server],
+    );
     // The GET and HEAD paths, and the canonical target (/products is listed anyway).
     assert_eq!(
         requested(&site),
@@ -440,79 +572,56 @@ fn an_access_log_ranks_clusters_by_requests_to_their_duplicates() {
             "https://example.test/about"
         ])
     );
+    // Googlebot and Bingbot verified; the three other Googlebot addresses fake (a name
+    // outside Google's domains, a name that resolves elsewhere, no name); DuckDuckBot
+    // documents no DNS check.
     for line in [
+        "Bots verified by DNS: 2 IPs verified, 3 fake, 1 unverified (no documented check)",
         "access.log (an access log): 15 lines read, 6 URLs listed, 2 lines not URLs",
-        "12 requests to the URLs audited (7 from search-engine bots by user agent, unverified; 5 others); 1 lines skipped",
+        "12 requests to the URLs audited (7 with a search-engine bot's user agent; 5 others); 1 lines skipped",
         "line 5: not a common or combined log line: \"this line is not a log line\"",
         "line 11: not a common or combined log line",
     ] {
         assert!(out.stdout.contains(line), "no {line:?} in:\n{}", out.stdout);
     }
+    assert!(dns.queries() >= 5, "{} DNS queries", dns.queries());
 
-    // Counted here from the log itself: per URL, bot and other GET/HEAD requests.
-    let mut counts: HashMap<String, (u64, u64)> = HashMap::new();
-    for (method, target, agent) in &requests {
-        if !matches!(*method, "GET" | "HEAD") {
-            continue;
-        }
-        let e = counts
-            .entry(format!("https://example.test{target}"))
-            .or_default();
-        if agent.contains("Googlebot") || agent.contains("bingbot") {
-            e.0 += 1;
-        } else {
-            e.1 += 1;
-        }
-    }
     let dir = export(&site);
     let clusters = clusters(&dir);
-    let mut expected: BTreeMap<String, (u64, u64)> = BTreeMap::new();
-    for (preferred, members) in &clusters {
-        let (mut bot, mut other) = (0, 0);
-        for m in members.iter().filter(|m| *m != preferred) {
-            let (b, o) = counts.get(m).copied().unwrap_or_default();
-            bot += b;
-            other += o;
-        }
-        if bot + other > 0 {
-            expected.insert(preferred.clone(), (bot, other));
-        }
-    }
+    let expected = expected_waste(&requests, &clusters, false);
     assert_eq!(
         expected.get(SHOES),
-        Some(&(4, 2)),
-        "the shoes duplicates: /shoes/ (3 bot, 1 other) and the session URL (1, 1)"
+        Some(&[2, 1, 1, 2]),
+        "the shoes duplicates: /shoes/ (1 verified Googlebot, 1 DuckDuckBot, 1 fake \
+         Googlebot, 1 other) and the session URL (1 verified Bingbot, 1 other)"
     );
-    let waste = read_csv(&dir.join("log_waste.csv"));
-    let got: BTreeMap<String, (u64, u64)> = waste
-        .iter()
-        .map(|r| {
-            (
-                r["Preferred URL"].clone(),
-                (
-                    r["Bot Requests To Duplicates"].parse().unwrap(),
-                    r["Other Requests To Duplicates"].parse().unwrap(),
-                ),
-            )
-        })
-        .collect();
+    assert_eq!(expected.get(PRODUCTS), Some(&[0, 0, 1, 1]));
+    let waste = waste_csv(&dir);
+    let got: BTreeMap<String, [u64; 4]> = waste.iter().cloned().collect();
     assert_eq!(got, expected);
-    // Ranked by bot requests: the shoes first.
-    assert_eq!(waste[0]["Preferred URL"], SHOES);
+    // Ranked by verified bot requests: the shoes first; the fake Googlebot request to
+    // the tracking URL counts for nothing.
+    assert_eq!(waste[0].0, SHOES);
+    let preferred = &read_csv(&dir.join("log_waste.csv"))[0];
+    assert_eq!(preferred["Verified Bot Requests To Preferred"], "1");
+    assert_eq!(preferred["Other Requests To Preferred"], "1");
 
     let report = report(&site);
+    for line in [
+        "Bots verified by DNS: 2 IPs verified, 3 fake, 1 unverified (no documented check)",
+        "Crawl budget wasted on duplicates: 2 verified and 1 unverified search-engine bot requests, 3 other requests and 2 from fake bots to the non-preferred URLs of 2 clusters",
+    ] {
+        assert!(report.contains(line), "no {line:?} in:\n{report}");
+    }
     assert!(
-        report.contains(
-            "Crawl budget wasted on duplicates: 5 search-engine bot requests and 3 other requests"
-        ),
-        "{report}"
-    );
-    assert!(
-        report.contains(&format!("4 bot       2 other  to 2 duplicates of {SHOES}")),
+        report.contains(&format!(
+            "             2               1       2       1  to 2 duplicates of {SHOES}"
+        )),
         "{report}"
     );
 
-    // The agent filter keeps only Googlebot's requests.
+    // The agent filter keeps only Googlebot's requests; without the check, all of them
+    // stay unverified.
     let site = self::site();
     let file = write(&site, "access.log", log.as_bytes());
     let out = list_audit(
@@ -523,14 +632,53 @@ fn an_access_log_ranks_clusters_by_requests_to_their_duplicates() {
             "https://example.test/",
             "--log-agent",
             "(?i)googlebot",
+            "--no-bot-verification",
         ],
     );
-    assert!(
-        out.stdout
-            .contains("5 requests to the URLs audited (5 from search-engine bots by user agent, unverified; 0 others); 8 lines skipped"),
-        "{}",
-        out.stdout
-    );
+    for line in [
+        "5 requests to the URLs audited (5 with a search-engine bot's user agent; 0 others); 8 lines skipped",
+        "Bots verified by DNS: 0 IPs verified, 0 fake, 4 unverified (not looked up: turned off)",
+    ] {
+        assert!(out.stdout.contains(line), "no {line:?} in:\n{}", out.stdout);
+    }
+}
+
+/// A name server that never answers, or nothing listening at the address given: every
+/// bot request stays unverified, and the audit does not wait long for DNS.
+#[test]
+fn without_dns_answers_every_bot_stays_unverified_and_the_audit_finishes() {
+    let silent = fixture::SilentDns::start().unwrap();
+    let closed = std::net::UdpSocket::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let (log, requests) = access_log();
+    for server in [silent.addr().unwrap(), closed] {
+        let site = site();
+        let file = write(&site, "access.log", log.as_bytes());
+        let server = server.to_string();
+        let started = std::time::Instant::now();
+        let out = list_audit(
+            &site,
+            &[&file],
+            &["--site", "https://example.test", "--dns-server", &server],
+        );
+        let took = started.elapsed();
+        assert!(
+            out.stdout.contains(
+                "Bots verified by DNS: 0 IPs verified, 0 fake, 6 unverified (5 no answer, 1 no documented check)"
+            ),
+            "{}",
+            out.stdout
+        );
+        // One query time-out (2 s) for all addresses at once, and the crawl.
+        assert!(took < std::time::Duration::from_secs(30), "took {took:?}");
+        let dir = export(&site);
+        let expected = expected_waste(&requests, &clusters(&dir), true);
+        assert_eq!(expected.get(SHOES), Some(&[0, 4, 0, 2]));
+        let got: BTreeMap<String, [u64; 4]> = waste_csv(&dir).into_iter().collect();
+        assert_eq!(got, expected);
+    }
 }
 
 #[test]

@@ -28,7 +28,8 @@ pub struct Args {
         "ca_certs", "timeout", "max_response_bytes", "trap_budget", "facet_budget", "rules",
         "any_port", "max_db_bytes", "max_duration", "slow_host", "no_dust_learning",
         "lists", "site", "log_agent", "follow", "no_follow_nofollow",
-        "follow_nofollow_pages", "no_probes", "probe_samples",
+        "follow_nofollow_pages", "no_probes", "probe_samples", "dns_server",
+        "no_bot_verification",
     ])]
     resume: Option<i64>,
     /// Start a new audit with the configuration audit ID was started with (for scheduled
@@ -39,7 +40,8 @@ pub struct Args {
         "resolves", "ca_certs", "timeout", "max_response_bytes", "trap_budget", "facet_budget",
         "rules", "any_port", "max_db_bytes", "max_duration", "slow_host", "no_dust_learning",
         "lists", "site", "log_agent", "follow", "no_follow_nofollow",
-        "follow_nofollow_pages", "no_probes", "probe_samples",
+        "follow_nofollow_pages", "no_probes", "probe_samples", "dns_server",
+        "no_bot_verification",
     ])]
     like: Option<i64>,
     /// A crawl configuration file (TOML, or JSON when it ends in .json) with any field
@@ -169,6 +171,17 @@ pub struct Args {
     /// regular expression (e.g. `(?i)googlebot`).
     #[arg(long, value_name = "REGEX", requires = "lists")]
     log_agent: Option<String>,
+    /// List mode, access logs: the name server (`IP:PORT`) that checks the addresses of
+    /// bot requests, instead of the system's (for split DNS). Each address whose user
+    /// agent names a search-engine bot is looked up (reverse DNS, a name in the bot's
+    /// documented domains, forward DNS back to the address): verified, fake, or
+    /// unverified when no answer comes.
+    #[arg(long, value_name = "IP:PORT", requires = "lists")]
+    dns_server: Option<std::net::SocketAddr>,
+    /// List mode, access logs: do not check bot addresses by DNS; every request whose
+    /// user agent names a search-engine bot stays unverified.
+    #[arg(long, requires = "lists", conflicts_with = "dns_server")]
+    no_bot_verification: bool,
     /// List mode: crawl on from the listed URLs as from start URLs (their sites'
     /// variants and sitemaps too), instead of auditing the list alone.
     #[arg(long, requires = "lists")]
@@ -181,7 +194,7 @@ pub struct Args {
 }
 
 impl Args {
-    fn crawl_config(&self) -> Result<CrawlConfig> {
+    async fn crawl_config(&self) -> Result<CrawlConfig> {
         let mut config = match &self.config {
             Some(path) => load_config(path)?,
             None => CrawlConfig::default(),
@@ -263,7 +276,7 @@ impl Args {
             config.learned_rules = Some(load_rules(path)?);
         }
         if !self.lists.is_empty() {
-            self.read_lists(&mut config)?;
+            self.read_lists(&mut config).await?;
             config.validate()?;
             return Ok(config);
         }
@@ -283,8 +296,9 @@ impl Args {
 
 impl Args {
     /// Reads the `--list` inputs into a list audit of `config` (at most its `max_urls`
-    /// URLs over all inputs), and prints what each held.
-    fn read_lists(&self, config: &mut CrawlConfig) -> Result<()> {
+    /// URLs over all inputs), checks the addresses of access logs' bot requests by DNS,
+    /// and prints what each input held.
+    async fn read_lists(&self, config: &mut CrawlConfig) -> Result<()> {
         let site = match &self.site {
             Some(s) => Some(
                 urllist::Url::parse(&crawl::start_url(s))
@@ -293,12 +307,11 @@ impl Args {
             None => None,
         };
         let cap = usize::try_from(config.max_urls).unwrap_or(usize::MAX);
-        let mut urls: Vec<crawl::ListedUrl> = Vec::new();
-        let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        let mut merged = urllist::Merged::new(cap);
         let mut inputs = Vec::new();
         for name in &self.lists {
             let options = urllist::Options {
-                max_urls: cap.saturating_sub(urls.len()),
+                max_urls: merged.room(),
                 site: site.clone(),
                 agent: self.log_agent.clone(),
                 ..urllist::Options::default()
@@ -311,58 +324,23 @@ impl Args {
                 urllist::read(file, &options)
             }
             .with_context(|| format!("cannot read the list {name}"))?;
-            // URLs new to the audit, and the requests of the URLs audited.
-            let (mut kept, mut requests, mut bot_requests) = (0u64, 0u64, 0u64);
-            for listed in &list.urls {
-                let (bot, other) = (listed.hits.bot_requests(), listed.hits.other_requests());
-                match index.get(&listed.url) {
-                    Some(&i) => {
-                        urls[i].bot_requests += bot;
-                        urls[i].other_requests += other;
-                    }
-                    None if urls.len() < cap => {
-                        index.insert(listed.url.clone(), urls.len());
-                        urls.push(crawl::ListedUrl {
-                            url: listed.url.clone(),
-                            bot_requests: bot,
-                            other_requests: other,
-                        });
-                        kept += 1;
-                    }
-                    None => continue,
-                }
-                requests += listed.hits.requests;
-                bot_requests += bot;
-            }
             config.sitemaps.extend(list.sitemaps.iter().cloned());
-            inputs.push(crawl::ListInput {
-                name: name.clone(),
-                format: list.format.as_str().to_owned(),
-                compressed: list.compressed,
-                lines: list.lines,
-                urls: kept,
-                sitemaps: list.sitemaps.len() as u64,
-                rejected: list.rejected,
-                samples: list
-                    .samples
-                    .iter()
-                    .map(|s| crawl::RejectedLine {
-                        line: s.line,
-                        reason: s.reason.clone(),
-                        text: s.text.clone(),
-                    })
-                    .collect(),
-                repeated: list.repeated,
-                over_limit: list.over_limit + (list.urls.len() as u64).saturating_sub(kept),
-                skipped: list.skipped,
-                requests,
-                bot_requests,
-            });
+            inputs.push(view::lists::merge_input(&mut merged, name, list));
+        }
+        let bots = match (self.no_bot_verification, self.dns_server) {
+            (true, _) => view::lists::BotCheck::Off,
+            (false, Some(server)) => view::lists::BotCheck::Server(server),
+            (false, None) => view::lists::BotCheck::System,
+        };
+        let (urls, bot_check) = view::lists::verify_listed(merged, bots).await;
+        if let Some(check) = &bot_check {
+            println!("Bots verified by DNS: {check}");
         }
         let list = crawl::ListMode {
             urls,
             follow: self.follow,
             inputs,
+            bot_check,
         };
         if list.urls.is_empty() && config.sitemaps.is_empty() {
             super::report::print_list(&list);
@@ -425,7 +403,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 print_config(&config);
                 new_audit(&store, config).await?
             }
-            (None, None) => new_audit(&store, args.crawl_config()?).await?,
+            (None, None) => new_audit(&store, args.crawl_config().await?).await?,
         };
         let result = crawl_and_finish(&store, &lease, config, args.quiet).await;
         release(lease).await;

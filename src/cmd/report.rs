@@ -345,7 +345,7 @@ pub fn print_list(list: &crawl::ListMode) {
         }
         if input.format == "access_log" {
             println!(
-                "      {} requests to the URLs audited ({} from search-engine bots by user agent, unverified; {} others); {} lines skipped (not GET or HEAD, or another user agent)",
+                "      {} requests to the URLs audited ({} with a search-engine bot's user agent; {} others); {} lines skipped (not GET or HEAD, or another user agent)",
                 input.requests,
                 input.bot_requests,
                 input.requests - input.bot_requests.min(input.requests),
@@ -362,30 +362,50 @@ pub fn print_list(list: &crawl::ListMode) {
             println!("      ... and {more} more lines not URLs");
         }
     }
+    if let Some(check) = &list.bot_check {
+        println!("  Bots verified by DNS: {check}");
+    }
 }
 
 /// Prints the clusters ranked by the requests an access log shows to their
-/// non-preferred URLs (nothing when the audit listed no access log).
+/// non-preferred URLs (nothing when the audit listed no access log): search-engine bots
+/// whose address a DNS check verified first, then bots not verified; requests with a
+/// bot's user agent from an address that failed the check count apart, as fake.
 pub fn print_log_waste(analysis: &Analysis, top: usize) {
     if analysis.log_waste.is_empty() {
         return;
     }
-    let bot: u64 = analysis.log_waste.iter().map(|w| w.bot_requests).sum();
-    let other: u64 = analysis.log_waste.iter().map(|w| w.other_requests).sum();
+    let mut total = audit::LogRequests::default();
+    for w in &analysis.log_waste {
+        total.verified_bots += w.duplicates.verified_bots;
+        total.unverified_bots += w.duplicates.unverified_bots;
+        total.fake_bots += w.duplicates.fake_bots;
+        total.others += w.duplicates.others;
+    }
     println!(
-        "\nCrawl budget wasted on duplicates: {bot} search-engine bot requests and {other} other requests to the non-preferred URLs of {} clusters (bots told by user agent, unverified)",
+        "\nCrawl budget wasted on duplicates: {} verified and {} unverified search-engine bot requests, {} other requests and {} from fake bots to the non-preferred URLs of {} clusters (bots verified by reverse and forward DNS)",
+        total.verified_bots,
+        total.unverified_bots,
+        total.others,
+        total.fake_bots,
         analysis.log_waste.len()
     );
+    println!("  verified bot  unverified bot   other    fake");
     for w in analysis.log_waste.iter().take(top) {
+        let (d, p) = (&w.duplicates, &w.preferred);
         println!(
-            "  {:>6} bot  {:>6} other  to {} duplicate{} of {} (which got {} bot, {} other)",
-            w.bot_requests,
-            w.other_requests,
+            "  {:>12}  {:>14}  {:>6}  {:>6}  to {} duplicate{} of {} (which got {} verified bot, {} unverified bot, {} other, {} fake)",
+            d.verified_bots,
+            d.unverified_bots,
+            d.others,
+            d.fake_bots,
             w.duplicates_requested,
             if w.duplicates_requested == 1 { "" } else { "s" },
             w.preferred_url,
-            w.preferred_bot_requests,
-            w.preferred_other_requests
+            p.verified_bots,
+            p.unverified_bots,
+            p.others,
+            p.fake_bots
         );
     }
 }

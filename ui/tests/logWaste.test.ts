@@ -11,7 +11,7 @@ function backendWith(wasteRows: number): FakeBackend {
     columns: [
       { key: "preferred_url", title: "Preferred URL", kind: "url" },
       { key: "cluster", title: "Cluster", kind: "number" },
-      { key: "bot_requests_to_duplicates", title: "Bot Requests To Duplicates", kind: "number" },
+      { key: "verified_bot_requests_to_duplicates", title: "Verified Bot Requests To Duplicates", kind: "number" },
     ],
     rows: Array.from({ length: wasteRows }, (_, i) => [`https://site.test/${i}`, i, 100 - i]),
     keys: Array.from({ length: wasteRows }, (_, i) => String(i)),

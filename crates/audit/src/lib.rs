@@ -237,7 +237,9 @@ pub use input::{
     RedirectChainRow, RedirectRow, RobotsRow, SitemapEntryRow, SitemapId, SitemapIssue, SitemapRow,
     SitemapSource, UnknownReason, UrlId, UrlReason, UrlRow, UrlState,
 };
-pub use log_waste::{LOG_WASTE_FILE, LOG_WASTE_HEADERS, LogHit, LogWaste, log_waste_table};
+pub use log_waste::{
+    LOG_WASTE_FILE, LOG_WASTE_HEADERS, LogHit, LogRequests, LogWaste, log_waste_table,
+};
 pub use prediction::{PREDICTED_DUPLICATE, PredictionCheck, check_predictions};
 pub use probes::{ProbeVerdict, VariantProbe, VariantRule};
 

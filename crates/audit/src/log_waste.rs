@@ -1,22 +1,67 @@
 //! Crawl budget spent on duplicates: the requests an access log holds for each
-//! cluster's non-preferred URLs, split into search-engine bots and everything else.
+//! cluster's non-preferred URLs, split into search-engine bots whose address a DNS check
+//! verified, bots not verified, fake bots (a bot's user agent from an address that
+//! failed the check: not bot requests) and everything else.
 
 use serde::{Deserialize, Serialize};
 
 use crate::cluster::Cluster;
-use crate::export::{Cell, Header, TableData};
+use crate::export::{Cell, ColumnType, Header, TableData};
 use crate::input::UrlId;
 
-/// The requests an access log holds for one URL. Bots are told by their user agent
-/// only (unverified: anyone can send Googlebot's).
+/// The requests an access log holds for one URL. Bots are told by user agent, then by
+/// a reverse and forward DNS check of their address: verified, unverified (no answer,
+/// no documented check, not looked up) or fake. The four counts are disjoint.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LogHit {
     /// The URL.
     pub url: UrlId,
-    /// Requests whose user agent names a search-engine bot.
-    pub bot_requests: u64,
+    /// Requests from search-engine bots whose address the check verified.
+    pub verified_bot_requests: u64,
+    /// Requests from search-engine bots by user agent, not verified.
+    pub unverified_bot_requests: u64,
+    /// Requests with a bot's user agent from an address that failed the check.
+    pub fake_bot_requests: u64,
     /// Every other request.
     pub other_requests: u64,
+}
+
+impl LogHit {
+    fn requests(&self) -> LogRequests {
+        LogRequests {
+            verified_bots: self.verified_bot_requests,
+            unverified_bots: self.unverified_bot_requests,
+            fake_bots: self.fake_bot_requests,
+            others: self.other_requests,
+        }
+    }
+}
+
+/// Requests of an access log split as [`LogHit`] splits them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogRequests {
+    /// From search-engine bots whose address the DNS check verified.
+    pub verified_bots: u64,
+    /// From search-engine bots by user agent, not verified.
+    pub unverified_bots: u64,
+    /// With a bot's user agent from an address that failed the check.
+    pub fake_bots: u64,
+    /// Every other request.
+    pub others: u64,
+}
+
+impl LogRequests {
+    /// Every request.
+    pub fn total(&self) -> u64 {
+        self.verified_bots + self.unverified_bots + self.fake_bots + self.others
+    }
+
+    fn add(&mut self, other: LogRequests) {
+        self.verified_bots += other.verified_bots;
+        self.unverified_bots += other.unverified_bots;
+        self.fake_bots += other.fake_bots;
+        self.others += other.others;
+    }
 }
 
 /// One cluster's requests, when its non-preferred URLs got any.
@@ -28,26 +73,21 @@ pub struct LogWaste {
     pub preferred_url: String,
     /// Non-preferred members that were requested.
     pub duplicates_requested: u32,
-    /// Requests from search-engine bots to the non-preferred members.
-    pub bot_requests: u64,
-    /// Other requests to the non-preferred members.
-    pub other_requests: u64,
-    /// Requests from search-engine bots to the preferred URL.
-    pub preferred_bot_requests: u64,
-    /// Other requests to the preferred URL.
-    pub preferred_other_requests: u64,
+    /// Requests to the non-preferred members: the crawl budget wasted.
+    pub duplicates: LogRequests,
+    /// Requests to the preferred URL.
+    pub preferred: LogRequests,
 }
 
-/// The clusters whose non-preferred URLs were requested, most bot requests first (then
-/// most other requests, then by preferred URL).
+/// The clusters whose non-preferred URLs were requested, ranked by the requests to
+/// them: verified bot requests first, then unverified bot requests, then other
+/// requests, then fake bot requests, then by preferred URL.
 pub(crate) fn rank(clusters: &[Cluster], hits: &[LogHit]) -> Vec<LogWaste> {
     if hits.is_empty() {
         return Vec::new();
     }
-    let by_url: rustc_hash::FxHashMap<UrlId, (u64, u64)> = hits
-        .iter()
-        .map(|h| (h.url, (h.bot_requests, h.other_requests)))
-        .collect();
+    let by_url: rustc_hash::FxHashMap<UrlId, LogRequests> =
+        hits.iter().map(|h| (h.url, h.requests())).collect();
     let mut out: Vec<LogWaste> = clusters
         .iter()
         .filter_map(|c| {
@@ -57,25 +97,26 @@ pub(crate) fn rank(clusters: &[Cluster], hits: &[LogHit]) -> Vec<LogWaste> {
                 ..LogWaste::default()
             };
             for m in &c.members {
-                let Some(&(bot, other)) = by_url.get(&m.url_id) else {
+                let Some(&requests) = by_url.get(&m.url_id) else {
                     continue;
                 };
                 if m.url_id == c.preferred {
-                    w.preferred_bot_requests += bot;
-                    w.preferred_other_requests += other;
+                    w.preferred.add(requests);
                 } else {
-                    w.duplicates_requested += u32::from(bot + other > 0);
-                    w.bot_requests += bot;
-                    w.other_requests += other;
+                    w.duplicates_requested += u32::from(requests.total() > 0);
+                    w.duplicates.add(requests);
                 }
             }
-            (w.bot_requests + w.other_requests > 0).then_some(w)
+            (w.duplicates.total() > 0).then_some(w)
         })
         .collect();
     out.sort_by(|a, b| {
-        b.bot_requests
-            .cmp(&a.bot_requests)
-            .then(b.other_requests.cmp(&a.other_requests))
+        let (x, y) = (&a.duplicates, &b.duplicates);
+        y.verified_bots
+            .cmp(&x.verified_bots)
+            .then(y.unverified_bots.cmp(&x.unverified_bots))
+            .then(y.others.cmp(&x.others))
+            .then(y.fake_bots.cmp(&x.fake_bots))
             .then_with(|| a.preferred_url.cmp(&b.preferred_url))
     });
     out
@@ -85,39 +126,32 @@ pub(crate) fn rank(clusters: &[Cluster], hits: &[LogHit]) -> Vec<LogWaste> {
 pub const LOG_WASTE_FILE: &str = "log_waste.csv";
 
 /// The columns of `log_waste.csv`.
-pub const LOG_WASTE_HEADERS: [Header; 7] = [
+pub const LOG_WASTE_HEADERS: [Header; 11] = [
     Header {
         title: "Preferred URL",
-        kind: crate::export::ColumnType::Url,
+        kind: ColumnType::Url,
     },
-    Header {
-        title: "Cluster",
-        kind: crate::export::ColumnType::Number,
-    },
-    Header {
-        title: "Duplicates Requested",
-        kind: crate::export::ColumnType::Number,
-    },
-    Header {
-        title: "Bot Requests To Duplicates",
-        kind: crate::export::ColumnType::Number,
-    },
-    Header {
-        title: "Other Requests To Duplicates",
-        kind: crate::export::ColumnType::Number,
-    },
-    Header {
-        title: "Bot Requests To Preferred",
-        kind: crate::export::ColumnType::Number,
-    },
-    Header {
-        title: "Other Requests To Preferred",
-        kind: crate::export::ColumnType::Number,
-    },
+    count("Cluster"),
+    count("Duplicates Requested"),
+    count("Verified Bot Requests To Duplicates"),
+    count("Unverified Bot Requests To Duplicates"),
+    count("Fake Bot Requests To Duplicates"),
+    count("Other Requests To Duplicates"),
+    count("Verified Bot Requests To Preferred"),
+    count("Unverified Bot Requests To Preferred"),
+    count("Fake Bot Requests To Preferred"),
+    count("Other Requests To Preferred"),
 ];
 
+const fn count(title: &'static str) -> Header {
+    Header {
+        title,
+        kind: ColumnType::Number,
+    }
+}
+
 /// The ranked clusters as a table: one row per [`LogWaste`], in rank order. Bots are
-/// told by user agent (unverified).
+/// told by user agent and a DNS check of their address (verified, unverified, fake).
 pub fn log_waste_table(waste: &[LogWaste]) -> TableData {
     let int = |n: u64| Cell::Int(i64::try_from(n).unwrap_or(i64::MAX));
     TableData {
@@ -129,10 +163,14 @@ pub fn log_waste_table(waste: &[LogWaste]) -> TableData {
                     Cell::Text(w.preferred_url.clone()),
                     Cell::Int(i64::from(w.cluster)),
                     Cell::Int(i64::from(w.duplicates_requested)),
-                    int(w.bot_requests),
-                    int(w.other_requests),
-                    int(w.preferred_bot_requests),
-                    int(w.preferred_other_requests),
+                    int(w.duplicates.verified_bots),
+                    int(w.duplicates.unverified_bots),
+                    int(w.duplicates.fake_bots),
+                    int(w.duplicates.others),
+                    int(w.preferred.verified_bots),
+                    int(w.preferred.unverified_bots),
+                    int(w.preferred.fake_bots),
+                    int(w.preferred.others),
                 ]
             })
             .collect(),
@@ -175,7 +213,7 @@ mod tests {
     }
 
     #[test]
-    fn clusters_rank_by_bot_requests_to_their_duplicates() {
+    fn clusters_rank_by_verified_then_unverified_bot_requests_to_their_duplicates() {
         let mut b = B::new();
         b.page(&u("/a"), 1)
             .page(&u("/a?utm_source=x"), 1)
@@ -184,19 +222,30 @@ mod tests {
             .page(&u("/b?utm_source=z"), 2)
             .page(&u("/c"), 3)
             .page(&u("/c?utm_source=q"), 3)
+            .page(&u("/d"), 5)
+            .page(&u("/d?utm_source=f"), 5)
+            .page(&u("/e"), 6)
+            .page(&u("/e?utm_source=g"), 6)
             .page(&u("/alone"), 4);
-        let hit = |b: &mut B, path: &str, bot, other| LogHit {
+        // (verified, unverified, fake, other)
+        let hit = |b: &mut B, path: &str, (v, n, f, o)| LogHit {
             url: b.id(&u(path)),
-            bot_requests: bot,
-            other_requests: other,
+            verified_bot_requests: v,
+            unverified_bot_requests: n,
+            fake_bot_requests: f,
+            other_requests: o,
         };
         let log_hits = vec![
-            hit(&mut b, "/a", 7, 1),
-            hit(&mut b, "/a?utm_source=x", 2, 9),
-            hit(&mut b, "/b?utm_source=y", 3, 0),
-            hit(&mut b, "/b?utm_source=z", 1, 1),
-            hit(&mut b, "/c", 50, 50),
-            hit(&mut b, "/alone", 100, 0),
+            hit(&mut b, "/a", (7, 0, 0, 1)),
+            hit(&mut b, "/a?utm_source=x", (0, 2, 0, 9)),
+            hit(&mut b, "/b?utm_source=y", (3, 0, 0, 0)),
+            hit(&mut b, "/b?utm_source=z", (0, 1, 0, 1)),
+            hit(&mut b, "/c", (50, 0, 0, 50)),
+            // Many fake bot requests rank after any verified or unverified one.
+            hit(&mut b, "/d?utm_source=f", (0, 0, 900, 0)),
+            // More unverified requests do not outrank one verified request.
+            hit(&mut b, "/e?utm_source=g", (0, 40, 0, 0)),
+            hit(&mut b, "/alone", (100, 0, 0, 0)),
         ];
         let config = AnalysisConfig {
             list_audit: true,
@@ -204,36 +253,53 @@ mod tests {
             ..AnalysisConfig::default()
         };
         let a = analyse(&b.input, &config);
-        let got: Vec<(&str, u32, u64, u64, u64, u64)> = a
+        let got: Vec<(&str, u32, LogRequests, LogRequests)> = a
             .log_waste
             .iter()
             .map(|w| {
                 (
                     w.preferred_url.as_str(),
                     w.duplicates_requested,
-                    w.bot_requests,
-                    w.other_requests,
-                    w.preferred_bot_requests,
-                    w.preferred_other_requests,
+                    w.duplicates,
+                    w.preferred,
                 )
             })
             .collect();
+        let r = |verified_bots, unverified_bots, fake_bots, others| LogRequests {
+            verified_bots,
+            unverified_bots,
+            fake_bots,
+            others,
+        };
         assert_eq!(
             got,
             [
-                ("https://example.com/b", 2, 4, 1, 0, 0),
-                ("https://example.com/a", 1, 2, 9, 7, 1),
+                ("https://example.com/b", 2, r(3, 1, 0, 1), r(0, 0, 0, 0)),
+                ("https://example.com/e", 1, r(0, 40, 0, 0), r(0, 0, 0, 0)),
+                ("https://example.com/a", 1, r(0, 2, 0, 9), r(7, 0, 0, 1)),
+                ("https://example.com/d", 1, r(0, 0, 900, 0), r(0, 0, 0, 0)),
             ]
         );
         let table = log_waste_table(&a.log_waste);
         let mut csv = Vec::new();
         table.write_csv(&mut csv).unwrap();
         let csv = String::from_utf8(csv).unwrap();
-        assert!(
-            csv.starts_with("Preferred URL,Cluster,Duplicates Requested,Bot Requests To Duplicates,Other Requests To Duplicates,"),
+        let mut lines = csv.lines();
+        assert_eq!(
+            lines.next(),
+            Some(
+                "Preferred URL,Cluster,Duplicates Requested,\
+                 Verified Bot Requests To Duplicates,Unverified Bot Requests To Duplicates,\
+                 Fake Bot Requests To Duplicates,Other Requests To Duplicates,\
+                 Verified Bot Requests To Preferred,Unverified Bot Requests To Preferred,\
+                 Fake Bot Requests To Preferred,Other Requests To Preferred"
+            ),
             "{csv}"
         );
-        assert_eq!(csv.lines().count(), 3);
+        let first = lines.next().unwrap();
+        assert!(first.starts_with("https://example.com/b,"), "{first}");
+        assert!(first.ends_with(",2,3,1,0,1,0,0,0,0"), "{first}");
+        assert_eq!(lines.count(), 3);
         // No log, no ranking.
         assert!(b.analyse().log_waste.is_empty());
     }

@@ -209,20 +209,116 @@ pub struct ListMode {
     pub follow: bool,
     /// What each input held, for the reports.
     pub inputs: Vec<ListInput>,
+    /// What the DNS check of the access logs' bot addresses found (access logs only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bot_check: Option<BotCheckSummary>,
 }
 
-/// One listed URL, and the requests an access log holds for it.
+/// One listed URL, and the requests an access log holds for it: from search-engine
+/// bots (by user agent) whose address a reverse and forward DNS check verified, did not
+/// verify, or found fake, and from everything else. The four counts are disjoint.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ListedUrl {
     /// The URL.
     pub url: String,
-    /// Requests from search-engine bots (by user agent, unverified), in an access log.
+    /// Requests from search-engine bots whose address the DNS check verified.
     #[serde(skip_serializing_if = "is_zero")]
-    pub bot_requests: u64,
+    pub verified_bot_requests: u64,
+    /// Requests from search-engine bots by user agent whose address was not verified
+    /// (no answer, no documented check, not looked up). Configurations stored before
+    /// the check call it `bot_requests`.
+    #[serde(skip_serializing_if = "is_zero", alias = "bot_requests")]
+    pub unverified_bot_requests: u64,
+    /// Requests with a search-engine bot's user agent from an address that failed the
+    /// check: not counted as bot requests.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub fake_bot_requests: u64,
     /// Other requests, in an access log.
     #[serde(skip_serializing_if = "is_zero")]
     pub other_requests: u64,
+}
+
+impl ListedUrl {
+    /// Every request the log holds for the URL.
+    pub fn requests(&self) -> u64 {
+        self.verified_bot_requests
+            + self.unverified_bot_requests
+            + self.fake_bot_requests
+            + self.other_requests
+    }
+}
+
+/// What the DNS check of an access log's bot addresses found, in distinct clients
+/// (an address and the bot its user agent names).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BotCheckSummary {
+    /// Whether addresses were looked up (false: the check was turned off, or no
+    /// resolver was configured).
+    pub looked_up: bool,
+    /// Why not, when nothing was looked up.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub note: String,
+    /// Clients verified.
+    pub verified: u64,
+    /// Clients whose check failed (fake).
+    pub fake: u64,
+    /// Clients unverified: the resolver did not answer.
+    pub no_answer: u64,
+    /// Clients unverified: a bot without a documented check, or no address.
+    pub no_check: u64,
+    /// Clients unverified: past the most addresses looked up.
+    pub over_limit: u64,
+    /// Clients unverified: not looked up.
+    pub not_checked: u64,
+}
+
+impl BotCheckSummary {
+    /// Clients left unverified, whatever the reason.
+    pub fn unverified(&self) -> u64 {
+        self.no_answer + self.no_check + self.over_limit + self.not_checked
+    }
+}
+
+impl std::fmt::Display for BotCheckSummary {
+    /// `12 IPs verified, 3 fake, 40 unverified (no answer)`; with the reasons when
+    /// several: `... 42 unverified (40 no answer, 2 no documented check)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ips = if self.verified == 1 { "IP" } else { "IPs" };
+        write!(
+            f,
+            "{} {ips} verified, {} fake, {} unverified",
+            self.verified,
+            self.fake,
+            self.unverified()
+        )?;
+        let not_looked_up = if self.note.is_empty() {
+            "not looked up".to_owned()
+        } else {
+            format!("not looked up: {}", self.note)
+        };
+        let reasons: Vec<(u64, &str)> = [
+            (self.no_answer, "no answer"),
+            (self.no_check, "no documented check"),
+            (self.over_limit, "over the limit of addresses looked up"),
+            (self.not_checked, not_looked_up.as_str()),
+        ]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .collect();
+        match reasons.as_slice() {
+            [] => Ok(()),
+            [(_, why)] => write!(f, " ({why})"),
+            _ => {
+                let text: Vec<String> = reasons
+                    .iter()
+                    .map(|(n, why)| format!("{n} {why}"))
+                    .collect();
+                write!(f, " ({})", text.join(", "))
+            }
+        }
+    }
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -258,7 +354,8 @@ pub struct ListInput {
     pub skipped: u64,
     /// Access log requests counted for the URLs audited (not those past the limit).
     pub requests: u64,
-    /// Of those, requests from search-engine bots (by user agent, unverified).
+    /// Of those, requests whose user agent names a search-engine bot (verified by DNS
+    /// or not: see [`ListMode::bot_check`]).
     pub bot_requests: u64,
 }
 
@@ -282,9 +379,7 @@ impl ListMode {
 
     /// Whether any listed URL carries access-log requests.
     pub fn has_log_hits(&self) -> bool {
-        self.urls
-            .iter()
-            .any(|u| u.bot_requests + u.other_requests > 0)
+        self.urls.iter().any(|u| u.requests() > 0)
     }
 }
 
@@ -576,8 +671,8 @@ mod tests {
     fn a_list_audit_starts_at_its_origins_and_round_trips() {
         let listed = |url: &str, bot| ListedUrl {
             url: url.into(),
-            bot_requests: bot,
-            other_requests: 0,
+            unverified_bot_requests: bot,
+            ..ListedUrl::default()
         };
         let mut config = CrawlConfig {
             sitemaps: vec!["https://cdn.example.test/s.xml".into()],
@@ -619,6 +714,72 @@ mod tests {
             CrawlConfig::for_list(ListMode::default())
                 .validate()
                 .is_err()
+        );
+    }
+
+    #[test]
+    fn a_list_stored_before_the_dns_check_loads_its_bot_requests_as_unverified() {
+        let stored = r#"{"urls":[{"url":"https://example.test/a","bot_requests":3,"other_requests":1}],"inputs":[{"name":"access.log","bot_requests":3}]}"#;
+        let list: ListMode = serde_json::from_str(stored).unwrap();
+        assert_eq!(
+            list.urls[0],
+            ListedUrl {
+                url: "https://example.test/a".into(),
+                unverified_bot_requests: 3,
+                other_requests: 1,
+                ..ListedUrl::default()
+            }
+        );
+        assert_eq!(list.urls[0].requests(), 4);
+        assert_eq!(list.bot_check, None);
+        // Written back under the new names, the zero counts left out.
+        let json = serde_json::to_string(&list.urls[0]).unwrap();
+        assert_eq!(
+            json,
+            r#"{"url":"https://example.test/a","unverified_bot_requests":3,"other_requests":1}"#
+        );
+        let checked = ListMode {
+            bot_check: Some(BotCheckSummary {
+                looked_up: true,
+                verified: 2,
+                fake: 1,
+                ..BotCheckSummary::default()
+            }),
+            ..list
+        };
+        let json = serde_json::to_string(&checked).unwrap();
+        assert_eq!(serde_json::from_str::<ListMode>(&json).unwrap(), checked);
+        assert_eq!(
+            checked.bot_check.unwrap().to_string(),
+            "2 IPs verified, 1 fake, 0 unverified"
+        );
+        let summary = BotCheckSummary {
+            looked_up: true,
+            verified: 12,
+            fake: 3,
+            no_answer: 40,
+            ..BotCheckSummary::default()
+        };
+        assert_eq!(
+            summary.to_string(),
+            "12 IPs verified, 3 fake, 40 unverified (no answer)"
+        );
+        let summary = BotCheckSummary {
+            no_check: 2,
+            ..summary
+        };
+        assert_eq!(
+            summary.to_string(),
+            "12 IPs verified, 3 fake, 42 unverified (40 no answer, 2 no documented check)"
+        );
+        let off = BotCheckSummary {
+            note: "turned off".into(),
+            not_checked: 1,
+            ..BotCheckSummary::default()
+        };
+        assert_eq!(
+            off.to_string(),
+            "0 IPs verified, 0 fake, 1 unverified (not looked up: turned off)"
         );
     }
 

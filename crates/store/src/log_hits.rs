@@ -1,4 +1,6 @@
-//! Requests an access log holds for the URLs of a list audit (table `log_hits`).
+//! Requests an access log holds for the URLs of a list audit (table `log_hits`): from
+//! search-engine bots whose address a DNS check verified, did not verify, or found fake,
+//! and from everything else.
 
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
@@ -11,8 +13,12 @@ use crate::{AuditId, Store, StoreError, UrlId};
 pub struct LogHitRecord {
     /// The URL's `rfc3986` form (`urls.url_rfc3986`).
     pub url_rfc3986: String,
-    /// Requests whose user agent names a search-engine bot (unverified).
-    pub bot_requests: u64,
+    /// Requests from search-engine bots whose address the DNS check verified.
+    pub verified_bot_requests: u64,
+    /// Requests from search-engine bots by user agent, not verified.
+    pub unverified_bot_requests: u64,
+    /// Requests with a bot's user agent from an address that failed the check.
+    pub fake_bot_requests: u64,
     /// Every other request.
     pub other_requests: u64,
 }
@@ -22,8 +28,13 @@ pub struct LogHitRecord {
 pub struct LogHits {
     /// The URL.
     pub url_id: UrlId,
-    /// Requests whose user agent names a search-engine bot (unverified).
-    pub bot_requests: u64,
+    /// Requests from search-engine bots whose address the DNS check verified.
+    pub verified_bot_requests: u64,
+    /// Requests from search-engine bots by user agent, not verified (all of them in an
+    /// audit stored before the check).
+    pub unverified_bot_requests: u64,
+    /// Requests with a bot's user agent from an address that failed the check.
+    pub fake_bot_requests: u64,
     /// Every other request.
     pub other_requests: u64,
 }
@@ -45,10 +56,13 @@ impl Store {
         let mut stored = 0;
         for r in records {
             stored += sqlx::query(
-                "INSERT OR REPLACE INTO log_hits (audit_id, url_id, bot_requests, other_requests) \
-                 SELECT audit_id, id, ?, ? FROM urls WHERE audit_id = ? AND url_rfc3986 = ?",
+                "INSERT OR REPLACE INTO log_hits (audit_id, url_id, verified_bot_requests, \
+                 unverified_bot_requests, fake_bot_requests, other_requests) \
+                 SELECT audit_id, id, ?, ?, ?, ? FROM urls WHERE audit_id = ? AND url_rfc3986 = ?",
             )
-            .bind(to_db(r.bot_requests))
+            .bind(to_db(r.verified_bot_requests))
+            .bind(to_db(r.unverified_bot_requests))
+            .bind(to_db(r.fake_bot_requests))
             .bind(to_db(r.other_requests))
             .bind(audit.0)
             .bind(&r.url_rfc3986)
@@ -65,8 +79,8 @@ impl Store {
     /// access log).
     pub async fn log_hits(&self, audit: AuditId) -> Result<Vec<LogHits>, StoreError> {
         let rows = sqlx::query(
-            "SELECT url_id, bot_requests, other_requests FROM log_hits \
-             WHERE audit_id = ? ORDER BY url_id",
+            "SELECT url_id, verified_bot_requests, unverified_bot_requests, fake_bot_requests, \
+             other_requests FROM log_hits WHERE audit_id = ? ORDER BY url_id",
         )
         .bind(audit.0)
         .fetch_all(self.pool())
@@ -74,10 +88,15 @@ impl Store {
         .ctx("reading log requests")?;
         Ok(rows
             .iter()
-            .map(|r| LogHits {
-                url_id: r.get(0),
-                bot_requests: u64::try_from(r.get::<i64, _>(1)).unwrap_or(0),
-                other_requests: u64::try_from(r.get::<i64, _>(2)).unwrap_or(0),
+            .map(|r| {
+                let count = |i: usize| u64::try_from(r.get::<i64, _>(i)).unwrap_or(0);
+                LogHits {
+                    url_id: r.get(0),
+                    verified_bot_requests: count(1),
+                    unverified_bot_requests: count(2),
+                    fake_bot_requests: count(3),
+                    other_requests: count(4),
+                }
             })
             .collect())
     }

@@ -28,18 +28,35 @@ const BOTS: &[(&str, &str)] = &[
 
 /// The search-engine crawler a user agent names (`Googlebot`, `Bingbot`, `YandexBot`,
 /// `Baiduspider`, `DuckDuckBot`, `Applebot`, ...), if any. The user agent alone says
-/// so: anyone can send it, and only a reverse DNS lookup of the client's address would
-/// verify it.
+/// so: anyone can send it; a reverse and forward DNS check of the client's address (the
+/// `botcheck` crate) verifies it.
 pub fn search_engine_bot(agent: &str) -> Option<&'static str> {
+    bot_token(agent).map(|i| BOTS[i].1)
+}
+
+/// The position in the token table of the first token `agent` contains.
+fn bot_token(agent: &str) -> Option<usize> {
     let lower = agent.to_ascii_lowercase();
-    BOTS.iter()
-        .find(|(token, _)| lower.contains(token))
-        .map(|&(_, name)| name)
+    BOTS.iter().position(|(token, _)| lower.contains(token))
+}
+
+/// The bot a user agent names, as a small number (the position of its name's first
+/// token), to key compact per-client tables; [`bot_name`] turns it back into the name.
+pub(crate) fn bot_id(agent: &str) -> Option<u8> {
+    let i = bot_token(agent)?;
+    let name = BOTS[i].1;
+    let first = BOTS.iter().position(|(_, n)| *n == name).unwrap_or(i);
+    u8::try_from(first).ok()
+}
+
+/// The name of a bot id from [`bot_id`].
+pub(crate) fn bot_name(id: u8) -> &'static str {
+    BOTS.get(usize::from(id)).map_or("", |(_, name)| name)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::search_engine_bot;
+    use super::{bot_id, bot_name, search_engine_bot};
 
     #[test]
     fn bots_by_user_agent() {
@@ -62,5 +79,15 @@ mod tests {
             None
         );
         assert_eq!(search_engine_bot("Dustpan/0.1 (+site audit)"), None);
+        // Every token of one bot has the same id.
+        let google = bot_id("Googlebot/2.1").unwrap();
+        assert_eq!(
+            bot_id("AdsBot-Google (+http://www.google.com/adsbot.html)"),
+            Some(google)
+        );
+        assert_eq!(bot_name(google), "Googlebot");
+        assert_ne!(bot_id("bingbot/2.0"), Some(google));
+        assert_eq!(bot_name(bot_id("msnbot/2.0b").unwrap()), "Bingbot");
+        assert_eq!(bot_id("Firefox"), None);
     }
 }

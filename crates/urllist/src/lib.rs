@@ -9,8 +9,10 @@
 //!   streaming parser of the [`sitemap`] crate;
 //! * an Apache / nginx access log in the common or combined format: the `GET` and `HEAD`
 //!   requests, resolved against the site's origin ([`Options::site`]: logs hold paths),
-//!   with per URL the number of requests from search-engine bots (by user agent) and
-//!   from everything else ([`Hits`]);
+//!   with per URL the number of requests from everything else and, for requests whose
+//!   user agent names a search-engine bot, from each client address ([`Hits`],
+//!   [`UrlList::clients`]), so that the addresses can be verified by DNS afterwards and
+//!   each URL's bot requests split into verified, unverified and fake ([`Hits::split`]);
 //! * a CSV file with a URL column (`Address`, as Screaming Frog exports it, `URL` or
 //!   `Loc`, in any case);
 //! * otherwise a plain list, one URL per line (blank lines and `#` comments skipped;
@@ -18,8 +20,11 @@
 //!
 //! A line that is not a URL is never an error: it is counted, and the first
 //! [`MAX_SAMPLES`] are kept with their line number and a reason. Input is read once, as
-//! a stream: memory grows with the distinct URLs kept (at most [`Options::max_urls`]),
-//! not with the size of the file, and no line is held past [`MAX_LINE_BYTES`].
+//! a stream: memory grows with the distinct URLs kept (at most [`Options::max_urls`])
+//! and, for an access log, with the distinct (URL, bot address) pairs of bot requests
+//! (eight bytes each; at most [`MAX_BOT_CLIENTS`] addresses), not with the size of the
+//! file, and no line is held past [`MAX_LINE_BYTES`]. Several lists become one list
+//! audit's URLs through [`Merged`].
 //!
 //! ```
 //! let input = "# shop\nhttps://example.com/a\n\nnot a url\nhttps://example.com/a\n/b\n";
@@ -37,15 +42,18 @@
 
 use std::collections::HashMap;
 use std::io::{self, Read};
+use std::net::IpAddr;
 
 mod bots;
 mod input;
 mod log;
+mod merge;
 mod plain;
 mod table;
 mod xml;
 
 pub use bots::search_engine_bot;
+pub use merge::{Added, Merged};
 pub use url::Url;
 
 /// Rejected lines kept as a sample ([`UrlList::samples`]); the rest are only counted.
@@ -57,6 +65,10 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 pub const SAMPLE_CHARS: usize = 120;
 /// Child sitemaps kept from a sitemap index (the protocol's limit).
 pub const MAX_CHILD_SITEMAPS: usize = 50_000;
+/// Distinct bot clients (address and bot) kept per list; the requests of further
+/// addresses are counted under the bot's client without an address
+/// ([`BotClient::ip`] `None`), which no check can verify.
+pub const MAX_BOT_CLIENTS: usize = 100_000;
 
 /// How to read a list.
 #[derive(Debug, Clone)]
@@ -128,15 +140,49 @@ impl Format {
 pub struct Hits {
     /// Requests counted (`GET` and `HEAD`, matching [`Options::agent`] if given).
     pub requests: u64,
-    /// Of those, requests per search-engine bot, by the names of
-    /// [`search_engine_bot`] (user agents are not verified: anyone can send them).
-    pub bots: Vec<(&'static str, u64)>,
+    /// Of those, the requests whose user agent names a search-engine bot, per client
+    /// (an index into [`UrlList::clients`], or [`Merged::clients`] once merged), in
+    /// client order.
+    pub bots: Vec<ClientHits>,
+}
+
+/// The requests of one bot client for one URL.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ClientHits {
+    /// The client: an index into the list's clients.
+    pub client: u32,
+    /// Its requests (saturating at `u32::MAX`).
+    pub requests: u32,
+}
+
+/// What a DNS check of a bot client's address found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// The address belongs to the bot its user agent names.
+    Verified,
+    /// Not checked, or no answer.
+    Unverified,
+    /// The check failed: the user agent lies.
+    Fake,
+}
+
+/// One URL's requests split by what the check of their clients found.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Requests {
+    /// From bots whose address was verified.
+    pub verified_bots: u64,
+    /// From bots whose address was not verified (no answer, no check, or not looked up).
+    pub unverified_bots: u64,
+    /// Claiming a bot's user agent from an address that failed the check.
+    pub fake_bots: u64,
+    /// Every other request.
+    pub others: u64,
 }
 
 impl Hits {
-    /// Requests whose user agent names a search-engine bot.
+    /// Requests whose user agent names a search-engine bot, verified or not.
     pub fn bot_requests(&self) -> u64 {
-        self.bots.iter().map(|(_, n)| n).sum()
+        self.bots.iter().map(|h| u64::from(h.requests)).sum()
     }
 
     /// Requests from everything else.
@@ -144,15 +190,59 @@ impl Hits {
         self.requests - self.bot_requests()
     }
 
-    fn count(&mut self, bot: Option<&'static str>) {
-        self.requests += 1;
-        if let Some(name) = bot {
-            match self.bots.iter_mut().find(|(n, _)| *n == name) {
-                Some((_, count)) => *count += 1,
-                None => self.bots.push((name, 1)),
+    /// The requests split by `verdicts`, one per client ([`UrlList::clients`] or
+    /// [`Merged::clients`]); a client without a verdict is unverified.
+    pub fn split(&self, verdicts: &[Verdict]) -> Requests {
+        let mut out = Requests {
+            others: self.other_requests(),
+            ..Requests::default()
+        };
+        for h in &self.bots {
+            let n = u64::from(h.requests);
+            match usize::try_from(h.client).ok().and_then(|i| verdicts.get(i)) {
+                Some(Verdict::Verified) => out.verified_bots += n,
+                Some(Verdict::Fake) => out.fake_bots += n,
+                Some(Verdict::Unverified) | None => out.unverified_bots += n,
             }
         }
+        out
     }
+
+    /// Counts a request, from bot `client` if its user agent names one.
+    fn count(&mut self, client: Option<u32>) {
+        self.requests += 1;
+        if let Some(client) = client {
+            self.add_bot(client, 1);
+        }
+    }
+
+    /// Adds `n` requests of bot `client` ([`Hits::bots`] is kept sorted by client: a
+    /// URL that many addresses request is searched in logarithmic time, and a client
+    /// seen for the first time, the highest index so far, goes at the end).
+    pub(crate) fn add_bot(&mut self, client: u32, n: u32) {
+        match self.bots.binary_search_by_key(&client, |h| h.client) {
+            Ok(i) => self.bots[i].requests = self.bots[i].requests.saturating_add(n),
+            Err(i) => self.bots.insert(
+                i,
+                ClientHits {
+                    client,
+                    requests: n,
+                },
+            ),
+        }
+    }
+}
+
+/// A client whose user agent names a search-engine bot: its address and the bot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BotClient {
+    /// The client address the log gave; `None` when it gave none (a host name) or when
+    /// the reader kept no more addresses ([`MAX_BOT_CLIENTS`]).
+    pub ip: Option<IpAddr>,
+    /// The bot its user agent names ([`search_engine_bot`]).
+    pub bot: &'static str,
+    /// Its requests to the URLs kept.
+    pub requests: u64,
 }
 
 /// One listed URL.
@@ -247,6 +337,9 @@ pub struct UrlList {
     pub skipped: u64,
     /// Access log requests counted (every [`Hits::requests`], plus those over the limit).
     pub requests: u64,
+    /// Access logs: the distinct clients of requests whose user agent names a bot, in
+    /// order of first request ([`Hits::bots`] refers to them by index).
+    pub clients: Vec<BotClient>,
 }
 
 impl UrlList {
@@ -263,10 +356,12 @@ impl UrlList {
             over_limit: 0,
             skipped: 0,
             requests: 0,
+            clients: Vec::new(),
         }
     }
 
-    /// Requests from search-engine bots over every listed URL (access logs).
+    /// Requests whose user agent names a search-engine bot over every listed URL
+    /// (access logs), verified or not.
     pub fn bot_requests(&self) -> u64 {
         self.urls.iter().map(|u| u.hits.bot_requests()).sum()
     }
@@ -332,6 +427,8 @@ pub fn read<R: Read>(reader: R, options: &Options) -> Result<UrlList, UrlListErr
 pub(crate) struct Collector {
     max_urls: usize,
     index: HashMap<String, usize>,
+    /// Bot clients by address and bot id ([`bots::bot_id`]).
+    clients: HashMap<(Option<IpAddr>, u8), u32>,
     pub(crate) list: UrlList,
 }
 
@@ -346,6 +443,7 @@ impl Collector {
         Collector {
             max_urls,
             index: HashMap::new(),
+            clients: HashMap::new(),
             list: UrlList::new(format, compressed),
         }
     }
@@ -376,12 +474,41 @@ impl Collector {
         }
     }
 
-    /// A request for `url` logged on `line`, by `bot` if its user agent names one.
-    pub(crate) fn hit(&mut self, url: &Url, line: u64, bot: Option<&'static str>) {
+    /// A request for `url` logged on `line`, by a bot (its id, [`bots::bot_id`]) from
+    /// an address, if its user agent names one.
+    pub(crate) fn hit(&mut self, url: &Url, line: u64, bot: Option<(u8, Option<IpAddr>)>) {
         self.list.requests += 1;
         if let Some((i, _)) = self.slot(url, line) {
-            self.list.urls[i].hits.count(bot);
+            let client = bot.map(|(id, ip)| self.client(id, ip));
+            self.list.urls[i].hits.count(client);
         }
+    }
+
+    /// The index of the client (`ip`, bot `id`), added when new; past
+    /// [`MAX_BOT_CLIENTS`] addresses, the bot's client without an address.
+    fn client(&mut self, id: u8, ip: Option<IpAddr>) -> u32 {
+        let mut key = (ip, id);
+        if ip.is_some() && self.clients.len() >= MAX_BOT_CLIENTS && !self.clients.contains_key(&key)
+        {
+            key = (None, id);
+        }
+        let index = match self.clients.get(&key) {
+            Some(&i) => i,
+            None => {
+                let i = u32::try_from(self.list.clients.len()).unwrap_or(u32::MAX);
+                self.clients.insert(key, i);
+                self.list.clients.push(BotClient {
+                    ip: key.0,
+                    bot: bots::bot_name(id),
+                    requests: 0,
+                });
+                i
+            }
+        };
+        if let Some(c) = self.list.clients.get_mut(index as usize) {
+            c.requests += 1;
+        }
+        index
     }
 
     /// A line that is not a URL.

@@ -2,16 +2,20 @@
 //! plus `"%{Referer}i" "%{User-agent}i"`; nginx's default `combined` is the same).
 
 use std::io::Read;
+use std::net::IpAddr;
 
 use regex::Regex;
 use url::Url;
 
+use crate::bots::bot_id;
 use crate::input::{Line, Lines, reject_bytes};
-use crate::{Collector, RejectKind, search_engine_bot, to_url};
+use crate::{Collector, RejectKind, to_url};
 
 /// The fields of one log line that list mode uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct LogLine<'a> {
+    /// The client (`%h`): an address, or a host name when the server looked it up.
+    pub client: &'a str,
     /// The request method (`GET`), or the whole request line when it has no target.
     pub method: &'a str,
     /// The request target (`/path?query`), empty when the request line has none.
@@ -51,7 +55,9 @@ pub(crate) fn parse_line(line: &str) -> Option<LogLine<'_>> {
     let line = line.trim_end();
     // `host ident authuser [date] "request" status bytes`
     let open = line.find(" [")?;
-    if line[..open].split_whitespace().count() < 3 {
+    let mut head = line[..open].split_whitespace();
+    let client = head.next()?;
+    if head.count() < 2 {
         return None;
     }
     let rest = &line[open + 2..];
@@ -85,11 +91,22 @@ pub(crate) fn parse_line(line: &str) -> Option<LogLine<'_>> {
         _ => (request, ""),
     };
     Some(LogLine {
+        client,
         method,
         target,
         status,
         agent,
     })
+}
+
+/// The client address of a log line (`66.249.66.1`, `2001:db8::1`, `[2001:db8::1]`;
+/// an IPv4-mapped IPv6 address as IPv4), `None` for a host name.
+pub(crate) fn client_ip(client: &str) -> Option<IpAddr> {
+    let bare = client
+        .strip_prefix('[')
+        .and_then(|c| c.strip_suffix(']'))
+        .unwrap_or(client);
+    bare.parse::<IpAddr>().ok().map(|ip| ip.to_canonical())
 }
 
 /// Reads an access log into `out`: each `GET` and `HEAD` request (of a matching user
@@ -133,7 +150,13 @@ pub(crate) fn read(reader: impl Read, site: &Url, agent: Option<&Regex>, out: &m
             continue;
         }
         match to_url(entry.target, Some(site)) {
-            Ok(url) => out.hit(&url, n, entry.agent.and_then(search_engine_bot)),
+            Ok(url) => {
+                let bot = entry
+                    .agent
+                    .and_then(bot_id)
+                    .map(|id| (id, client_ip(entry.client)));
+                out.hit(&url, n, bot);
+            }
             Err((kind, reason)) => out.reject(
                 n,
                 kind,
@@ -154,6 +177,7 @@ mod tests {
         assert_eq!(
             parse_line(common),
             Some(LogLine {
+                client: "127.0.0.1",
                 method: "GET",
                 target: "/apache_pb.gif",
                 status: 200,
@@ -163,8 +187,8 @@ mod tests {
         let combined = r#"66.249.66.1 - - [10/Oct/2000:13:55:36 -0700] "HEAD /a?b=1 HTTP/1.1" 301 - "http://ref.test/x \"q\"" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)""#;
         let line = parse_line(combined).unwrap();
         assert_eq!(
-            (line.method, line.target, line.status),
-            ("HEAD", "/a?b=1", 301)
+            (line.client, line.method, line.target, line.status),
+            ("66.249.66.1", "HEAD", "/a?b=1", 301)
         );
         assert_eq!(
             line.agent,
@@ -183,5 +207,24 @@ mod tests {
         ] {
             assert_eq!(parse_line(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn client_addresses_parse_and_host_names_do_not() {
+        assert_eq!(
+            client_ip("66.249.66.1"),
+            Some(IpAddr::from([66, 249, 66, 1]))
+        );
+        assert_eq!(
+            client_ip("2001:4860:4801:10::1"),
+            "2001:4860:4801:10::1".parse().ok()
+        );
+        assert_eq!(client_ip("[2001:db8::1]"), "2001:db8::1".parse().ok());
+        assert_eq!(
+            client_ip("::ffff:66.249.66.1"),
+            Some(IpAddr::from([66, 249, 66, 1]))
+        );
+        assert_eq!(client_ip("crawl-66-249-66-1.googlebot.com"), None);
+        assert_eq!(client_ip("-"), None);
     }
 }

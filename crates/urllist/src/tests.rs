@@ -298,7 +298,36 @@ fn an_access_log_counts_requests_per_url_split_by_bots() {
     );
     let shoes = &list.urls[0].hits;
     assert_eq!(shoes.requests, 3);
-    assert_eq!(shoes.bots, [("Googlebot", 2), ("Bingbot", 1)]);
+    // One address, two bots: two clients.
+    let ip = Some(std::net::IpAddr::from([203, 0, 113, 9]));
+    assert_eq!(
+        list.clients,
+        [
+            BotClient {
+                ip,
+                bot: "Googlebot",
+                requests: 3
+            },
+            BotClient {
+                ip,
+                bot: "Bingbot",
+                requests: 1
+            }
+        ]
+    );
+    assert_eq!(
+        shoes.bots,
+        [
+            ClientHits {
+                client: 0,
+                requests: 2
+            },
+            ClientHits {
+                client: 1,
+                requests: 1
+            }
+        ]
+    );
     assert_eq!((shoes.bot_requests(), shoes.other_requests()), (3, 0));
     let slash = &list.urls[1].hits;
     assert_eq!((slash.bot_requests(), slash.other_requests()), (1, 1));
@@ -354,4 +383,136 @@ fn an_access_log_needs_a_site() {
         read(log.as_bytes(), &options),
         Err(UrlListError::BadSite(_))
     ));
+}
+
+/// A combined log line from `ip`.
+fn line_from(ip: &str, target: &str, agent: &str) -> String {
+    format!(
+        "{ip} - - [12/Mar/2025:10:00:00 +0000] \"GET {target} HTTP/1.1\" 200 512 \"-\" \"{agent}\"\n"
+    )
+}
+
+#[test]
+fn bot_requests_are_kept_per_client_address_and_split_by_verdict() {
+    let mut log = String::new();
+    for (ip, target, agent) in [
+        ("127.0.0.2", "/a", GOOGLEBOT),
+        ("127.0.0.2", "/a", GOOGLEBOT),
+        ("127.0.0.3", "/a", GOOGLEBOT),
+        ("127.0.0.4", "/a", GOOGLEBOT),
+        ("crawl.example", "/a", GOOGLEBOT),
+        ("127.0.0.3", "/a", BROWSER),
+        ("127.0.0.2", "/b", GOOGLEBOT),
+    ] {
+        log += &line_from(ip, target, agent);
+    }
+    let list = with_site(log.as_bytes());
+    let ips: Vec<Option<String>> = list
+        .clients
+        .iter()
+        .map(|c| c.ip.map(|ip| ip.to_string()))
+        .collect();
+    assert_eq!(
+        ips,
+        [
+            Some("127.0.0.2".into()),
+            Some("127.0.0.3".into()),
+            Some("127.0.0.4".into()),
+            None
+        ]
+    );
+    assert_eq!(list.clients[0].requests, 3);
+    let verdicts = [
+        Verdict::Verified,
+        Verdict::Fake,
+        Verdict::Unverified,
+        Verdict::Unverified,
+    ];
+    assert_eq!(
+        list.urls[0].hits.split(&verdicts),
+        Requests {
+            verified_bots: 2,
+            unverified_bots: 2,
+            fake_bots: 1,
+            others: 1
+        }
+    );
+    assert_eq!(
+        list.urls[1].hits.split(&verdicts),
+        Requests {
+            verified_bots: 1,
+            ..Requests::default()
+        }
+    );
+    // Without verdicts, every bot request is unverified.
+    assert_eq!(list.urls[0].hits.split(&[]).unverified_bots, 5);
+}
+
+#[test]
+fn past_the_client_limit_bot_requests_keep_no_address() {
+    let mut log = String::with_capacity((MAX_BOT_CLIENTS + 2) * 90);
+    for i in 0..=MAX_BOT_CLIENTS {
+        let ip = std::net::Ipv4Addr::from(0x0a00_0000_u32 + u32::try_from(i).unwrap());
+        log += &line_from(&ip.to_string(), "/a", GOOGLEBOT);
+    }
+    // An address already kept stays itself.
+    log += &line_from("10.0.0.0", "/a", GOOGLEBOT);
+    let list = with_site(log.as_bytes());
+    assert_eq!(list.clients.len(), MAX_BOT_CLIENTS + 1);
+    assert_eq!(list.clients[0].requests, 2);
+    let last = list.clients.last().unwrap();
+    assert_eq!((last.ip, last.requests), (None, 1));
+    assert_eq!(list.urls[0].hits.bot_requests(), MAX_BOT_CLIENTS as u64 + 2);
+}
+
+#[test]
+fn merged_lists_sum_requests_and_share_their_clients() {
+    let mut first = String::new();
+    first += &line_from("127.0.0.2", "/a", GOOGLEBOT);
+    first += &line_from("127.0.0.3", "/b", GOOGLEBOT);
+    first += &line_from("127.0.0.9", "/a", BROWSER);
+    let mut second = String::new();
+    second += &line_from("127.0.0.3", "/a", GOOGLEBOT);
+    second += &line_from("127.0.0.2", "/a", GOOGLEBOT);
+    second += &line_from("127.0.0.2", "/c", GOOGLEBOT);
+    let mut merged = Merged::new(2);
+    let added = merged.add(with_site(first.as_bytes()));
+    assert_eq!(
+        added,
+        Added {
+            kept: 2,
+            left_out: 0,
+            requests: 3,
+            bot_requests: 2
+        }
+    );
+    assert_eq!(merged.room(), 0);
+    let added = merged.add(with_site(second.as_bytes()));
+    // /c does not fit.
+    assert_eq!(
+        added,
+        Added {
+            kept: 0,
+            left_out: 1,
+            requests: 2,
+            bot_requests: 2
+        }
+    );
+    let clients: Vec<(String, u64)> = merged
+        .clients()
+        .iter()
+        .map(|c| (c.ip.unwrap().to_string(), c.requests))
+        .collect();
+    assert_eq!(clients, [("127.0.0.2".into(), 2), ("127.0.0.3".into(), 2)]);
+    let a = &merged.urls()[0];
+    assert_eq!(a.url, "https://example.test/a");
+    assert_eq!(
+        a.hits.split(&[Verdict::Verified, Verdict::Fake]),
+        Requests {
+            verified_bots: 2,
+            unverified_bots: 0,
+            fake_bots: 1,
+            others: 1
+        }
+    );
 }

@@ -371,8 +371,11 @@ mod tests {
         ),
         (
             TableName::LogWaste,
-            "preferred_url cluster duplicates_requested bot_requests_to_duplicates \
-             other_requests_to_duplicates bot_requests_to_preferred other_requests_to_preferred",
+            "preferred_url cluster duplicates_requested verified_bot_requests_to_duplicates \
+             unverified_bot_requests_to_duplicates fake_bot_requests_to_duplicates \
+             other_requests_to_duplicates verified_bot_requests_to_preferred \
+             unverified_bot_requests_to_preferred fake_bot_requests_to_preferred \
+             other_requests_to_preferred",
         ),
     ];
 
@@ -390,10 +393,16 @@ mod tests {
             cluster: 3,
             preferred_url: "https://example.test/shoes".into(),
             duplicates_requested: 2,
-            bot_requests: 40,
-            other_requests: 5,
-            preferred_bot_requests: 7,
-            preferred_other_requests: 1,
+            duplicates: audit::LogRequests {
+                verified_bots: 40,
+                others: 5,
+                ..audit::LogRequests::default()
+            },
+            preferred: audit::LogRequests {
+                verified_bots: 7,
+                others: 1,
+                ..audit::LogRequests::default()
+            },
         }];
         let (data, _) = build(TableName::LogWaste, &input, &analysis);
         assert_eq!(data.rows.len(), 1);

@@ -51,7 +51,9 @@ pub async fn analysis_config(
             .filter_map(|h| {
                 Some(audit::LogHit {
                     url: u32::try_from(h.url_id).ok()?,
-                    bot_requests: h.bot_requests,
+                    verified_bot_requests: h.verified_bot_requests,
+                    unverified_bot_requests: h.unverified_bot_requests,
+                    fake_bot_requests: h.fake_bot_requests,
                     other_requests: h.other_requests,
                 })
             })
