@@ -83,9 +83,10 @@ mod handlers {
     ) -> Answer<i64> {
         let policy = AnalysisPolicy::choose(request.preset, request.policy_file.as_deref())?;
         let ca = state.ca_pems.clone();
-        // Reading a large log takes a while: off the async runtime.
+        // Reading a large log and checking its bots by DNS take a while: off the async
+        // runtime.
         let config = tauri::async_runtime::spawn_blocking(move || {
-            view::lists::list_crawl_config(&request, &list, &ca)
+            view::lists::list_crawl_config(&request, &list, &ca, view::lists::BotCheck::System)
         })
         .await
         .map_err(task)??;
@@ -236,6 +237,10 @@ mod handlers {
         audit_id: i64,
         url: String,
     ) -> Answer<view::UrlDetail> {
+        // While the audit is crawled: what the store holds so far, without an analysis.
+        if state.runs.is_running(audit_id) {
+            return Ok(view::live_url_detail(&state.store, audit_id, &url).await?);
+        }
         let open = state.open(audit_id).await?;
         Ok(
             tauri::async_runtime::spawn_blocking(move || open.url_detail(&url))

@@ -10,7 +10,7 @@ import type {
   Severity,
   TableQuery,
 } from "../src/lib/api";
-import { FakeBackend, pagesTable, sampleCluster, sampleOverview } from "./fakeBackend";
+import { FakeBackend, pagesTable, sampleCluster, sampleOverview, sampleProgress } from "./fakeBackend";
 
 function audit(id: number, status: AuditStatus = "done"): AuditListItem {
   return {
@@ -154,16 +154,7 @@ describe("App", () => {
     await fireEvent.click((await screen.findAllByTestId("audit-rerun"))[0]);
     expect((await screen.findByTestId("progress-panel")).getAttribute("data-audit-id")).toBe("4");
     expect(backend.callsOf("rerunAudit")).toEqual([[3]]);
-    backend.emitProgress({
-      auditId: 4,
-      phase: "crawling",
-      fetched: 7,
-      queued: 1,
-      errors: 0,
-      pagesPerSecond: 2,
-      elapsedMs: 1000,
-      message: null,
-    });
+    backend.emitProgress(sampleProgress(4, { fetched: 7, queued: 1, pagesPerSecond: 2, elapsedMs: 1000 }));
     await waitFor(() => expect(screen.getByTestId("progress-fetched").textContent).toBe("7"));
     expect(screen.getByTestId("nav-running").textContent).toContain("#4");
   });
@@ -318,16 +309,7 @@ describe("App", () => {
   it("picks up the progress of audits already running when the window opens", async () => {
     const backend = backendWithAudits();
     backend.audits = [audit(9, "running")];
-    backend.progress.set(9, {
-      auditId: 9,
-      phase: "crawling",
-      fetched: 321,
-      queued: 5,
-      errors: 0,
-      pagesPerSecond: 10,
-      elapsedMs: 30_000,
-      message: null,
-    });
+    backend.progress.set(9, sampleProgress(9, { fetched: 321, queued: 5, pagesPerSecond: 10, elapsedMs: 30_000 }));
     render(App, { props: { backend } });
     const running = await screen.findByTestId("nav-running");
     expect(running.textContent).toContain("321");

@@ -4,6 +4,8 @@ import {
   arrange,
   defaultWidth,
   emptyLayout,
+  fitWidths,
+  FIT_FLOORS,
   loadLayout,
   MAX_WIDTH,
   MIN_WIDTH,
@@ -77,5 +79,46 @@ describe("column layout", () => {
     expect(loadLayout("params")).toEqual(emptyLayout());
     localStorage.setItem("dustpan.columns.params", JSON.stringify({ order: [1, "a"], widths: { a: "x", b: 5 }, hidden: null }));
     expect(loadLayout("params")).toEqual({ order: ["a"], widths: { b: MIN_WIDTH }, hidden: [] });
+  });
+});
+
+describe("fitting a table into a narrow window", () => {
+  // The clusters table's columns and default widths: 1004 px in all.
+  const clusters: Column[] = [
+    { key: "cluster", title: "Cluster", kind: "number" },
+    { key: "preferred_url", title: "Preferred URL", kind: "url" },
+    { key: "members", title: "Members", kind: "number" },
+    { key: "duplicates", title: "Duplicates", kind: "number" },
+    { key: "cause", title: "Cause", kind: "text" },
+    { key: "fix", title: "Fix", kind: "text" },
+  ];
+  const widths = (shown: { width: number }[]) => shown.map((s) => s.width);
+  const sum = (shown: { width: number }[]) => shown.reduce((n, s) => n + s.width, 0);
+
+  it("leaves a table that fits, or that cannot be fitted, as it is", () => {
+    const shown = arrange(clusters, emptyLayout());
+    expect(sum(shown)).toBe(1004);
+    expect(fitWidths(shown, {}, 1200)).toBe(shown);
+    expect(fitWidths(shown, {}, 0)).toBe(shown);
+    // Below the floors (and the last column) nothing gives: the table scrolls sideways.
+    expect(fitWidths(shown, {}, 500)).toBe(shown);
+  });
+
+  it("narrows the URL column first, then text, then numbers, and keeps the last column", () => {
+    const shown = arrange(clusters, emptyLayout());
+    const fitted = fitWidths(shown, {}, 777);
+    expect(sum(fitted)).toBe(777);
+    expect(widths(fitted)).toEqual([98, 200, 98, 121, 100, 160]);
+    const gentle = fitWidths(shown, {}, 904);
+    expect(widths(gentle)).toEqual([100, 260, 100, 124, 160, 160]);
+    for (const s of fitted) expect(s.width).toBeGreaterThanOrEqual(FIT_FLOORS[s.column.kind]);
+  });
+
+  it("never narrows a column the user resized", () => {
+    const layout = resizeColumn(emptyLayout(), "preferred_url", 400);
+    const shown = arrange(clusters, layout);
+    const fitted = fitWidths(shown, layout.widths, 900);
+    expect(fitted[1].width).toBe(400);
+    expect(sum(fitted)).toBe(900);
   });
 });

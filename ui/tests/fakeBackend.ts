@@ -18,6 +18,7 @@ import type {
   Overview,
   Progress,
   StartAuditRequest,
+  StatusCounts,
   TableName,
   TablePage,
   TableQuery,
@@ -541,6 +542,34 @@ export function sampleIssues(): { issues: IssueView[]; table: FakeTable } {
 }
 
 /** The detail of `url`: a 404 with two inlinks, or (`redirect`) a URL with two hops. */
+/** No answers counted yet. */
+export const NO_STATUSES: StatusCounts = {
+  success: 0,
+  redirect: 0,
+  clientError: 0,
+  serverError: 0,
+  other: 0,
+  noResponse: 0,
+  blocked: 0,
+};
+
+/** An audit's progress: nothing counted, then `change`. */
+export function sampleProgress(auditId: number, change: Partial<Progress> = {}): Progress {
+  return {
+    auditId,
+    phase: "crawling",
+    fetched: 0,
+    queued: 0,
+    errors: 0,
+    pagesPerSecond: 0,
+    elapsedMs: 0,
+    message: null,
+    statuses: NO_STATUSES,
+    latestErrors: [],
+    ...change,
+  };
+}
+
 export function sampleDetail(url: string, kind: "404" | "redirect" | "duplicate" = "404"): UrlDetail {
   const status = kind === "404" ? "404" : kind === "redirect" ? "301" : "200";
   return {
@@ -594,6 +623,7 @@ export function sampleDetail(url: string, kind: "404" | "redirect" | "duplicate"
         : null,
     findings: [],
     sitemaps: [{ sitemap: "https://site.test/sitemap.xml", status: 200 }],
+    live: false,
   };
 }
 

@@ -3,21 +3,11 @@ import { describe, expect, it } from "vitest";
 import type { Progress, StartAuditRequest } from "../src/lib/api";
 import { emptyForm, validateForm } from "../src/lib/newAudit";
 import NewAudit from "../src/views/NewAudit.svelte";
-import { FakeBackend } from "./fakeBackend";
+import { FakeBackend, sampleProgress } from "./fakeBackend";
 import { renderWith } from "./render";
 
 function progress(auditId: number, change: Partial<Progress>): Progress {
-  return {
-    auditId,
-    phase: "crawling",
-    fetched: 0,
-    queued: 0,
-    errors: 0,
-    pagesPerSecond: 0,
-    elapsedMs: 0,
-    message: null,
-    ...change,
-  };
+  return sampleProgress(auditId, change);
 }
 
 describe("validateForm", () => {

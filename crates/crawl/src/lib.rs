@@ -53,8 +53,8 @@ use store::{AuditId, AuditStatus, Store, StoreError};
 use tokio::sync::watch;
 
 pub use config::{
-    CrawlConfig, ListInput, ListMode, ListedUrl, RejectedLine, default_user_agent, parse_resolve,
-    start_url,
+    BotCheckSummary, CrawlConfig, ListInput, ListMode, ListedUrl, RejectedLine, default_user_agent,
+    parse_resolve, start_url,
 };
 pub use online::OnlineCounts;
 pub use sample::{SampleFetch, fetch_samples, fetch_urls};
@@ -126,6 +126,63 @@ pub struct Progress {
     pub pages_per_sec: f64,
     /// Time spent in this run.
     pub elapsed: Duration,
+    /// Answers by status class, earlier runs of the audit included (a resumed run
+    /// starts from the counts the store holds).
+    pub statuses: StatusCounts,
+    /// The latest URLs of this run that failed to fetch or answered 4xx / 5xx, oldest
+    /// first, at most [`LATEST_PROBLEMS`].
+    pub latest_problems: Vec<Problem>,
+}
+
+/// How many of the latest problems a [`Progress`] carries.
+pub const LATEST_PROBLEMS: usize = 10;
+
+/// Processed URLs by the class of their answer: the classes of the store's `fetches`
+/// rows, and the URLs robots.txt kept the crawler from requesting.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct StatusCounts {
+    /// 2xx.
+    pub success: u64,
+    /// 3xx.
+    pub redirect: u64,
+    /// 4xx.
+    pub client_error: u64,
+    /// 5xx.
+    pub server_error: u64,
+    /// 1xx and anything outside 100-599.
+    pub other: u64,
+    /// Requests that ended without a response (timeout, refused or dropped connection).
+    pub no_response: u64,
+    /// URLs not requested because robots.txt disallows them.
+    pub blocked: u64,
+}
+
+impl StatusCounts {
+    /// Counts one fetch: its status, or `None` when no response arrived.
+    pub fn add(&mut self, status: Option<u16>) {
+        let class = match status {
+            None => &mut self.no_response,
+            Some(200..=299) => &mut self.success,
+            Some(300..=399) => &mut self.redirect,
+            Some(400..=499) => &mut self.client_error,
+            Some(500..=599) => &mut self.server_error,
+            Some(_) => &mut self.other,
+        };
+        *class += 1;
+    }
+}
+
+/// A URL that failed to fetch or answered 4xx / 5xx, as the progress lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    /// The URL requested.
+    pub url: String,
+    /// The status code, when a response arrived.
+    pub status: Option<u16>,
+    /// What went wrong when the fetch failed (`timeout`, `connect`, `body`, ...).
+    pub error: Option<String>,
+    /// When it was requested (ms since the epoch).
+    pub at_ms: i64,
 }
 
 /// How a run ended.

@@ -24,7 +24,10 @@ use crate::online::OnlineDust;
 use crate::robots::{HostGate, MAX_ROBOTS_BYTES, ROBOTS_TOO_LARGE, RobotsCache, RobotsRules};
 use crate::scope::{Guard, Scope, www_twin};
 use crate::sitemaps::SitemapBook;
-use crate::{CrawlConfig, CrawlError, CrawlSummary, Phase, Progress, page, redirects, sitemaps};
+use crate::{
+    CrawlConfig, CrawlError, CrawlSummary, LATEST_PROBLEMS, Phase, Problem, Progress, StatusCounts,
+    page, redirects, sitemaps,
+};
 
 /// How long pages in flight at a cancel may take to finish.
 const CANCEL_GRACE: Duration = Duration::from_secs(2);
@@ -186,15 +189,71 @@ struct Tally {
     errors: u64,
     blocked: u64,
     sitemaps: u64,
+    /// Fetches by status class and URLs blocked by robots.txt, all runs.
+    statuses: StatusCounts,
+    /// The latest problems of this run, oldest first, at most [`LATEST_PROBLEMS`].
+    problems: VecDeque<Problem>,
 }
 
 impl Tally {
-    /// Counts one processed URL.
-    fn count(&mut self, record: &PageRecord) {
+    /// Counts one processed URL, `url` the URL requested. A healthy page costs a few
+    /// increments and no allocation; a failed fetch or a 4xx / 5xx answer is kept in
+    /// the bounded list of the latest problems.
+    fn count(&mut self, record: &PageRecord, url: &str) {
         self.processed += 1;
-        if record.fetch.as_ref().is_some_and(FetchRecord::answered) {
-            self.fetched += 1;
+        let failed = record.state == UrlState::Failed;
+        match record.state {
+            UrlState::Blocked => {
+                self.blocked += 1;
+                self.statuses.blocked += 1;
+            }
+            UrlState::Failed => self.errors += 1,
+            _ => {}
         }
+        let status = record.fetch.as_ref().and_then(|f| f.status);
+        if let Some(fetch) = &record.fetch {
+            if fetch.answered() {
+                self.fetched += 1;
+            }
+            self.statuses.add(fetch.status);
+        }
+        if failed || status.is_some_and(|s| s >= 400) {
+            let error = failed.then(|| {
+                record
+                    .fetch
+                    .as_ref()
+                    .and_then(|f| f.error_kind.clone())
+                    .or_else(|| record.errors.first().map(|e| e.kind.clone()))
+                    .unwrap_or_else(|| "failed".to_owned())
+            });
+            let at_ms = record
+                .fetch
+                .as_ref()
+                .map_or_else(store::now_ms, |f| f.fetched_at);
+            if self.problems.len() == LATEST_PROBLEMS {
+                self.problems.pop_front();
+            }
+            self.problems.push_back(Problem {
+                url: url.to_owned(),
+                status,
+                error,
+                at_ms,
+            });
+        }
+    }
+}
+
+/// The counts of the store's rows: fetches by status class and URLs blocked.
+fn stored_statuses(summary: &store::AuditSummary) -> StatusCounts {
+    let c = &summary.status_classes;
+    StatusCounts {
+        success: c.success,
+        redirect: c.redirect,
+        client_error: c.client_error,
+        server_error: c.server_error,
+        other: c.other,
+        no_response: c.no_response,
+        blocked: summary.states.blocked,
     }
 }
 
@@ -327,6 +386,10 @@ pub(crate) async fn run(
         errors: audit_row.fetch_errors,
         ..Tally::default()
     };
+    if point.urls > 0 {
+        // A resumed audit: its answers so far, as the store counts them.
+        tally.statuses = stored_statuses(&store.audit_summary(audit).await?);
+    }
     // URLs processed by earlier runs, as far as the counters say (the queue estimate
     // below is approximate anyway while pages are in flight).
     let processed_before = audit_row.pages_fetched + audit_row.fetch_errors;
@@ -349,6 +412,8 @@ pub(crate) async fn run(
             sitemaps: tally.sitemaps,
             pages_per_sec: done_now as f64 / elapsed.as_secs_f64().max(1e-3),
             elapsed,
+            statuses: tally.statuses,
+            latest_problems: tally.problems.iter().cloned().collect(),
         });
     };
 
@@ -606,13 +671,15 @@ async fn record_log_hits(store: &Store, audit: AuditId, ctx: &Ctx) -> Result<(),
     let records: Vec<store::LogHitRecord> = list
         .urls
         .iter()
-        .filter(|u| u.bot_requests + u.other_requests > 0)
+        .filter(|u| u.requests() > 0)
         .filter_map(|u| {
             let mut url = Url::parse(&u.url).ok()?;
             url.set_fragment(None);
             Some(store::LogHitRecord {
                 url_rfc3986: rfc3986_key(&url, &ctx.rfc3986).ok()?,
-                bot_requests: u.bot_requests,
+                verified_bot_requests: u.verified_bot_requests,
+                unverified_bot_requests: u.unverified_bot_requests,
+                fake_bot_requests: u.fake_bot_requests,
                 other_requests: u.other_requests,
             })
         })
@@ -703,7 +770,8 @@ async fn crawl(
     let concurrency = ctx.config.concurrency.max(1);
     let claim_size = u32::try_from((concurrency * 4).clamp(16, 256)).unwrap_or(64);
     let mut tasks: JoinSet<PageRecord> = JoinSet::new();
-    // Each task's URL and host (for the slow-host cut-off).
+    // Each task's URL id and URL (its host for the slow-host cut-off, the URL for the
+    // latest problems).
     let mut running: HashMap<tokio::task::Id, (UrlId, String)> = HashMap::new();
     let mut slow = SlowHosts::new(&ctx.config);
     let mut ready: VecDeque<Claimed> = VecDeque::new();
@@ -738,15 +806,15 @@ async fn crawl(
             let Some(claimed) = ready.pop_front() else {
                 break;
             };
-            let host = budget::host_of(&claimed.url).to_owned();
-            if slow.is_cut(&host) {
+            if slow.is_cut(budget::host_of(&claimed.url)) {
                 // Left `fetching`: queued again when the run ends.
                 continue;
             }
             let task_ctx = Arc::clone(ctx);
             let id = claimed.id;
+            let url = claimed.url.clone();
             let handle = tasks.spawn(async move { page::process(&task_ctx, &claimed).await });
-            running.insert(handle.id(), (id, host));
+            running.insert(handle.id(), (id, url));
         }
         if tasks.is_empty() && sitemap_reads.is_empty() {
             break Ok(false);
@@ -775,31 +843,27 @@ async fn crawl(
             }
             joined = tasks.join_next_with_id(), if !tasks.is_empty() => joined,
         };
-        let record = match joined {
+        let (record, url) = match joined {
             None => continue,
             Some(Ok((task, record))) => {
-                if let Some((_, host)) = running.remove(&task)
+                let url = running.remove(&task).map(|(_, url)| url);
+                if let Some(url) = &url
                     && let Some(fetch) = &record.fetch
-                    && let Some(detail) = slow.record(&host, fetch.total_ms)
+                    && let Some(detail) = slow.record(budget::host_of(url), fetch.total_ms)
                 {
                     ctx.budget.note(StopReason::SlowHost, detail);
                 }
-                record
+                (record, url.unwrap_or_default())
             }
             Some(Err(error)) => {
-                let Some((url_id, _)) = running.remove(&error.id()) else {
+                let Some((url_id, url)) = running.remove(&error.id()) else {
                     continue;
                 };
-                panicked(url_id, &error)
+                (panicked(url_id, &error), url)
             }
         };
-        tally.count(&record);
+        tally.count(&record, &url);
         ctx.budget.add_bytes(budget::page(&record));
-        match record.state {
-            UrlState::Blocked => tally.blocked += 1,
-            UrlState::Failed => tally.errors += 1,
-            _ => {}
-        }
         if let Err(e) = ctx.writer.page(record).await {
             break Err(e.into());
         }
@@ -817,8 +881,11 @@ async fn crawl(
         while let Ok(Some(Ok((task, record)))) =
             tokio::time::timeout_at(grace, tasks.join_next_with_id()).await
         {
-            running.remove(&task);
-            tally.count(&record);
+            let url = running
+                .remove(&task)
+                .map(|(_, url)| url)
+                .unwrap_or_default();
+            tally.count(&record, &url);
             ctx.budget.add_bytes(budget::page(&record));
             if ctx.writer.page(record).await.is_err() {
                 break;

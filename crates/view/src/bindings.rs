@@ -51,7 +51,8 @@ macro_rules! ipc_commands {
             query_findings(audit_id: i64, query: $crate::FindingQuery) -> $crate::FindingPage;
             /// Every finding kind present, highest priority first.
             list_issues(audit_id: i64) -> ::std::vec::Vec<$crate::IssueView>;
-            /// One URL in full (the detail pane), by its URL.
+            /// One URL in full (the detail pane), by its URL; while the audit is crawled, what
+            /// the store holds so far (`UrlDetail::live`).
             url_detail(audit_id: i64, url: ::std::string::String) -> $crate::UrlDetail;
             /// What changed between two audits.
             compare_audits(old_audit: i64, new_audit: i64) -> $crate::DiffView;
@@ -185,6 +186,8 @@ exported!(
     ListAuditRequest,
     ProgressPhase,
     Progress,
+    StatusCounts,
+    LatestError,
     CountItem,
     Overview,
     MemberView,

@@ -12,6 +12,7 @@
 //! - [`session`]: what the app keeps between commands: a few opened audits, shared
 //!   opens, and the policy each audit is analysed under ([`Session`]).
 //! - [`list_audits`]: the history; [`compare`]: what changed between two audits.
+//! - [`live_url_detail`]: one URL as the store holds it while its audit is crawled.
 //! - [`types`]: what the app exchanges with its web front end; their TypeScript
 //!   declarations are generated from them ([`bindings`]).
 
@@ -24,6 +25,7 @@ mod findings;
 pub mod issues;
 mod list;
 pub mod lists;
+mod live;
 mod open;
 mod overview;
 pub mod runs;
@@ -37,6 +39,7 @@ pub mod workflow;
 pub use compare::compare;
 pub use error::ViewError;
 pub use list::list_audits;
+pub use live::{LIVE_LINKS, live_url_detail};
 pub use open::{AnalysisPolicy, OpenAudit, analysis_summary, record_analysis};
 pub use session::Session;
 pub use types::*;

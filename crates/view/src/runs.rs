@@ -4,7 +4,7 @@
 
 use crate::error::ViewError;
 use crate::open::{AnalysisPolicy, OpenAudit};
-use crate::types::{Progress, ProgressPhase, StartAuditRequest};
+use crate::types::{LatestError, Progress, ProgressPhase, StartAuditRequest, StatusCounts};
 use crawl::{CancellationToken, CrawlConfig};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -146,6 +146,18 @@ fn clamp(n: u64) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
+fn statuses_of(s: &crawl::StatusCounts) -> StatusCounts {
+    StatusCounts {
+        success: clamp(s.success),
+        redirect: clamp(s.redirect),
+        client_error: clamp(s.client_error),
+        server_error: clamp(s.server_error),
+        other: clamp(s.other),
+        no_response: clamp(s.no_response),
+        blocked: clamp(s.blocked),
+    }
+}
+
 fn progress_of(id: i64, p: &crawl::Progress) -> Progress {
     Progress {
         audit_id: id,
@@ -156,6 +168,19 @@ fn progress_of(id: i64, p: &crawl::Progress) -> Progress {
         pages_per_second: p.pages_per_sec,
         elapsed_ms: clamp(p.elapsed.as_millis() as u64),
         message: None,
+        statuses: statuses_of(&p.statuses),
+        // Newest first, as the panel lists them.
+        latest_errors: p
+            .latest_problems
+            .iter()
+            .rev()
+            .map(|e| LatestError {
+                url: e.url.clone(),
+                status: e.status,
+                error: e.error.clone(),
+                at: e.at_ms,
+            })
+            .collect(),
     }
 }
 
@@ -252,16 +277,7 @@ impl Runs {
     ) {
         let id = lease.audit().0;
         let cancel = CancellationToken::new();
-        let first = Progress {
-            audit_id: id,
-            phase: ProgressPhase::Discovery,
-            fetched: 0,
-            queued: 0,
-            errors: 0,
-            pages_per_second: 0.0,
-            elapsed_ms: 0,
-            message: None,
-        };
+        let first = Progress::starting(id, ProgressPhase::Discovery);
         self.with(|r| {
             r.insert(
                 id,
@@ -292,16 +308,8 @@ impl Runs {
             drop(tx);
             let last = forward.await.ok();
             let mut p = last.unwrap_or_else(|| {
-                runs.progress(id).unwrap_or(Progress {
-                    audit_id: id,
-                    phase: ProgressPhase::Analysing,
-                    fetched: 0,
-                    queued: 0,
-                    errors: 0,
-                    pages_per_second: 0.0,
-                    elapsed_ms: 0,
-                    message: None,
-                })
+                runs.progress(id)
+                    .unwrap_or_else(|| Progress::starting(id, ProgressPhase::Analysing))
             });
             let mut opened = None;
             match result {

@@ -534,6 +534,64 @@ pub struct Progress {
     pub elapsed_ms: u32,
     /// The error, when the audit failed.
     pub message: Option<String>,
+    /// Processed URLs by the class of their answer, earlier runs of the audit included.
+    pub statuses: StatusCounts,
+    /// The latest URLs that failed to fetch or answered 4xx / 5xx in this run, newest
+    /// first (at most ten).
+    pub latest_errors: Vec<LatestError>,
+}
+
+impl Progress {
+    /// An audit's progress before its crawl reports anything.
+    pub fn starting(audit_id: i64, phase: ProgressPhase) -> Progress {
+        Progress {
+            audit_id,
+            phase,
+            fetched: 0,
+            queued: 0,
+            errors: 0,
+            pages_per_second: 0.0,
+            elapsed_ms: 0,
+            message: None,
+            statuses: StatusCounts::default(),
+            latest_errors: Vec::new(),
+        }
+    }
+}
+
+/// Processed URLs by the class of their answer (the progress panel's breakdown): the
+/// fetches by status class, and the URLs robots.txt kept the crawler from requesting.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct StatusCounts {
+    /// 2xx.
+    pub success: u32,
+    /// 3xx.
+    pub redirect: u32,
+    /// 4xx.
+    pub client_error: u32,
+    /// 5xx.
+    pub server_error: u32,
+    /// 1xx and codes outside 100-599.
+    pub other: u32,
+    /// Requests that ended without a response (timeout, refused or dropped connection).
+    pub no_response: u32,
+    /// Not requested: disallowed by robots.txt.
+    pub blocked: u32,
+}
+
+/// A URL that failed to fetch or answered 4xx / 5xx while the audit ran.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LatestError {
+    /// The URL requested.
+    pub url: String,
+    /// Its status code, when a response arrived.
+    pub status: Option<u16>,
+    /// What went wrong when the fetch failed (`timeout`, `connect`, `body`, ...).
+    pub error: Option<String>,
+    /// When it was requested (ms since the epoch).
+    pub at: i64,
 }
 
 /// A label and a count (chart data).
@@ -795,6 +853,11 @@ pub struct UrlDetail {
     pub findings: Vec<FindingView>,
     /// Sitemaps that list it.
     pub sitemaps: Vec<SitemapEntryView>,
+    /// Read from the store while the audit is being crawled, before any analysis: the
+    /// fetch, canonicals, robots directives, outlinks and redirect hops stored so far,
+    /// and as the only inlink the page the URL was first found on; no cluster, findings
+    /// or sitemaps yet.
+    pub live: bool,
 }
 
 /// The most inlinks or outlinks a [`UrlDetail`] carries.

@@ -203,5 +203,6 @@ pub fn url_detail(
         cluster: None,
         findings: Vec::new(),
         sitemaps,
+        live: false,
     }
 }

@@ -448,6 +448,91 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
         "{missing:?}"
     );
 
+    // The same URLs as the store holds them while an audit is crawled (no analysis).
+    let live = view::live_url_detail(&site.store, id, &broken_url)
+        .await
+        .unwrap();
+    assert!(live.live);
+    assert_eq!(live.url, broken_url);
+    assert_eq!(field(&live, "status_code"), "404");
+    assert_eq!(field(&live, "crawl_state"), "done");
+    assert_eq!(live.inlinks.len(), 1, "the page it was first found on");
+    assert!(
+        d.inlinks.iter().any(|l| l.url == live.inlinks[0].url),
+        "{:?} not among {:?}",
+        live.inlinks,
+        d.inlinks
+    );
+    assert_eq!(live.inlinks[0].status, Some(404));
+    assert!(live.cluster.is_none() && live.findings.is_empty());
+    let live_chain = view::live_url_detail(&site.store, id, "https://example.test/chain/start")
+        .await
+        .unwrap();
+    assert_eq!(live_chain.hops, chain.hops);
+    let live_home = view::live_url_detail(&site.store, id, "https://example.test/")
+        .await
+        .unwrap();
+    assert_eq!(live_home.outlinks_total, home.outlinks_total);
+    assert!(
+        live_home
+            .outlinks
+            .iter()
+            .any(|l| l.url == "https://example.test/shoes" && l.status == Some(200))
+    );
+    assert!(matches!(
+        view::live_url_detail(&site.store, id, "https://example.test/never-seen").await,
+        Err(view::ViewError::NoSuchUrl(_))
+    ));
+
+    // The progress's status counts are the store's, and its latest errors name URLs
+    // that failed or answered 4xx / 5xx.
+    let summary = site.store.audit_summary(store::AuditId(id)).await.unwrap();
+    let c = summary.status_classes;
+    let counted = finished[0].statuses;
+    assert_eq!(
+        counted,
+        view::StatusCounts {
+            success: c.success as u32,
+            redirect: c.redirect as u32,
+            client_error: c.client_error as u32,
+            server_error: c.server_error as u32,
+            other: c.other as u32,
+            no_response: c.no_response as u32,
+            blocked: summary.states.blocked as u32,
+        }
+    );
+    assert!(
+        counted.client_error > 0 && counted.success > 0 && counted.blocked > 0,
+        "{counted:?}"
+    );
+    let latest = &finished[0].latest_errors;
+    assert!(!latest.is_empty() && latest.len() <= 10, "{latest:?}");
+    for e in latest {
+        let shown = open.url_detail(&e.url).unwrap();
+        let status = field(&shown, "status_code");
+        assert_eq!(status, e.status.map(|s| s.to_string()).unwrap_or_default());
+        assert!(
+            e.status.is_none_or(|s| s >= 400) || e.error.is_some(),
+            "{e:?}"
+        );
+    }
+    // Every progress report carried its latest errors: a 404 of the fixture is among them.
+    let facts = fixture::answers::site(fixture::SiteVariant::Before);
+    let reported: std::collections::BTreeSet<String> = events
+        .iter()
+        .flat_map(|(_, p)| p.latest_errors.iter())
+        .chain(latest)
+        .filter(|e| e.status == Some(404))
+        .map(|e| e.url.clone())
+        .collect();
+    assert!(
+        facts
+            .urls
+            .iter()
+            .any(|f| f.status == 404 && reported.contains(f.url)),
+        "{reported:?}"
+    );
+
     // Pages: sorted by status code (descending), searched.
     let mut q = query(TableName::Pages);
     q.sort = Some(SortSpec {
@@ -621,7 +706,17 @@ async fn a_cancelled_audit_resumes_to_the_end() {
     tokio::time::timeout(Duration::from_secs(120), rec.done.notified())
         .await
         .expect("the resumed audit finishes");
-    assert_eq!(rec.finished.lock().unwrap()[0].phase, ProgressPhase::Done);
+    let last = rec.finished.lock().unwrap()[0].clone();
+    assert_eq!(last.phase, ProgressPhase::Done);
+    // The resumed run counted on from the answers the first run stored.
+    let summary = site.store.audit_summary(store::AuditId(id)).await.unwrap();
+    let c = summary.status_classes;
+    let counted = last.statuses;
+    assert_eq!(
+        (counted.success, counted.redirect, counted.client_error),
+        (c.success as u32, c.redirect as u32, c.client_error as u32)
+    );
+    assert_eq!(counted.blocked as u64, summary.states.blocked);
     assert!(
         runs.resume(site.store.clone(), id, AnalysisPolicy::default(), rec)
             .await

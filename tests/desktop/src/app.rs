@@ -50,6 +50,16 @@ pub fn app_binary() -> PathBuf {
     target.join("debug").join("dustpan-desktop")
 }
 
+/// Where the end-to-end test leaves its screenshots and dumps: `target/e2e` beside the
+/// app binary's profile folder (under the target dir, never in the source tree).
+pub fn e2e_dir() -> PathBuf {
+    app_binary()
+        .parent()
+        .and_then(Path::parent)
+        .map(|t| t.join("e2e"))
+        .unwrap_or_else(|| PathBuf::from("e2e"))
+}
+
 fn free_port() -> Result<u16> {
     Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
 }
@@ -85,6 +95,9 @@ impl App {
             .args(["--native-port", &native_port.to_string()])
             .env("DUSTPAN_DB", &db)
             .env("DUSTPAN_CA_CERT", &ca)
+            // The web view's storage (column layouts, form state) starts empty each run,
+            // apart from the user's own.
+            .env("XDG_DATA_HOME", dir.path().join("data"))
             .stdin(Stdio::null())
             .stdout(log.try_clone()?)
             .stderr(log)
@@ -134,11 +147,7 @@ impl App {
     /// Saves what the window shows (a PNG and its text) and the driver's log under
     /// `target/e2e/NAME.*`, for a failed test to be understood after the fact.
     pub async fn dump(&self, name: &str) -> PathBuf {
-        let dir = app_binary()
-            .parent()
-            .and_then(Path::parent)
-            .map(|t| t.join("e2e"))
-            .unwrap_or_else(|| PathBuf::from("e2e"));
+        let dir = e2e_dir();
         let _ = std::fs::create_dir_all(&dir);
         if let Ok(png) = self.session().screenshot().await {
             let _ = std::fs::write(dir.join(format!("{name}.png")), png);

@@ -1,11 +1,15 @@
 //! End to end in the real desktop app: start an audit of the fixture site from the form,
-//! wait for it to finish, open the trailing-slash cluster and check its members and fix,
+//! wait for it to finish, check the progress panel's answers by status class and open one
+//! of its latest errors (detail pane, copy from its menu), open the trailing-slash cluster
+//! and check its members and fix,
 //! export CSV and check its rows; then on the pages table filter `Status Code >= 300`
 //! and `Address contains comment` and check the counts against the fixture and the
 //! unfiltered table, export the filtered view, copy a URL from the app's context menu
 //! and resize a column; open the Issues view and one issue's URLs, and the detail pane
 //! of a 404 of the fixture with its inlinks; start a list audit from a file (the file
-//! dialog answered by the automation hook).
+//! dialog answered by the automation hook); then, with an audit of a long start URL in the
+//! list, check the layout of every main view at 1280×800 and 1024×640 and take their
+//! screenshots into `target/e2e/screenshots` (the code that takes the README's).
 //!
 //! Run: `xvfb-run -a cargo test -p desktop-e2e -- --ignored` after building the app
 //! (`npm --prefix ui run build && cargo build -p dustpan-desktop`); `scripts/test.sh`
@@ -13,7 +17,8 @@
 
 #![allow(clippy::unwrap_used)]
 
-use desktop_e2e::{App, AppOptions, Session, wait_for_phase};
+use desktop_e2e::shots::{self, SIZES, png_size};
+use desktop_e2e::{App, AppOptions, Session, Shots, e2e_dir, wait_for_phase};
 use fixture::SiteVariant;
 use serde_json::{Value, json};
 use std::collections::{BTreeSet, HashMap};
@@ -89,6 +94,7 @@ async fn audit_the_fixture_open_a_cluster_and_export() {
         .parse()
         .unwrap_or(0);
     assert!(pages > 100, "fetched {pages} pages");
+    live_crawl_panel(&app, pages).await;
 
     // The audit is listed.
     let audits = invoke(&app, "list_audits", json!({})).await;
@@ -251,8 +257,221 @@ async fn audit_the_fixture_open_a_cluster_and_export() {
     pages_table_filters_copy_and_resize(&app).await;
     issues_and_url_detail(&app).await;
     list_audit_from_a_file(&app).await;
+    layout_at_both_sizes(&app).await;
 
     app.stop().await.unwrap();
+}
+
+/// The number in a text (`1,234` → 1234; none → 0).
+fn number(text: &str) -> u64 {
+    text.chars()
+        .filter(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .unwrap_or(0)
+}
+
+/// The progress panel of the finished audit: its answers by status class (the fixture's
+/// 404s among them, adding up to the pages fetched) and its latest errors, one opened in
+/// the detail pane under the list and its URL copied from the app's menu.
+async fn live_crawl_panel(app: &App, pages: u64) {
+    let s = app.session();
+    let mut counts = HashMap::new();
+    for item in s.find_all(&tid("progress-status")).await.unwrap() {
+        let class = s.attribute(&item, "data-class").await.unwrap().unwrap();
+        let count = s
+            .execute(
+                "return arguments[0].querySelector('[data-testid=\"progress-status-count\"]').textContent;",
+                vec![Session::arg(&item)],
+            )
+            .await
+            .unwrap();
+        counts.insert(class, number(count.as_str().unwrap_or_default()));
+    }
+    assert!(counts["client-error"] > 0, "{counts:?}");
+    assert!(counts["success"] > 0, "{counts:?}");
+    let answered: u64 = [
+        "success",
+        "redirect",
+        "client-error",
+        "server-error",
+        "other",
+    ]
+    .iter()
+    .filter_map(|c| counts.get(*c))
+    .sum();
+    assert_eq!(answered, pages, "{counts:?}");
+
+    // A latest error with a status code: its detail pane opens under the list.
+    let errors = s
+        .wait_for_count(&tid("progress-latest-error"), 1, Duration::from_secs(10))
+        .await
+        .unwrap();
+    assert!(errors.len() <= 10);
+    let mut picked = None;
+    for e in &errors {
+        let text = s.text_content(e).await.unwrap();
+        // "13:45:07 404 https://…"
+        let status = text
+            .split_whitespace()
+            .nth(1)
+            .and_then(|w| w.parse::<u16>().ok());
+        if let Some(status) = status.filter(|c| *c >= 400) {
+            picked = Some((e.clone(), status));
+            break;
+        }
+    }
+    let (error, status) = picked.expect("a latest error with a 4xx or 5xx status");
+    let url = s.attribute(&error, "data-url").await.unwrap().unwrap();
+    s.click(&error).await.unwrap();
+    let pane = s.find(&tid("url-detail")).await.unwrap();
+    assert_eq!(
+        s.attribute(&pane, "data-url").await.unwrap().as_deref(),
+        Some(url.as_str())
+    );
+    let shown = s
+        .wait_for_text(
+            "[data-testid=\"url-detail\"] [data-testid=\"url-detail-field\"][data-key=\"status_code\"]",
+            Duration::from_secs(30),
+            |t| !t.is_empty(),
+        )
+        .await;
+    match shown {
+        Ok(t) => assert_eq!(t, status.to_string(), "{url}"),
+        Err(e) => panic!(
+            "{e}; window saved in {}",
+            app.dump("latest-error").await.display()
+        ),
+    }
+
+    // Its menu copies the exact URL. The menu is opened by the event a right-click sends,
+    // from a script: after pointer actions WebKitWebDriver types shifted characters without
+    // Shift (`>=300` arrives as `.=300` in the filters below).
+    s.execute("window.dustpanAutomation = { copied: [] };", vec![])
+        .await
+        .unwrap();
+    s.execute(
+        "const r = arguments[0].getBoundingClientRect();\
+         arguments[0].dispatchEvent(new MouseEvent('contextmenu', \
+         { bubbles: true, cancelable: true, clientX: r.left + 20, clientY: r.top + 5 }));",
+        vec![Session::arg(&error)],
+    )
+    .await
+    .unwrap();
+    s.find(&tid("context-menu")).await.unwrap();
+    s.click(&s.find(&tid("context-copy-url")).await.unwrap())
+        .await
+        .unwrap();
+    s.wait_for_text(&tid("action-result"), Duration::from_secs(10), |t| {
+        t.contains("Copied URL")
+    })
+    .await
+    .unwrap();
+    let copied = s
+        .execute("return window.dustpanAutomation.copied;", vec![])
+        .await
+        .unwrap();
+    assert_eq!(copied, json!([url]));
+}
+
+/// With an audit of a long start URL in the list, every main view at both window sizes:
+/// no sideways overflow, the Audits list's actions and the clusters table's Fix column in
+/// the window, a PNG of the window's size for each (`target/e2e/screenshots`).
+async fn layout_at_both_sizes(app: &App) {
+    let s = app.session();
+    let audits = invoke(app, "list_audits", json!({})).await;
+    // The first audit of the site (the list is newest first).
+    let first = audits.as_array().unwrap().last().unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let long = format!(
+        "{}catalogue/{}item?{}",
+        app.site().base_url(),
+        "a-rather-long-section-name/".repeat(5),
+        "filter=colour-red&sort=price-ascending&".repeat(4)
+    );
+    let long_id = invoke(
+        app,
+        "start_audit",
+        json!({ "request": {
+            "url": long, "maxUrls": 1, "maxDepth": 0, "concurrency": 1,
+            "respectRobots": true, "userAgent": null, "preset": null, "policyFile": null,
+            "resolve": app.resolve_entries() } }),
+    )
+    .await
+    .as_i64()
+    .unwrap();
+    let mut ended = false;
+    for _ in 0..240 {
+        let listed = invoke(app, "list_audits", json!({})).await;
+        let status = listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["id"] == json!(long_id))
+            .map(|a| a["status"].clone());
+        if status.as_ref().is_some_and(|st| st != "running") {
+            ended = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    assert!(ended, "the audit of {long} did not end");
+
+    let dir = e2e_dir().join("screenshots");
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut pictures = Shots::new(&dir).unwrap();
+    if let Err(e) = shots::tour(s, &mut pictures, first).await {
+        panic!(
+            "{e:#}; window saved in {}",
+            app.dump("layout").await.display()
+        );
+    }
+    // The long URL is cut short in its row, whole in its title.
+    s.click(&s.find(&tid("nav-audits")).await.unwrap())
+        .await
+        .unwrap();
+    let site = s
+        .find(&format!(
+            "[data-testid=\"audit-row\"][data-audit-id=\"{long_id}\"] [data-testid=\"audit-row-site\"]"
+        ))
+        .await
+        .unwrap();
+    assert_eq!(
+        s.attribute(&site, "title").await.unwrap().as_deref(),
+        Some(long.as_str())
+    );
+    let clipped = s
+        .execute(
+            "const e = arguments[0]; return e.scrollWidth > e.clientWidth;",
+            vec![Session::arg(&site)],
+        )
+        .await
+        .unwrap();
+    assert_eq!(clipped, json!(true), "the long URL is shown whole");
+
+    let names = [
+        "audits",
+        "overview",
+        "issues",
+        "clusters",
+        "cluster",
+        "findings",
+        "tables",
+        "url-detail",
+    ];
+    assert_eq!(pictures.written().len(), names.len() * SIZES.len());
+    for (w, h) in SIZES {
+        for name in names {
+            let file = if w == SIZES[0].0 {
+                dir.join(format!("{name}.png"))
+            } else {
+                dir.join(format!("{name}-{w}.png"))
+            };
+            let png = std::fs::read(&file).unwrap();
+            assert_eq!(png_size(&png).unwrap(), (w, h), "{}", file.display());
+        }
+    }
 }
 
 /// `(matched, total)` of the table's count: "N rows" or "N matched of M".

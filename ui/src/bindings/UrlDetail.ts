@@ -59,4 +59,11 @@ findings: Array<FindingView>,
 /**
  * Sitemaps that list it.
  */
-sitemaps: Array<SitemapEntryView>, };
+sitemaps: Array<SitemapEntryView>, 
+/**
+ * Read from the store while the audit is being crawled, before any analysis: the
+ * fetch, canonicals, robots directives, outlinks and redirect hops stored so far,
+ * and as the only inlink the page the URL was first found on; no cluster, findings
+ * or sitemaps yet.
+ */
+live: boolean, };

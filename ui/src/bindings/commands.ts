@@ -49,7 +49,10 @@ export interface Commands {
   queryFindings(auditId: number, query: FindingQuery): Promise<FindingPage>;
   /** Every finding kind present, highest priority first. */
   listIssues(auditId: number): Promise<Array<IssueView>>;
-  /** One URL in full (the detail pane), by its URL. */
+  /**
+   * One URL in full (the detail pane), by its URL; while the audit is crawled, what
+   * the store holds so far (`UrlDetail::live`).
+   */
   urlDetail(auditId: number, url: string): Promise<UrlDetail>;
   /** What changed between two audits. */
   compareAudits(oldAudit: number, newAudit: number): Promise<DiffView>;

@@ -26,6 +26,8 @@ export type { StartAuditRequest } from "./StartAuditRequest";
 export type { ListAuditRequest } from "./ListAuditRequest";
 export type { ProgressPhase } from "./ProgressPhase";
 export type { Progress } from "./Progress";
+export type { StatusCounts } from "./StatusCounts";
+export type { LatestError } from "./LatestError";
 export type { CountItem } from "./CountItem";
 export type { Overview } from "./Overview";
 export type { MemberView } from "./MemberView";

@@ -149,3 +149,44 @@ export function setHidden(columns: Column[], layout: ColumnLayout, key: string, 
   }
   return { ...layout, hidden: [...hidden] };
 }
+
+/** The narrowest a column gets when a table is fitted into a narrow window, by kind. */
+export const FIT_FLOORS: Record<ColumnKind, number> = { url: 200, text: 100, number: 64 };
+
+/** The order in which kinds of columns give up width to fit: URLs first, numbers last. */
+const FIT_ORDER: ColumnKind[] = ["url", "text", "number"];
+
+/**
+ * The columns of `shown` fitted into `available` pixels, so that a table just too wide for its
+ * window (the clusters table at 1024 px) keeps its last columns in view without scrolling
+ * sideways. Columns the user did not resize (not in `resized`) give up width, URL columns
+ * first, then text, then numbers, each in proportion to its width above its kind's floor
+ * ([`FIT_FLOORS`]); the last column keeps its width (it grows into any room left). When even
+ * the floors do not fit, or nothing needs to give, the widths stay as they are.
+ */
+export function fitWidths(shown: ShownColumn[], resized: Record<string, number>, available: number): ShownColumn[] {
+  const total = shown.reduce((sum, s) => sum + s.width, 0);
+  let excess = total - Math.floor(available);
+  if (available <= 0 || excess <= 0) return shown;
+  const last = shown.length - 1;
+  const shrinkable = (s: ShownColumn, i: number) => i !== last && !(s.column.key in resized);
+  const room = (s: ShownColumn) => Math.max(0, s.width - FIT_FLOORS[s.column.kind]);
+  const slack = shown.reduce((sum, s, i) => sum + (shrinkable(s, i) ? room(s) : 0), 0);
+  if (slack < excess) return shown;
+  const widths = shown.map((s) => s.width);
+  for (const kind of FIT_ORDER) {
+    if (excess <= 0) break;
+    const members = shown.map((_, i) => i).filter((i) => shown[i].column.kind === kind && shrinkable(shown[i], i));
+    let left = members.reduce((sum, i) => sum + room(shown[i]), 0);
+    let take = Math.min(excess, left);
+    excess -= take;
+    for (const i of members) {
+      const own = room(shown[i]);
+      const cut = left === 0 ? 0 : Math.min(own, Math.ceil((take * own) / left));
+      widths[i] -= cut;
+      take -= cut;
+      left -= own;
+    }
+  }
+  return shown.map((s, i) => (widths[i] === s.width ? s : { ...s, width: widths[i] }));
+}

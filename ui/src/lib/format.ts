@@ -70,3 +70,10 @@ export function hostOf(url: string): string {
     return url;
   }
 }
+
+/** Milliseconds since the epoch → `13:45:07` in local time. */
+export function formatTime(ms: number): string {
+  const date = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+}

@@ -1,14 +1,17 @@
 //! Takes a screenshot of each main view of the desktop app with two real audits of the
-//! fixture site (before and after its changes), for the README.
+//! fixture site (before and after its changes), for the README: every view at 1280×800
+//! and at 1024×640, each after the same layout checks the end-to-end test makes
+//! (`desktop_e2e::shots`).
 //!
 //! `bash scripts/screenshots.sh` builds the app and runs this under Xvfb;
 //! the PNGs go to the directory given as the first argument (default `docs/screenshots`).
 
-use anyhow::{Context, Result, bail};
-use desktop_e2e::{App, AppOptions, Session, wait_for_phase};
+use anyhow::{Result, bail};
+use desktop_e2e::shots::{self, SIZES};
+use desktop_e2e::{App, AppOptions, Session, Shots, wait_for_phase};
 use fixture::SiteVariant;
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 fn tid(id: &str) -> String {
@@ -29,16 +32,6 @@ async fn invoke(s: &Session, command: &str, args: Value) -> Result<Value> {
 async fn click(s: &Session, id: &str) -> Result<()> {
     let e = s.find(&tid(id)).await?;
     s.click(&e).await
-}
-
-async fn shot(s: &Session, dir: &Path, name: &str) -> Result<()> {
-    // Let charts and tables settle.
-    tokio::time::sleep(Duration::from_millis(1200)).await;
-    let png = s.screenshot().await?;
-    let path = dir.join(format!("{name}.png"));
-    std::fs::write(&path, png).with_context(|| format!("cannot write {}", path.display()))?;
-    eprintln!("wrote {}", path.display());
-    Ok(())
 }
 
 /// Starts an audit through the form and waits for it to end.
@@ -67,7 +60,12 @@ async fn compare(s: &Session) -> Result<()> {
         .wait_for_count(&tid("audit-select"), 2, Duration::from_secs(10))
         .await?
     {
-        s.script_click(&pick).await?;
+        if s.execute("return arguments[0].checked;", vec![Session::arg(&pick)])
+            .await?
+            != json!(true)
+        {
+            s.script_click(&pick).await?;
+        }
     }
     click(s, "audits-compare").await?;
     s.wait_for_count(&tid("compare-section"), 1, Duration::from_secs(60))
@@ -82,80 +80,55 @@ async fn main() -> Result<()> {
             .nth(1)
             .unwrap_or_else(|| "docs/screenshots".into()),
     );
-    std::fs::create_dir_all(&dir)?;
+    let mut shots = Shots::new(&dir)?;
     let app = App::start(AppOptions::default()).await?;
     let s = app.session();
+    shots.resize(s, SIZES[0]).await?;
 
-    // The first audit; the progress view is captured while it runs.
+    // The first audit; the progress panel is captured when it ends, with the detail of its
+    // latest error open.
     click(s, "nav-new").await?;
-    shot(s, &dir, "new-audit").await?;
+    shots.take(s, "new-audit", &[]).await?;
     let first = audit_through_form(&app, None).await?;
-    shot(s, &dir, "progress").await?;
+    let errors = s
+        .wait_for_count(&tid("progress-latest-error"), 1, Duration::from_secs(10))
+        .await?;
+    s.click(&errors[0]).await?;
+    s.wait_for_count(&tid("url-detail-field"), 1, Duration::from_secs(30))
+        .await?;
+    for size in SIZES {
+        shots.resize(s, size).await?;
+        // The panel's counts, its latest errors and the detail pane of the one clicked.
+        s.execute(
+            "document.querySelector('[data-testid=\"progress-panel\"] h2')\
+               .scrollIntoView({ block: 'start' });",
+            vec![],
+        )
+        .await?;
+        shots.take(s, "progress", &[]).await?;
+    }
+    shots.resize(s, SIZES[0]).await?;
 
     // The site changes (a fix applied, a new problem), then a second audit.
     app.site().set_variant(SiteVariant::After);
     audit_through_form(&app, Some(&first)).await?;
 
     let audits = invoke(s, "list_audits", json!({})).await?;
-    let ids: Vec<i64> = audits
-        .as_array()
-        .map(|a| a.iter().filter_map(|x| x["id"].as_i64()).collect())
-        .unwrap_or_default();
-    if ids.len() < 2 {
+    if audits.as_array().map_or(0, Vec::len) < 2 {
         bail!("expected two audits, got {audits}");
     }
-
-    click(s, "nav-audits").await?;
-    shot(s, &dir, "audits").await?;
-    let open = s
-        .wait_for_count(&tid("audit-open"), 2, Duration::from_secs(10))
-        .await?;
-    // Newest first: open the first (before) audit, which has the most findings.
-    s.script_click(&open[open.len() - 1]).await?;
-    s.wait_for_count(&tid("stat-pages"), 1, Duration::from_secs(60))
-        .await?;
-    click(s, "nav-overview").await?;
-    s.wait_for_count(&tid("fix-first-item"), 1, Duration::from_secs(30))
-        .await?;
-    shot(s, &dir, "overview").await?;
-    click(s, "nav-issues").await?;
-    s.wait_for_count(&tid("issue-url-row"), 1, Duration::from_secs(30))
-        .await?;
-    shot(s, &dir, "issues").await?;
-    click(s, "nav-clusters").await?;
-    shot(s, &dir, "clusters").await?;
-    let clusters = s
-        .wait_for_count(&tid("cluster-row"), 1, Duration::from_secs(10))
-        .await?;
-    s.click(&clusters[0]).await?;
-    s.wait_for_count(&tid("member-row"), 2, Duration::from_secs(10))
-        .await?;
-    shot(s, &dir, "cluster").await?;
-    click(s, "nav-findings").await?;
-    shot(s, &dir, "findings").await?;
-    click(s, "nav-tables").await?;
-    shot(s, &dir, "tables").await?;
-    // The URL detail pane of a row of the pages table.
-    let rows = s
-        .wait_for_count(&tid("table-row"), 3, Duration::from_secs(10))
-        .await?;
-    s.click(&rows[2]).await?;
-    s.wait_for_count(&tid("url-detail-field"), 1, Duration::from_secs(10))
-        .await?;
-    shot(s, &dir, "url-detail").await?;
-    // The smaller window: nothing may be cut off.
-    if s.set_window_size(1024, 640).await.is_ok() {
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        shot(s, &dir, "url-detail-1024").await?;
-        click(s, "nav-issues").await?;
-        shot(s, &dir, "issues-1024").await?;
-        click(s, "nav-audits").await?;
-        shot(s, &dir, "audits-1024").await?;
-        s.set_window_size(1280, 800).await?;
-        tokio::time::sleep(Duration::from_millis(500)).await;
-    }
+    // The first (before) audit has the most findings.
+    let first: i64 = first.parse()?;
+    shots::tour(s, &mut shots, first).await?;
     compare(s).await?;
-    shot(s, &dir, "compare").await?;
-
+    for size in SIZES {
+        shots.resize(s, size).await?;
+        shots.take(s, "compare", &[]).await?;
+    }
+    eprintln!(
+        "{} screenshots in {}",
+        shots.written().len(),
+        shots.dir().display()
+    );
     app.stop().await
 }
