@@ -8,11 +8,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crawl::{CancellationToken, CrawlConfig, CrawlSummary, Progress};
+use crawl::{CancellationToken, CrawlConfig, Progress};
 use store::{
     AuditStatus, ChainProblem, DeclarationSource, HopKind, ReasonKind, Store, UrlRow, UrlState,
 };
-use support::{Reply, Request, Server};
+use support::{Reply, Request, Server, crawl, urls};
 use tokio::sync::watch;
 
 /// A config for `http://example.test:PORT/` with both hosts pointed at the server.
@@ -29,27 +29,6 @@ fn config(server: &Server) -> CrawlConfig {
         total_timeout_ms: 5_000,
         ..CrawlConfig::default()
     }
-}
-
-async fn crawl(config: &CrawlConfig) -> (tempfile::TempDir, Store, CrawlSummary) {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&dir.path().join("audit.sqlite")).await.unwrap();
-    let (progress, _rx) = watch::channel(Progress::default());
-    let summary = crawl::start_audit(&store, config, &progress, &CancellationToken::new())
-        .await
-        .unwrap();
-    (dir, store, summary)
-}
-
-/// The audit's URLs by their `url` column.
-async fn urls(store: &Store, summary: &CrawlSummary) -> HashMap<String, UrlRow> {
-    store
-        .urls(summary.audit)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|u| (u.url.clone(), u))
-        .collect()
 }
 
 /// Every page URL was requested at most once. (robots.txt is left out: the www host's

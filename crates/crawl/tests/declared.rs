@@ -6,12 +6,9 @@
 
 mod support;
 
-use std::collections::HashMap;
-
-use crawl::{CancellationToken, CrawlConfig, CrawlSummary, Progress};
-use store::{ReasonKind, Store, UrlRow, UrlState};
-use support::{Reply, Request, Server};
-use tokio::sync::watch;
+use crawl::CrawlConfig;
+use store::{ReasonKind, UrlState};
+use support::{Reply, Request, Server, crawl, urls};
 
 fn config(server: &Server) -> CrawlConfig {
     let port = server.port();
@@ -24,26 +21,6 @@ fn config(server: &Server) -> CrawlConfig {
         total_timeout_ms: 5_000,
         ..CrawlConfig::default()
     }
-}
-
-async fn crawl(config: &CrawlConfig) -> (tempfile::TempDir, Store, CrawlSummary) {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&dir.path().join("audit.sqlite")).await.unwrap();
-    let (progress, _rx) = watch::channel(Progress::default());
-    let summary = crawl::start_audit(&store, config, &progress, &CancellationToken::new())
-        .await
-        .unwrap();
-    (dir, store, summary)
-}
-
-async fn urls(store: &Store, summary: &CrawlSummary) -> HashMap<String, UrlRow> {
-    store
-        .urls(summary.audit)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|u| (u.url.clone(), u))
-        .collect()
 }
 
 fn site(port: u16) -> impl Fn(&Request) -> Reply + Send + Sync + 'static {

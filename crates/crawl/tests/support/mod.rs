@@ -277,3 +277,33 @@ fn head(status: u16, headers: &[(String, String)], length: usize) -> Vec<u8> {
     head.push_str("\r\n");
     head.into_bytes()
 }
+
+/// Crawls `config` into a new store in a temporary folder (kept alive by the returned
+/// guard).
+pub async fn crawl(
+    config: &crawl::CrawlConfig,
+) -> (tempfile::TempDir, store::Store, crawl::CrawlSummary) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store::Store::open(&dir.path().join("audit.sqlite"))
+        .await
+        .unwrap();
+    let (progress, _rx) = tokio::sync::watch::channel(crawl::Progress::default());
+    let summary = crawl::start_audit(&store, config, &progress, &crawl::CancellationToken::new())
+        .await
+        .unwrap();
+    (dir, store, summary)
+}
+
+/// The audit's URLs by their `url` column.
+pub async fn urls(
+    store: &store::Store,
+    summary: &crawl::CrawlSummary,
+) -> std::collections::HashMap<String, store::UrlRow> {
+    store
+        .urls(summary.audit)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|u| (u.url.clone(), u))
+        .collect()
+}
