@@ -4,11 +4,13 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod support;
+
 use std::path::Path;
 
-use sqlx::sqlite::{SqliteConnectOptions, SqlitePool};
-use sqlx::{AssertSqlSafe, Row};
+use sqlx::AssertSqlSafe;
 use store::{AuditId, FoundVia, LogHitRecord, LogHits, NewUrl, Store, UrlState, WriterOptions};
+use support::{exec, raw_pool};
 
 fn new_url(id: i64, path: &str) -> NewUrl {
     let url = format!("https://example.test{path}");
@@ -94,70 +96,11 @@ async fn log_hits_are_stored_by_url_and_go_with_their_audit() {
 /// The migration that split bot requests by the DNS check.
 const VERIFIED_BOTS: &str = "20261127090000";
 
-async fn raw_pool(path: &Path) -> SqlitePool {
-    let options = SqliteConnectOptions::new()
-        .filename(path)
-        .create_if_missing(true);
-    SqlitePool::connect_with(options).await.unwrap()
-}
-
-async fn exec(pool: &SqlitePool, sql: &str) {
-    sqlx::raw_sql(AssertSqlSafe(sql.to_owned()))
-        .execute(pool)
-        .await
-        .unwrap_or_else(|e| panic!("{e}: {sql}"));
-}
-
 /// A database as the migrations before [`VERIFIED_BOTS`] left it (with the migrator's
 /// records of them, copied from a database the store made), holding a list audit of an
 /// access log whose bot requests were told by user agent only.
 async fn database_before_the_check(dir: &Path) -> std::path::PathBuf {
-    let reference = Store::open(&dir.join("reference.sqlite")).await.unwrap();
-    reference.close().await;
-    let reference = raw_pool(&dir.join("reference.sqlite")).await;
-    let ddl: String =
-        sqlx::query_scalar("SELECT sql FROM sqlite_master WHERE name = '_sqlx_migrations'")
-            .fetch_one(&reference)
-            .await
-            .unwrap();
-    let applied = sqlx::query(
-        "SELECT version, description, installed_on, success, checksum, execution_time
-         FROM _sqlx_migrations WHERE version < ? ORDER BY version",
-    )
-    .bind(VERIFIED_BOTS.parse::<i64>().unwrap())
-    .fetch_all(&reference)
-    .await
-    .unwrap();
-    let path = dir.join("old.sqlite");
-    let pool = raw_pool(&path).await;
-    let migrations = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../migrations");
-    let mut files: Vec<_> = std::fs::read_dir(&migrations)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.file_name().unwrap().to_str().unwrap() < VERIFIED_BOTS)
-        .collect();
-    files.sort();
-    assert_eq!(files.len(), applied.len());
-    for file in &files {
-        exec(&pool, &std::fs::read_to_string(file).unwrap()).await;
-    }
-    exec(&pool, &ddl).await;
-    for row in &applied {
-        sqlx::query(
-            "INSERT INTO _sqlx_migrations
-             (version, description, installed_on, success, checksum, execution_time)
-             VALUES (?, ?, ?, ?, ?, ?)",
-        )
-        .bind(row.get::<i64, _>(0))
-        .bind(row.get::<String, _>(1))
-        .bind(row.get::<String, _>(2))
-        .bind(row.get::<bool, _>(3))
-        .bind(row.get::<Vec<u8>, _>(4))
-        .bind(row.get::<i64, _>(5))
-        .execute(&pool)
-        .await
-        .unwrap();
-    }
+    let (path, pool) = support::database_before(dir, VERIFIED_BOTS).await;
     exec(
         &pool,
         "INSERT INTO audits (id, started_at, status, start_urls, config, pages_fetched)
