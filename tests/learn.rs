@@ -19,6 +19,15 @@ fn list(base: &str) -> Vec<String> {
     urls
 }
 
+/// Asserts that the rules table `table` gives `rule` the status `expected`.
+fn assert_status(table: &str, rule: &str, expected: &str) {
+    assert_eq!(
+        statuses(table).get(rule).map(String::as_str),
+        Some(expected),
+        "{table}"
+    );
+}
+
 /// The rules table's status per rule id.
 fn statuses(out: &str) -> HashMap<String, String> {
     out.lines()
@@ -54,18 +63,8 @@ fn a_list_teaches_the_second_url_pattern_and_not_the_identifier() {
     );
     assert_eq!(out.code, 0, "{}", out.stderr);
     let status = statuses(&out.stderr);
-    assert_eq!(
-        status.get("replace:/item?id==>/p/").map(String::as_str),
-        Some("confirmed"),
-        "{}",
-        out.stderr
-    );
-    assert_eq!(
-        status.get("drop_param:id").map(String::as_str),
-        Some("rejected"),
-        "{}",
-        out.stderr
-    );
+    assert_status(&out.stderr, "replace:/item?id==>/p/", "confirmed");
+    assert_status(&out.stderr, "drop_param:id", "rejected");
     assert!(out.stderr.contains(":121: not a URL"), "{}", out.stderr);
     // At most five requests per rule (robots.txt aside).
     let pages = site
@@ -139,13 +138,7 @@ fn an_access_log_teaches_the_same_rule_without_fetching() {
         "",
     );
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let status = statuses(&out.stdout);
-    assert_eq!(
-        status.get("replace:/item?id==>/p/").map(String::as_str),
-        Some("needs validation"),
-        "{}",
-        out.stdout
-    );
+    assert_status(&out.stdout, "replace:/item?id==>/p/", "needs validation");
     assert!(out.stdout.contains("nothing fetched"), "{}", out.stdout);
     // Unchecked, the identifier does not group: 40 pairs, not one group of 40.
     assert!(
@@ -173,13 +166,7 @@ fn a_filter_whose_values_select_nothing_is_not_dropped() {
     site.server.clear_requests();
     let out = dustpan(&["learn", &path(&file), "--group"], "");
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let status = statuses(&out.stderr);
-    assert_eq!(
-        status.get("drop_param:product").map(String::as_str),
-        Some("rejected"),
-        "{}",
-        out.stderr
-    );
+    assert_status(&out.stderr, "drop_param:product", "rejected");
     assert!(
         site.server
             .requests()
@@ -231,19 +218,8 @@ fn an_audit_teaches_its_rules_from_its_own_store() {
         "",
     );
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let status = statuses(&out.stderr);
-    assert_eq!(
-        status.get("replace:/item?id==>/p/").map(String::as_str),
-        Some("confirmed"),
-        "{}",
-        out.stderr
-    );
-    assert_eq!(
-        status.get("drop_param:id").map(String::as_str),
-        Some("rejected"),
-        "{}",
-        out.stderr
-    );
+    assert_status(&out.stderr, "replace:/item?id==>/p/", "confirmed");
+    assert_status(&out.stderr, "drop_param:id", "rejected");
     assert!(
         out.stderr
             .contains(&format!("pages audit {} fetched", id.0)),
@@ -285,13 +261,7 @@ fn urls_a_page_offers_as_choices_are_not_duplicates() {
         "",
     );
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let status = statuses(&out.stderr);
-    assert_eq!(
-        status.get("drop_param:days").map(String::as_str),
-        Some("rejected"),
-        "{}",
-        out.stderr
-    );
+    assert_status(&out.stderr, "drop_param:days", "rejected");
     assert!(
         out.stdout
             .lines()

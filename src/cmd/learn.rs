@@ -147,12 +147,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if !args.no_fetch && !learned.candidates.is_empty() {
         let config = crawl_config(&args, &learned, from_audit.as_ref())?;
         let mut cache: HashMap<String, SampleFetch> = from_audit
-            .map(|a| {
-                a.fetched
-                    .into_iter()
-                    .map(|f| (f.url.clone(), sample_of(f)))
-                    .collect()
-            })
+            .map(|a| a.fetched.into_iter().map(|f| (f.url.clone(), f)).collect())
             .unwrap_or_default();
         (fetches, reused) = runtime.block_on(validate(
             &config,
@@ -269,19 +264,6 @@ async fn read_audit(db: &DbArgs, id: AuditId) -> Result<FromAudit> {
         urls,
         fetched,
     })
-}
-
-/// A stored answer as a sample fetch.
-fn sample_of(f: store::FetchFingerprint) -> SampleFetch {
-    SampleFetch {
-        url: f.url,
-        fetched_at: f.fetched_at,
-        status: f.status,
-        text_hash: f.text_hash,
-        simhash: f.simhash,
-        error_kind: f.error_kind,
-        links: f.links,
-    }
 }
 
 /// The crawl settings the sample requests obey: the list's origins are the scope, with
@@ -455,11 +437,12 @@ fn same_page(a: &SampleFetch, b: &SampleFetch, policy: &Policy) -> Option<bool> 
     let (Some(ka), Some(kb)) = (key(&a.url), key(&b.url)) else {
         return Some(true);
     };
-    let links_to = |page: &SampleFetch, target: &str| {
-        page.links.iter().any(|l| key(l).as_deref() == Some(target))
+    let link_keys = |page: &SampleFetch| -> HashSet<String> {
+        page.links.iter().filter_map(|l| key(l)).collect()
     };
-    let (a_to_a, a_to_b) = (links_to(a, &ka), links_to(a, &kb));
-    let (b_to_a, b_to_b) = (links_to(b, &ka), links_to(b, &kb));
+    let (from_a, from_b) = (link_keys(a), link_keys(b));
+    let (a_to_a, a_to_b) = (from_a.contains(&ka), from_a.contains(&kb));
+    let (b_to_a, b_to_b) = (from_b.contains(&ka), from_b.contains(&kb));
     let offered =
         (a_to_a && a_to_b) || (b_to_a && b_to_b) || (a_to_b && !b_to_b) || (b_to_a && !a_to_a);
     Some(!offered)

@@ -15,26 +15,8 @@ use crate::robots::{HostGate, RobotsCache};
 use crate::scope::{Guard, Route, Scope};
 use crate::{CrawlConfig, CrawlError, fetch};
 
-/// What one sample request got.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SampleFetch {
-    /// The URL requested (as given).
-    pub url: String,
-    /// When it was requested (ms since the epoch).
-    pub fetched_at: i64,
-    /// The HTTP status (`None`: not requested or no response).
-    pub status: Option<u16>,
-    /// The visible text's hash, for an HTML 2xx answer.
-    pub text_hash: Option<u64>,
-    /// Its SimHash.
-    pub simhash: Option<u64>,
-    /// Why there is no usable answer: `invalid_url`, `out_of_scope`, `address_refused`,
-    /// `robots_txt`, or the fetch error's kind (`timeout`, `connect`, ...).
-    pub error_kind: Option<String>,
-    /// Where the page's `<a>` and `<area>` links lead, resolved (at most 5,000), for an
-    /// HTML 2xx answer.
-    pub links: Vec<String>,
-}
+/// What one sample request got (at most 5,000 links kept).
+pub type SampleFetch = store::FetchFingerprint;
 
 /// Most links kept of a sample page.
 const MAX_SAMPLE_LINKS: usize = 5_000;

@@ -99,22 +99,25 @@ fn unsigned(value: Option<i64>) -> Option<u64> {
     value.and_then(|v| u64::try_from(v).ok())
 }
 
-/// A fetched URL and what its answer looked like ([`Store::fetch_fingerprints`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// A requested URL and what its answer looked like: an audit's stored fetch
+/// ([`Store::fetch_fingerprints`]) or a sample request made to check a rule.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct FetchFingerprint {
-    /// The URL as requested.
+    /// The URL requested (as given).
     pub url: String,
-    /// When it was fetched (ms since the epoch).
+    /// When it was requested (ms since the epoch).
     pub fetched_at: i64,
-    /// The HTTP status (`None`: no response).
+    /// The HTTP status (`None`: not requested or no response).
     pub status: Option<u16>,
-    /// The visible text's hash (HTML answers).
+    /// The visible text's hash, for an HTML 2xx answer.
     pub text_hash: Option<u64>,
     /// Its SimHash.
     pub simhash: Option<u64>,
-    /// Why there was no usable answer.
+    /// Why there is no usable answer: the fetch error's kind (`timeout`, `connect`, ...)
+    /// or, for a sample never requested, `invalid_url`, `out_of_scope`,
+    /// `address_refused` or `robots_txt`.
     pub error_kind: Option<String>,
-    /// Where the page's `<a>` and `<area>` links lead.
+    /// Where the page's `<a>` and `<area>` links lead, resolved, for an HTML 2xx answer.
     pub links: Vec<String>,
 }
 
