@@ -4,7 +4,7 @@ use crate::dust::Mined;
 use crate::input::{DeclarationSource, HopKind, UrlId};
 use crate::keys::Keys;
 use crate::near::near_pairs;
-use crate::site::{Agreement, Chain, NONE, Site, distance};
+use crate::site::{Agreement, Chain, NONE, Site};
 use crate::urlparts::{Variant, variant};
 use canon::{Rule, RuleClass};
 use serde::{Deserialize, Serialize};
@@ -63,10 +63,28 @@ pub enum Confirmation {
     IdenticalContent,
 }
 
+/// What the content of a canonical's page and its target says about the declaration
+/// that merged them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "agreement", rename_all = "snake_case")]
+pub enum CanonicalContent {
+    /// Identical visible text, or identical main content.
+    Identical,
+    /// Near-identical main content (at least the review threshold), in whole percent.
+    Near {
+        /// Similarity of the two main contents.
+        percent: u32,
+    },
+    /// One of the two has no text to compare (a PDF, an image, a page of a few words):
+    /// the declaration alone.
+    #[default]
+    NotCompared,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum EdgeKind {
     Redirect,
-    Canonical(DeclarationSource),
+    Canonical(DeclarationSource, CanonicalContent),
     SameKey(Confirmation),
     Dust(u32),
     SameContent,
@@ -105,8 +123,10 @@ pub(crate) struct Graph {
     pub edges: Vec<Edge>,
     /// Same-key pairs whose pages are different: `(a, b, similarity)`.
     pub disagreements: Vec<(u32, u32, f64)>,
-    /// Canonicals whose target's text is unrelated: `(page, target, similarity)`.
-    pub unrelated_canonicals: Vec<(u32, u32, f64)>,
+    /// Canonicals the content does not agree with (the page and the page the target
+    /// leads to are not identical or near-identical): `(page, target, similarity)`,
+    /// sorted by page. They are findings, never merges.
+    pub disagreeing_canonicals: Vec<(u32, u32, f64)>,
     /// Weak evidence: pairs of pages with near-identical main content, `(a, b,
     /// similarity)`. They never merge; those left in different clusters are reviewed.
     pub near: Vec<(u32, u32, f64)>,
@@ -114,6 +134,16 @@ pub(crate) struct Graph {
 }
 
 impl Graph {
+    /// The canonical of page `i` when its content disagrees: `(target, similarity)`.
+    pub(crate) fn disagreeing_canonical(&self, i: u32) -> Option<(u32, f64)> {
+        let k = self
+            .disagreeing_canonicals
+            .binary_search_by_key(&i, |x| x.0)
+            .ok()?;
+        let (_, t, s) = self.disagreeing_canonicals[k];
+        Some((t, s))
+    }
+
     fn join(&mut self, a: u32, b: u32, kind: EdgeKind) {
         if a == b || !self.dsu.union(a, b) {
             return;
@@ -122,7 +152,7 @@ impl Graph {
         let c = &mut self.counts;
         match kind {
             EdgeKind::Redirect => c.redirect += 1,
-            EdgeKind::Canonical(_) => c.canonical += 1,
+            EdgeKind::Canonical(..) => c.canonical += 1,
             EdgeKind::SameKey(_) => c.same_key += 1,
             EdgeKind::Dust(_) => c.dust += 1,
             EdgeKind::SameContent => c.identical_content += 1,
@@ -139,7 +169,7 @@ pub(crate) fn build_graph(site: &Site<'_>, keys: &Keys, mined: &Mined) -> Graph 
         dsu: Dsu::new(n),
         edges: Vec::new(),
         disagreements: Vec::new(),
-        unrelated_canonicals: Vec::new(),
+        disagreeing_canonicals: Vec::new(),
         near: Vec::new(),
         counts: EdgeCounts::default(),
     };
@@ -160,8 +190,10 @@ pub(crate) fn build_graph(site: &Site<'_>, keys: &Keys, mined: &Mined) -> Graph 
         }
     }
     // 2. rel=canonical, judged by the page it leads to (through the target's redirects):
-    //    none when that page is an error (CANON-TO-ERROR says so) or its content is
-    //    unrelated (CANON-TO-UNRELATED).
+    //    none when that page is an error (CANON-TO-ERROR says so) or was not fetched, and
+    //    none unless the two contents agree: identical, or near-identical main content.
+    //    Search engines ignore a canonical between pages whose primary content differs
+    //    (a listing template naming page 1 on page 2): CANON-TO-UNRELATED reports it.
     for i in 0..n as u32 {
         let t = site.eff_canon[i as usize];
         if t == NONE || t == i || !site.serves(i) || site.external[t as usize] {
@@ -175,15 +207,23 @@ pub(crate) fn build_graph(site: &Site<'_>, keys: &Keys, mined: &Mined) -> Graph 
         if end == i || site.external[end as usize] || site.error(end) {
             continue;
         }
-        if let Some(s) = unrelated(site, i, end) {
-            g.unrelated_canonicals.push((i, t, s));
-            continue;
-        }
+        let content = match site.agreement(i, end) {
+            Agreement::Identical => CanonicalContent::Identical,
+            Agreement::Near(s) => CanonicalContent::Near {
+                percent: percent(s),
+            },
+            Agreement::Unclear(s) | Agreement::Different(s) => {
+                g.disagreeing_canonicals.push((i, t, s));
+                continue;
+            }
+            Agreement::Unknown if site.serves(end) => CanonicalContent::NotCompared,
+            Agreement::Unknown => continue,
+        };
         let source = site
             .canonicals(i)
             .find(|c| c.target.and_then(|x| site.idx(x)) == Some(t))
             .map_or(DeclarationSource::LinkElement, |c| c.source);
-        g.join(i, t, EdgeKind::Canonical(source));
+        g.join(i, t, EdgeKind::Canonical(source, content));
     }
     // 3. Same equivalence key: safe merges on their own, the rest when content agrees.
     same_key(site, keys, &mut g);
@@ -252,22 +292,6 @@ pub(crate) fn build_graph(site: &Site<'_>, keys: &Keys, mined: &Mined) -> Graph 
     near.retain(|&(a, b, _)| dsu.find(a) != dsu.find(b));
     g.counts.near_content = g.near.len() as u32;
     g
-}
-
-/// The similarity of a canonical's page and target when their contents say they are
-/// unrelated pages (main contents below `unrelated_similarity`, or, without text
-/// blocks, SimHashes more than `unrelated_distance` bits apart).
-fn unrelated(site: &Site<'_>, i: u32, t: u32) -> Option<f64> {
-    let (a, b) = (site.content(i)?, site.content(t)?);
-    if a.text_hash == b.text_hash {
-        return None;
-    }
-    if a.main.is_some() && b.main.is_some() {
-        let s = site.main.similarity(i, t)?;
-        return (s < site.cfg.unrelated_similarity).then_some(s);
-    }
-    let (x, y) = (a.simhash?, b.simhash?);
-    (distance(x, y) > site.cfg.unrelated_distance).then(|| 1.0 - f64::from(distance(x, y)) / 64.0)
 }
 
 /// The URL's first hop is a temporary HTTP redirect.
@@ -367,10 +391,13 @@ pub enum EvidenceKind {
         /// Hops to the final target.
         hops: u32,
     },
-    /// `from` declares `to` as its canonical.
+    /// `from` declares `to` as its canonical, and their content agrees.
     Canonical {
         /// Link element or HTTP header.
         source: DeclarationSource,
+        /// How their content agrees.
+        #[serde(default)]
+        content: CanonicalContent,
     },
     /// Both URLs have the same equivalence key under the audit policy.
     SameKey {
@@ -783,7 +810,7 @@ fn evidence_of(
                 hops,
             }
         }
-        EdgeKind::Canonical(source) => EvidenceKind::Canonical { source },
+        EdgeKind::Canonical(source, content) => EvidenceKind::Canonical { source, content },
         EdgeKind::SameKey(confirmed_by) => {
             let mut rules: Vec<Rule> = trail(e.a)
                 .into_iter()
@@ -848,7 +875,7 @@ fn dup_kind(site: &Site<'_>, m: u32, p: u32, first: Option<EdgeKind>) -> Option<
         EdgeKind::Dust(r) => Some(DupKind::Dust(r)),
         EdgeKind::SameKey(_) => Some(DupKind::Url(Variant::Param)),
         EdgeKind::SameContent => Some(DupKind::Content),
-        EdgeKind::Redirect | EdgeKind::Canonical(_) => match site.agreement(m, p) {
+        EdgeKind::Redirect | EdgeKind::Canonical(..) => match site.agreement(m, p) {
             Agreement::Identical => Some(DupKind::Content),
             Agreement::Near(s) => Some(DupKind::Near(percent(s))),
             _ => None,
@@ -1002,10 +1029,21 @@ impl std::fmt::Display for EvidenceKind {
                 };
                 write!(f, "redirects ({via} {status}, {hops} hop(s))")
             }
-            EvidenceKind::Canonical { source } => match source {
-                DeclarationSource::LinkElement => f.write_str("rel=canonical (link element)"),
-                DeclarationSource::HttpHeader => f.write_str("rel=canonical (HTTP Link header)"),
-            },
+            EvidenceKind::Canonical { source, content } => {
+                match source {
+                    DeclarationSource::LinkElement => f.write_str("rel=canonical (link element")?,
+                    DeclarationSource::HttpHeader => {
+                        f.write_str("rel=canonical (HTTP Link header")?;
+                    }
+                }
+                match content {
+                    CanonicalContent::Identical => f.write_str("; identical content)"),
+                    CanonicalContent::Near { percent } => {
+                        write!(f, "; main content {percent}% similar)")
+                    }
+                    CanonicalContent::NotCompared => f.write_str("; no text to compare)"),
+                }
+            }
             EvidenceKind::SameKey {
                 rules,
                 confirmed_by,

@@ -23,7 +23,9 @@ pub struct AnalysisConfig {
     /// Near-duplicate threshold on main content: the Jaccard similarity of two pages'
     /// word 3-shingles (the template removed) from which they count as near-identical
     /// (default 0.9). Near-identical content is weak evidence: a review finding, never
-    /// a merge. `near_distance` applies instead to pages stored without text blocks.
+    /// a merge on its own; a rel=canonical merges two pages only when their contents
+    /// are identical or near-identical. `near_distance` applies instead to pages stored
+    /// without text blocks.
     pub near_similarity: f64,
     /// Two pages whose SimHashes differ by more than this many bits (default 9) count
     /// as different pages: when a non-safe normalization rule gives them the same key,
@@ -34,13 +36,6 @@ pub struct AnalysisConfig {
     /// are different pages: a non-safe normalization rule that gives them the same
     /// key does not hold. `different_distance` applies to pages without text blocks.
     pub different_similarity: f64,
-    /// A canonical between two pages whose main contents are less similar than this
-    /// (Jaccard, default 0.1) contradicts their content: reported, not merged.
-    /// `unrelated_distance` applies to pages without text blocks.
-    pub unrelated_similarity: f64,
-    /// A canonical between two pages whose SimHashes differ by more than this many
-    /// bits (default 20) contradicts their content: it is reported, not merged.
-    pub unrelated_distance: u32,
     /// At most this many pages are listed in one fix (the rest are counted).
     pub max_listed: usize,
     /// DUST rule mining.
@@ -69,9 +64,7 @@ impl Default for AnalysisConfig {
             near_distance: 3,
             near_similarity: 0.9,
             different_distance: 9,
-            unrelated_distance: 20,
             different_similarity: 0.5,
-            unrelated_similarity: 0.1,
             max_listed: 100,
             dust: DustConfig::default(),
             learned: None,

@@ -500,6 +500,17 @@ pub enum Fix {
         /// How many of the URLs have internal links to change.
         linked: u32,
     },
+    /// One template writes the canonical of every page of a pattern, naming a page whose
+    /// main content differs (page N of a listing naming page 1): make each page's
+    /// canonical its own URL, where the template writes it.
+    SelfCanonicalForPattern {
+        /// What the pages have in common, in words.
+        pattern: String,
+        /// Every page of the pattern (`canonicals_to_set.csv` lists them).
+        pages: Vec<String>,
+        /// One page and the URL its canonical names today.
+        example: [String; 2],
+    },
     /// Let robots.txt allow crawling `url`.
     AllowInRobots {
         /// The URL.
@@ -719,6 +730,20 @@ impl fmt::Display for Fix {
                     1 => f.write_str(" Change the internal links to the one that has them."),
                     n => write!(f, " Change the internal links to the {n} that have them."),
                 }
+            }
+            Fix::SelfCanonicalForPattern {
+                pattern,
+                pages,
+                example,
+            } => {
+                let [page, names] = example;
+                write!(
+                    f,
+                    "In the template that writes the canonical of the {} pages {pattern}, make \
+                     each page's canonical its own URL (for example, {page} names {names} \
+                     today); canonicals_to_set.csv lists every page.",
+                    pages.len()
+                )
             }
             Fix::ReviewNearDuplicate { pages, similarity } => write!(
                 f,

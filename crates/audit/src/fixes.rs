@@ -188,6 +188,17 @@ impl FixFiles {
                                 present: false,
                             });
                     }
+                    Fix::SelfCanonicalForPattern { pages, .. } => {
+                        for page in pages {
+                            canonicals
+                                .entry(page.clone())
+                                .or_insert_with(|| CanonicalTag {
+                                    page: page.clone(),
+                                    href: page.clone(),
+                                    present: false,
+                                });
+                        }
+                    }
                     Fix::SitemapAdd { loc, sitemap } => add.push(SitemapChange {
                         sitemap: sitemap.clone(),
                         loc: loc.clone(),

@@ -32,8 +32,12 @@
 //!
 //! 1. **redirect**: a URL and the final target of its redirect chain;
 //! 2. **rel=canonical** (element in `<head>` or HTTP header, when all declarations
-//!    agree) — unless the two pages' text is unrelated (SimHash distance above
-//!    [`AnalysisConfig::unrelated_distance`]), which is reported instead;
+//!    agree) — only when the content agrees: identical text or main content, or main
+//!    content at least [`AnalysisConfig::near_similarity`] similar (the evidence says
+//!    which); a page that has no text to compare (a PDF, a page of a few words) merges
+//!    on the declaration alone when its target answers 2xx. A canonical between pages
+//!    whose contents differ is a `CANON-TO-UNRELATED` finding, never a merge (one
+//!    finding per URL pattern when a template sets it: page N of a listing naming page 1);
 //! 3. **same equivalence key** under the audit's canon policy, recomputed from each
 //!    stored raw URL (so re-running with another policy is a what-if without
 //!    re-crawling). Merge safety: URLs whose rfc3986 forms are equal (only safe-class
@@ -220,8 +224,8 @@ mod urlparts;
 mod tests;
 
 pub use cluster::{
-    Action, Cluster, Confirmation, EdgeCounts, Evidence, EvidenceKind, MAX_EVIDENCE, Member, Role,
-    Signal, SignalKind,
+    Action, CanonicalContent, Cluster, Confirmation, EdgeCounts, Evidence, EvidenceKind,
+    MAX_EVIDENCE, Member, Role, Signal, SignalKind,
 };
 pub use config::{AnalysisConfig, DustConfig};
 pub use dust::{
@@ -276,6 +280,10 @@ pub struct Stats {
     /// Distinct text blocks learned as the site's template (over all hosts).
     #[serde(default)]
     pub template_blocks: u32,
+    /// Of those, blocks frequent within one kind of page only ("No reviews yet" on the
+    /// product pages): left out of similarity, kept in identity claims.
+    #[serde(default)]
+    pub type_template_blocks: u32,
     /// Pages whose stored text blocks could not be read (their content is compared as
     /// a whole).
     #[serde(default)]
@@ -368,6 +376,7 @@ pub fn analyse(input: &AuditInput, config: &AnalysisConfig) -> Analysis {
         clustered_urls: clusters.members.iter().map(|m| m.len() as u32).sum(),
         merges: graph.counts,
         template_blocks: site.main.template_blocks,
+        type_template_blocks: site.main.type_blocks,
         unreadable_blocks: site.main.unreadable,
     };
     let main_words = (0..site.n as u32)

@@ -10,13 +10,25 @@
 //!
 //! * `hash`: xxh3 of its block hashes *sorted*, so the same items in another order (a
 //!   listing sorted differently) are the same content, while a listing of other items is
-//!   not;
+//!   not (host-wide template left out, see below);
 //! * `words`: its word count;
 //! * `shingles`: the sorted set of its word 3-shingle hashes, whose Jaccard similarity
 //!   measures near-identical content ([`near_pairs`]).
 //!
 //! A host with fewer than [`TEMPLATE_MIN_PAGES`] distinct pages has no learned template:
 //! there is too little to tell template from content.
+//!
+//! Frequency alone also swallows lines that belong to one kind of page: "No reviews yet"
+//! on most product pages, the labels of the review form on every "write a review" page.
+//! Such a block is left out of the similarity (it says nothing about which product a
+//! page shows), but never out of an identity claim: `hash` leaves out only the blocks
+//! that are template across the whole host, spread over several *page types* (URL
+//! shapes: the path's depth and its segments, a segment kept when it recurs on at least
+//! [`TEMPLATE_MIN_PAGES`] pages of the host, numbers written `#`, anything else `*`).
+//! A frequent block is host-wide when the page types other than its most common one
+//! carry at least [`HOST_WIDE_SPREAD`] of its pages (and at least two of them). Two
+//! pages with the same `hash` differ at most in blocks that every kind of page of the
+//! site carries: the header, the menus, the footer, the sidebar widgets.
 
 use crate::site::{NONE, Site};
 use crate::urlparts::{split, strip_www};
@@ -28,6 +40,9 @@ use xxhash_rust::xxh3::xxh3_64;
 pub const TEMPLATE_SHARE: f64 = 0.3;
 /// ... and on at least this many of them.
 pub const TEMPLATE_MIN_PAGES: u32 = 5;
+/// A frequent block is template across the whole host (left out of identity claims too)
+/// when page types other than its most common one carry at least this share of its pages.
+pub const HOST_WIDE_SPREAD: f64 = 0.1;
 
 /// MinHash rows per band and bands for the near-duplicate candidates: with 8 bands of
 /// 4 rows, a pair at Jaccard 0.9 becomes a candidate with probability 0.9996, at 0.5
@@ -44,7 +59,8 @@ const WINDOW: usize = 64;
 /// Every page's main content, indexed like the site's URLs.
 #[derive(Default)]
 pub(crate) struct MainContent {
-    /// Hash of the main content (0: none: not a 2xx page with stored blocks).
+    /// Hash of the main content with only host-wide template left out (0: none: not a
+    /// 2xx page with stored blocks).
     hash: Vec<u64>,
     /// Words of main content.
     words: Vec<u32>,
@@ -55,6 +71,8 @@ pub(crate) struct MainContent {
     pub unreadable: u32,
     /// Distinct template blocks learned, over all hosts.
     pub template_blocks: u32,
+    /// Of those, the blocks frequent within one page type only (not host-wide).
+    pub type_blocks: u32,
 }
 
 impl MainContent {
@@ -148,6 +166,19 @@ pub(crate) fn learn(site: &Site<'_>) -> MainContent {
     let mut df: FxHashMap<(u32, u64), u32> = FxHashMap::default();
     let mut seen_text: rustc_hash::FxHashSet<(u32, u64)> = Default::default();
     let mut page_blocks: Vec<u64> = Vec::new();
+    let mut distinct_pages: Vec<usize> = Vec::new();
+    let sorted_blocks = |blocks: &[u8], out: &mut Vec<u64>| {
+        out.clear();
+        out.extend(
+            BlockReader::new(blocks)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|b| b.hash),
+        );
+        out.sort_unstable();
+        out.dedup();
+    };
     for (k, &(i, blocks)) in pages.iter().enumerate() {
         let host = host_of[k];
         let text = site.fetch(i).and_then(|f| f.text_hash).unwrap_or(i as u64);
@@ -155,16 +186,8 @@ pub(crate) fn learn(site: &Site<'_>) -> MainContent {
             continue;
         }
         distinct[host as usize] += 1;
-        page_blocks.clear();
-        page_blocks.extend(
-            BlockReader::new(blocks)
-                .into_iter()
-                .flatten()
-                .flatten()
-                .map(|b| b.hash),
-        );
-        page_blocks.sort_unstable();
-        page_blocks.dedup();
+        distinct_pages.push(k);
+        sorted_blocks(blocks, &mut page_blocks);
         for &h in &page_blocks {
             *df.entry((host, h)).or_insert(0) += 1;
         }
@@ -183,6 +206,38 @@ pub(crate) fn learn(site: &Site<'_>) -> MainContent {
         .iter()
         .filter(|&(&(host, _), &c)| c >= threshold[host as usize])
         .count() as u32;
+    // Which frequent blocks are template across the host's page types (see the module
+    // docs): their pages counted per page type, over the same distinct pages.
+    let types = page_types(site, &pages, &host_of);
+    let mut per_type: FxHashMap<(u32, u64, u32), u32> = FxHashMap::default();
+    for &k in &distinct_pages {
+        let host = host_of[k];
+        sorted_blocks(pages[k].1, &mut page_blocks);
+        for &h in &page_blocks {
+            if df
+                .get(&(host, h))
+                .is_some_and(|&c| c >= threshold[host as usize])
+            {
+                *per_type.entry((host, h, types[k])).or_insert(0) += 1;
+            }
+        }
+    }
+    let mut largest: FxHashMap<(u32, u64), u32> = FxHashMap::default();
+    for (&(host, h, _), &c) in &per_type {
+        let m = largest.entry((host, h)).or_insert(0);
+        *m = (*m).max(c);
+    }
+    let host_wide: rustc_hash::FxHashSet<(u32, u64)> = largest
+        .into_iter()
+        .filter(|&(key, most)| {
+            let all = df[&key];
+            let elsewhere = all - most;
+            elsewhere >= 2 && f64::from(elsewhere) >= HOST_WIDE_SPREAD * f64::from(all)
+        })
+        .map(|(key, _)| key)
+        .collect();
+    drop(per_type);
+    out.type_blocks = out.template_blocks - host_wide.len() as u32;
     out.hash = vec![0; n];
     out.words = vec![0; n];
     out.start = vec![0; n + 1];
@@ -219,10 +274,14 @@ pub(crate) fn learn(site: &Site<'_>) -> MainContent {
         let from = out.shingles.len();
         let mut words = 0u32;
         for b in BlockReader::new(blocks).into_iter().flatten().flatten() {
+            // Identity leaves out host-wide template only; similarity and word counts
+            // leave out every frequent block.
+            if !host_wide.contains(&(host, b.hash)) {
+                page_blocks.push(b.hash);
+            }
             if is_template(host, b.hash) {
                 continue;
             }
-            page_blocks.push(b.hash);
             words = words.saturating_add(b.words);
             out.shingles.extend(b.shingles());
         }
@@ -249,6 +308,61 @@ pub(crate) fn learn(site: &Site<'_>) -> MainContent {
         next += 1;
     }
     out
+}
+
+/// Each page's type (see the module docs), as a small id per entry of `pages`.
+fn page_types(site: &Site<'_>, pages: &[(u32, &[u8])], host_of: &[u32]) -> Vec<u32> {
+    let segments = |i: u32| {
+        split(site.url(i))
+            .path
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .enumerate()
+    };
+    let numeric = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    // Pages per (host, depth, segment), each path counted once.
+    let mut seen_paths: rustc_hash::FxHashSet<(u32, &str)> = Default::default();
+    let mut recurring: FxHashMap<(u32, usize, String), u32> = FxHashMap::default();
+    for (k, &(i, _)) in pages.iter().enumerate() {
+        if !seen_paths.insert((host_of[k], split(site.url(i)).path)) {
+            continue;
+        }
+        for (d, s) in segments(i) {
+            if !numeric(s) {
+                *recurring
+                    .entry((host_of[k], d, s.to_ascii_lowercase()))
+                    .or_insert(0) += 1;
+            }
+        }
+    }
+    let mut ids: FxHashMap<String, u32> = FxHashMap::default();
+    let mut shape = String::new();
+    pages
+        .iter()
+        .zip(host_of)
+        .map(|(&(i, _), &host)| {
+            shape.clear();
+            shape.push_str(&host.to_string());
+            for (d, s) in segments(i) {
+                shape.push('/');
+                if numeric(s) {
+                    shape.push('#');
+                    continue;
+                }
+                let key = (host, d, s.to_ascii_lowercase());
+                if recurring
+                    .get(&key)
+                    .is_some_and(|&c| c >= TEMPLATE_MIN_PAGES)
+                {
+                    shape.push_str(&key.2);
+                } else {
+                    shape.push('*');
+                }
+            }
+            let next = ids.len() as u32;
+            *ids.entry(shape.clone()).or_insert(next)
+        })
+        .collect()
 }
 
 /// One-permutation MinHash (Li, Owen, Zhang 2012): the shingle hashes are already

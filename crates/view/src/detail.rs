@@ -6,8 +6,8 @@ use crate::tables::main_cause;
 use crate::types::{ClusterDetail, MemberView, SignalView, Tier};
 use audit::export::fix_text;
 use audit::{
-    Action, Analysis, AuditInput, Cluster, Confirmation, DeclarationSource, Evidence, EvidenceKind,
-    FetchRow, HopKind, Role, UrlId,
+    Action, Analysis, AuditInput, CanonicalContent, Cluster, Confirmation, DeclarationSource,
+    Evidence, EvidenceKind, FetchRow, HopKind, Role, UrlId,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -87,12 +87,19 @@ fn sentence(e: &Evidence, input: &AuditInput, lookup: &Lookup, policy: &str) -> 
             };
             format!("{from} redirects ({status}{via}) to {to}{hops}")
         }
-        EvidenceKind::Canonical { source } => {
+        EvidenceKind::Canonical { source, content } => {
             let source = match source {
                 DeclarationSource::LinkElement => "a <link rel=canonical> element",
                 DeclarationSource::HttpHeader => "an HTTP Link header",
             };
-            format!("{from} names {to} as canonical ({source})")
+            let content = match content {
+                CanonicalContent::Identical => "; the content is identical".to_owned(),
+                CanonicalContent::Near { percent } => {
+                    format!("; their main contents are {percent}% similar")
+                }
+                CanonicalContent::NotCompared => "; one of them has no text to compare".to_owned(),
+            };
+            format!("{from} names {to} as canonical ({source}){content}")
         }
         EvidenceKind::SameKey {
             rules,

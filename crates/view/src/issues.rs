@@ -32,6 +32,7 @@ fn fix_kind(f: &Fix) -> &'static str {
     match f {
         Fix::Redirect { .. } => "301 redirects",
         Fix::SetCanonical { .. } => "canonical tags to set",
+        Fix::SelfCanonicalForPattern { .. } => "canonical templates to fix",
         Fix::RemoveCanonical { .. } => "canonical tags to remove",
         Fix::MoveCanonicalToHead { .. } => "canonical tags to move into <head>",
         Fix::UpdateLinks { .. }

@@ -4,18 +4,13 @@ use super::Ctx;
 use crate::finding::{Finding, FindingId, Fix};
 use crate::input::DeclarationSource;
 use crate::site::NONE;
-use crate::urlparts::{is_absolute_http, split};
+use crate::urlparts::{is_absolute_http, paginated, split};
 use rustc_hash::FxHashSet;
 
 pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     let site = cx.site;
     let mut loops_done: FxHashSet<u32> = FxHashSet::default();
-    let unrelated: rustc_hash::FxHashMap<u32, (u32, f64)> = cx
-        .graph
-        .unrelated_canonicals
-        .iter()
-        .map(|&(p, t, d)| (p, (t, d)))
-        .collect();
+    let mut unrelated = Vec::new();
     for i in 0..site.n as u32 {
         if !site.serves(i) || site.canonicals(i).next().is_none() {
             continue;
@@ -25,11 +20,111 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         if t == NONE || t == i {
             continue;
         }
-        if let Some(f) = target_problem(cx, i, t, &mut loops_done, unrelated.get(&i).copied()) {
-            out.push(f);
+        let disagrees = cx.graph.disagreeing_canonical(i);
+        if let Some(f) = target_problem(cx, i, t, &mut loops_done, disagrees) {
+            if f.id == FindingId::CanonToUnrelated {
+                unrelated.push((i, f));
+            } else {
+                out.push(f);
+            }
         }
-        linked(cx, i, t, out);
+        // A canonical the content contradicts is a mistake of the page, not a reason
+        // to change the links to it.
+        if disagrees.is_none() {
+            linked(cx, i, t, out);
+        }
     }
+    by_template(cx, unrelated, out);
+}
+
+/// At least this many pages whose canonicals name pages with other content, in one URL
+/// pattern, are one finding: one template writes them.
+const MIN_TEMPLATE_GROUP: usize = 3;
+
+/// Groups `CANON-TO-UNRELATED` findings by the pattern of page and target (page N of a
+/// listing naming page 1: an extra `page/#/`): one finding and one template fix per
+/// pattern of at least [`MIN_TEMPLATE_GROUP`] pages; the rest stay one per page.
+fn by_template(cx: &Ctx<'_, '_>, findings: Vec<(u32, Finding)>, out: &mut Vec<Finding>) {
+    let mut groups: std::collections::BTreeMap<String, (String, Vec<(u32, Finding)>)> =
+        std::collections::BTreeMap::new();
+    for (i, f) in findings {
+        let (key, words) = match f.urls.as_slice() {
+            [page, target, ..] => super::patterns::pattern(cx, page, target),
+            _ => (String::new(), String::new()),
+        };
+        groups
+            .entry(key)
+            .or_insert_with(|| (words, Vec::new()))
+            .1
+            .push((i, f));
+    }
+    for (key, (words, list)) in groups {
+        if list.len() < MIN_TEMPLATE_GROUP || key.is_empty() {
+            out.extend(list.into_iter().map(|(_, f)| f));
+            continue;
+        }
+        let stranded = stranded(cx, &list);
+        let list: Vec<Finding> = list.into_iter().map(|(_, f)| f).collect();
+        let n = list.len();
+        let pages: Vec<String> = list.iter().map(|f| f.urls[0].clone()).collect();
+        let listings = list.iter().all(|f| paginated(&f.urls[0]));
+        let words = words.replace("the URL they lead to", "the URL they name");
+        let summary = if listings {
+            format!(
+                "{n} pages of paginated listings name page 1 (or another page with other \
+                 content) as their canonical: pages {words}."
+            )
+        } else {
+            format!("{n} pages name a page with other content as their canonical: pages {words}.")
+        };
+        // The pages only these pages link to: a search engine told to drop the listing
+        // pages may never find them.
+        let mut g = Finding::new(
+            FindingId::CanonToUnrelated,
+            &[&format!("pattern {key}")],
+            summary,
+        )
+        .urls(pages.iter().take(cx.site.cfg.max_listed).cloned());
+        if n > cx.site.cfg.max_listed {
+            g = g.evidence(format!(
+                "{} listed here, {} more in canonicals_to_set.csv",
+                super::count(cx.site.cfg.max_listed, "page is", "pages are"),
+                n - cx.site.cfg.max_listed
+            ));
+        }
+        g = g.evidence(
+            "search engines ignore a canonical between pages whose main content differs, \
+             and may drop the page as a duplicate of the one it names"
+                .to_owned(),
+        );
+        for f in list.iter().take(3) {
+            g = g.evidence(format!("for example: {}", f.summary));
+        }
+        if stranded > 0 {
+            g = g.evidence(format!(
+                "{} linked only from these pages",
+                super::count(stranded as usize, "page is", "pages are")
+            ));
+        }
+        out.push(g.fix(Fix::SelfCanonicalForPattern {
+            pattern: words,
+            example: [list[0].urls[0].clone(), list[0].urls[1].clone()],
+            pages,
+        }));
+    }
+}
+
+/// Pages whose every internal link comes from the pages of `list`.
+fn stranded(cx: &Ctx<'_, '_>, list: &[(u32, Finding)]) -> u32 {
+    let site = cx.site;
+    let sources: FxHashSet<u32> = list.iter().map(|&(i, _)| i).collect();
+    (0..site.n as u32)
+        .filter(|&j| !sources.contains(&j) && site.serves(j))
+        .filter(|&j| {
+            let from = site.linked_from(j);
+            !from.is_empty() && from.iter().all(|x| sources.contains(x))
+        })
+        .count() as u32
 }
 
 /// The page's target fix: the preferred URL of its cluster if it serves and is not
@@ -205,12 +300,12 @@ fn target_problem(
             format!("The canonical of {page} points at {target}, which redirects."),
         )
         .evidence(cx.hop_line(t));
-        // The page the redirect leads to, unless its content is unrelated to this page:
+        // The page the redirect leads to, unless its content differs from this page's:
         // then the canonical was wrong from the start and the page names itself.
         let to = match unrelated {
             Some((_, s)) => {
                 f = f.evidence(format!(
-                    "the page it leads to is unrelated: their main contents are {}% similar",
+                    "the page it leads to has other content: their main contents are {}% similar",
                     crate::cluster::percent(s)
                 ));
                 i
@@ -381,7 +476,7 @@ fn target_problem(
         return Some(
             base(
                 FindingId::CanonToUnrelated,
-                format!("The canonical of {page} points at {target}, whose text is unrelated."),
+                format!("The canonical of {page} points at {target}, whose main content differs."),
             )
             .evidence(format!(
                 "their main contents are {}% similar",

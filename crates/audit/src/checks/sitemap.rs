@@ -127,6 +127,9 @@ fn entries(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         } else if site.serves(u)
             && site.eff_canon[u as usize] != NONE
             && site.eff_canon[u as usize] != u
+            // A canonical the content contradicts is reported as such
+            // (CANON-TO-UNRELATED): the page stays a page of its own.
+            && cx.graph.disagreeing_canonical(u).is_none()
         {
             let t = site.eff_canon[u as usize];
             // A canonical chain is replaced by its end, not by the next link.

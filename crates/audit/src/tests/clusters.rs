@@ -45,11 +45,18 @@ fn preferred_is_indexable() {
     let mut b = B::new();
     b.page(&u("/zz"), 1).page(&u("/a"), 1).noindex(&u("/a"));
     assert_eq!(preferred(&b, &u("/a")), u("/zz"));
+}
+
+#[test]
+fn a_canonical_to_a_page_not_fetched_joins_no_cluster() {
+    // The content of a robots-blocked target cannot agree with the page's: the
+    // declaration alone merges nothing (CANON-TO-BLOCKED reports it).
     let mut b = B::new();
     b.page(&u("/zz"), 1).page(&u("/a"), 1).blocked(&u("/a"));
     b.input.fetches.retain(|f| f.url_id != 2);
     b.canonical(&u("/zz"), &u("/a"));
-    assert_eq!(preferred(&b, &u("/a")), u("/zz"));
+    let a = b.analyse();
+    assert!(a.clusters.is_empty(), "{:#?}", a.clusters);
 }
 
 #[test]

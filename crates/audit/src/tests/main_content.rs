@@ -270,3 +270,206 @@ fn unreadable_blocks_are_counted_and_fall_back_to_the_whole_text() {
     assert_eq!(a.stats.unreadable_blocks, 2);
     assert_eq!(a.clusters.len(), 1);
 }
+
+/// A shop of `n` products, each with a "write a review" page: the product's text, plus a
+/// review form instead of the product page's "No reviews yet" line. Both lines recur on
+/// every page of their kind, so frequency alone calls them template.
+fn shop_with_review_pages(n: u64) -> B {
+    let mut b = B::new();
+    for k in 0..n {
+        let h1 = format!("Trail boot model {k}");
+        let text = article(&h1, 800 + k, 90);
+        b.page_html(
+            &u(&format!("/catalogue/boot-{k}/")),
+            &themed(
+                &h1,
+                RECENT,
+                &format!("{text}<p>No reviews yet. Be the first to write one.</p>"),
+            ),
+        );
+        b.page_html(
+            &u(&format!("/catalogue/boot-{k}/reviews/add/")),
+            &themed(
+                &h1,
+                RECENT,
+                &format!(
+                    "{text}<form><label>Your name</label><input name=n>\
+                     <label>Title of your review</label><input name=t>\
+                     <label>Score</label><select><option>5 stars</option><option>1 star</option></select>\
+                     <button>Save review</button></form>"
+                ),
+            ),
+        );
+    }
+    for (k, path) in ["/", "/about", "/help", "/contact"].iter().enumerate() {
+        let h1 = format!("Page {k}");
+        b.page_html(
+            &u(path),
+            &themed(&h1, RECENT, &article(&h1, 900 + k as u64, 60)),
+        );
+    }
+    b
+}
+
+#[test]
+fn a_line_frequent_on_one_kind_of_page_is_never_left_out_of_an_identity_claim() {
+    let a = shop_with_review_pages(8).analyse();
+    // The review page differs from its product page by a line and a form (curl and diff
+    // show it): never "identical content", never merged, never a canonical or redirect.
+    assert!(a.clusters.is_empty(), "{:#?}", a.clusters);
+    for f in &a.findings {
+        assert!(f.id != FindingId::DupContent, "{f:#?}");
+        for fix in &f.fixes {
+            assert!(
+                !matches!(fix, Fix::SetCanonical { page, href } if page != href),
+                "{f:#?}"
+            );
+            assert!(!matches!(fix, Fix::Redirect { .. }), "{f:#?}");
+        }
+    }
+    // The template that every kind of page carries is still learned as such, and the
+    // lines of one kind of page are counted apart.
+    assert!(a.stats.template_blocks > a.stats.type_template_blocks);
+    assert!(a.stats.type_template_blocks >= 2, "{:#?}", a.stats);
+}
+
+#[test]
+fn pages_that_differ_only_in_host_wide_template_are_identical() {
+    let mut b = shop_with_review_pages(8);
+    // A copy of a product page whose sidebar lost a widget block that every kind of
+    // page carries: the same main content, so one page.
+    let h1 = "Trail boot model 3";
+    let text = article(h1, 803, 90);
+    let copy = themed(
+        h1,
+        RECENT,
+        &format!("{text}<p>No reviews yet. Be the first to write one.</p>"),
+    )
+    .replace("<h3>Categories</h3>", "");
+    b.page_html(&u("/old-shop/boot-3.html"), &copy);
+    let a = b.analyse();
+    let clusters: Vec<Vec<String>> = a
+        .clusters
+        .iter()
+        .map(|c| c.members.iter().map(|m| m.url.clone()).collect())
+        .collect();
+    assert_eq!(
+        clusters,
+        vec![vec![u("/catalogue/boot-3/"), u("/old-shop/boot-3.html")]]
+    );
+}
+
+/// A blog's listing pages: a category description shared by every page of the listing,
+/// then the page's own five posts with their excerpts.
+fn blog_listing(page: u64) -> String {
+    let items: String = (0..5)
+        .map(|k| {
+            let post = page * 5 + k;
+            format!(
+                "<h2><a href=\"/blog/post-{post}/\">Post {post}</a></h2><p>{}</p>",
+                prose(1000 + post, 14)
+            )
+        })
+        .collect();
+    themed(
+        "Journal",
+        RECENT,
+        &format!("<h1>Journal</h1><p>{}</p>{items}", prose(77, 70)),
+    )
+}
+
+#[test]
+fn a_template_canonical_from_page_n_to_page_1_is_one_finding_and_no_merge() {
+    let mut b = B::new();
+    b.page_html(&u("/blog/"), &blog_listing(0));
+    b.canonical(&u("/blog/"), &u("/blog/"));
+    for page in 1..6u64 {
+        let url = u(&format!("/blog/page/{}/", page + 1));
+        b.page_html(&url, &blog_listing(page));
+        b.canonical(&url, &u("/blog/"));
+        b.link(&u("/blog/"), &url);
+    }
+    for post in 0..30u64 {
+        let url = u(&format!("/blog/post-{post}/"));
+        let h1 = format!("Post {post}");
+        b.page_html(&url, &themed(&h1, RECENT, &article(&h1, 1000 + post, 80)));
+        b.link(&u(&format!("/blog/page/{}/", post / 5 + 1)), &url);
+    }
+    let a = b.analyse();
+    // The listing pages share their description, so they are partly alike, but each
+    // lists other posts: the canonical is a template mistake, not a duplicate.
+    assert!(a.clusters.is_empty(), "{:#?}", a.clusters);
+    let f = only(&a, FindingId::CanonToUnrelated);
+    assert_eq!(f.urls.len(), 5, "{f:#?}");
+    assert!(f.summary.contains("paginated listings"), "{}", f.summary);
+    assert!(
+        f.evidence
+            .iter()
+            .any(|e| e.contains("25 pages are linked only")),
+        "{:#?}",
+        f.evidence
+    );
+    match f.fixes.as_slice() {
+        [Fix::SelfCanonicalForPattern { pages, example, .. }] => {
+            assert_eq!(pages.len(), 5);
+            assert_eq!(example[1], u("/blog/"));
+        }
+        other => panic!("{other:#?}"),
+    }
+    // Nobody is told to change the links to the listing pages.
+    assert_eq!(a.findings_with(FindingId::CanonLinked).count(), 0);
+    // The fix files set each page's own URL as its canonical.
+    let files = FixFiles::from_analysis(&a);
+    let page2 = files
+        .canonicals
+        .iter()
+        .find(|c| c.page == u("/blog/page/2/"))
+        .expect("page 2 in canonicals_to_set");
+    assert_eq!(page2.href, u("/blog/page/2/"));
+}
+
+#[test]
+fn a_canonical_merges_near_identical_pages_and_says_so() {
+    let mut b = services_site(RECENT);
+    let body = prose(4242, 300);
+    let post = |form: &str| {
+        themed(
+            "A long post",
+            RECENT,
+            &format!("<h1>A long post</h1><p>{body}</p><h3>{form}</h3>"),
+        )
+    };
+    b.page_html(&u("/post/"), &post("Leave a reply"));
+    b.page_html(
+        &u("/post/?replytocom=5"),
+        &post("Reply to Ann Cancel reply"),
+    );
+    b.canonical(&u("/post/?replytocom=5"), &u("/post/"));
+    let a = b.analyse();
+    let c = a
+        .cluster_of(
+            b.input
+                .urls
+                .iter()
+                .find(|r| r.url == u("/post/"))
+                .unwrap()
+                .id,
+        )
+        .expect("one cluster");
+    let reply = c
+        .members
+        .iter()
+        .find(|m| m.url == u("/post/?replytocom=5"))
+        .unwrap();
+    assert!(
+        matches!(
+            reply.evidence[0].kind,
+            EvidenceKind::Canonical {
+                content: CanonicalContent::Near { percent },
+                ..
+            } if percent >= 90 && percent < 100
+        ),
+        "{:#?}",
+        reply.evidence
+    );
+}
