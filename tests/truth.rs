@@ -123,3 +123,53 @@ fn clusters_match_the_oracle_and_no_fix_joins_different_pages() {
         }
     }
 }
+
+#[test]
+fn a_listing_template_canonical_is_one_finding_with_one_fix_and_no_merge() {
+    let demo = demo_analysis();
+    let analysis = &demo.analysis;
+    let pages: Vec<String> = (2..=answers::FIELD_NOTES_PAGES)
+        .map(|n| format!("{}/field-notes/page/{n}/", answers::ORIGIN))
+        .collect();
+    // The listing's pages stay pages of their own: no cluster holds two of them.
+    let first = format!("{}/field-notes/", answers::ORIGIN);
+    for c in &analysis.clusters {
+        let held: Vec<&str> = c
+            .members
+            .iter()
+            .map(|m| m.url.as_str())
+            .filter(|u| *u == first || pages.iter().any(|p| p == u))
+            .collect();
+        assert!(held.len() <= 1, "{held:?} in one cluster");
+    }
+    let found: Vec<&audit::Finding> = analysis
+        .findings
+        .iter()
+        .filter(|f| f.urls.iter().any(|u| pages.contains(u)))
+        .collect();
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let f = found[0];
+    assert_eq!(f.id.code(), "CANON-TO-UNRELATED");
+    assert_eq!(f.urls, pages);
+    let stranded = (answers::FIELD_NOTES_PAGES - 1) * answers::FIELD_NOTES_PER_PAGE;
+    assert!(
+        f.evidence.iter().any(|e| e.contains(&format!(
+            "{stranded} pages are linked only from these pages"
+        ))),
+        "{:#?}",
+        f.evidence
+    );
+    match f.fixes.as_slice() {
+        [
+            Fix::SelfCanonicalForPattern {
+                pages: fixed,
+                example,
+                ..
+            },
+        ] => {
+            assert_eq!(fixed, &pages);
+            assert_eq!(example[1], format!("{}/field-notes/", answers::ORIGIN));
+        }
+        other => panic!("{other:#?}"),
+    }
+}

@@ -282,20 +282,35 @@ pub(crate) fn plan(
     admits: impl Fn(&Url) -> bool,
     ip_of: impl Fn(&str) -> Option<IpAddr>,
 ) -> Vec<Planned> {
-    let mut groups: Vec<Vec<(&ProbeCandidate, Url)>> = Vec::new();
+    let mut by_section: Vec<Vec<(&ProbeCandidate, Url)>> = Vec::new();
     let mut last: Option<(&str, &str)> = None;
     for c in candidates {
         let key = (c.host.as_str(), c.section.as_str());
         if last != Some(key) {
-            if groups.len() == sections {
-                break;
-            }
-            groups.push(Vec::new());
+            by_section.push(Vec::new());
             last = Some(key);
         }
-        if let (Some(group), Ok(url)) = (groups.last_mut(), Url::parse(&c.url)) {
+        if let (Some(group), Ok(url)) = (by_section.last_mut(), Url::parse(&c.url)) {
             group.push((c, url));
         }
+    }
+    // Hosts take turns (each host's largest section, then each one's next), so that a
+    // subdomain is probed however many sections the main host has.
+    let mut turn: Vec<usize> = Vec::with_capacity(by_section.len());
+    let mut seen_of_host: HashMap<&str, usize> = HashMap::new();
+    for group in &by_section {
+        let host = group.first().map_or("", |(c, _)| c.host.as_str());
+        let n = seen_of_host.entry(host).or_insert(0);
+        turn.push(*n);
+        *n += 1;
+    }
+    let mut order: Vec<usize> = (0..by_section.len()).collect();
+    order.sort_by_key(|&k| turn[k]);
+    let mut groups: Vec<Vec<(&ProbeCandidate, Url)>> = Vec::with_capacity(sections);
+    let mut by_section: Vec<Option<Vec<(&ProbeCandidate, Url)>>> =
+        by_section.into_iter().map(Some).collect();
+    for k in order.into_iter().take(sections) {
+        groups.extend(by_section[k].take());
     }
     let mut per_rule: Vec<Vec<Planned>> = Vec::new();
     for &rule in ProbeRule::ALL {
@@ -645,6 +660,35 @@ mod tests {
             none.iter().filter(|p| p.rule == ProbeRule::HostWww).count(),
             0
         );
+    }
+
+    #[test]
+    fn every_host_is_probed_however_many_sections_another_has() {
+        // The main host's sections come first (more pages), the blog's one after them.
+        let mut candidates = Vec::new();
+        for s in 0..8u64 {
+            for i in 0..3u64 {
+                candidates.push(candidate(
+                    (s * 10 + i) as UrlId,
+                    &format!("https://example.test/s{s}/p{i}"),
+                    &format!("s{s}"),
+                    20 - s,
+                ));
+            }
+        }
+        let mut blog = candidate(900, "https://blog.example.test/post/hello", "post", 2);
+        blog.host = "blog.example.test".to_owned();
+        candidates.push(blog);
+        let plan = plan(&candidates, 4, |_| true, |_| None);
+        let blog_probes = plan
+            .iter()
+            .filter(|p| p.rule == ProbeRule::PathCase && p.base == 900)
+            .count();
+        assert_eq!(blog_probes, 1, "{plan:#?}");
+        // The main host keeps its largest sections: s0, s1, s2 (three of the four turns).
+        for p in plan.iter().filter(|p| p.base != 900) {
+            assert!(p.base < 30, "{p:#?}");
+        }
     }
 
     #[test]

@@ -171,8 +171,9 @@ impl Store {
     /// the one with the shortest URL (without a query first). Per host and site
     /// section (the first path segment) the first `per_section` pages by URL (pages
     /// without a query first) and the first `directories` pages whose URL ends in `/`;
-    /// the sections with the most pages without a query first (then the most pages), at
-    /// most `limit` rows.
+    /// hosts take turns (every host's largest section, then every host's next one), and
+    /// within a turn the sections with the most pages without a query first (then the
+    /// most pages) come first; at most `limit` rows.
     pub async fn probe_candidates(
         &self,
         audit: AuditId,
@@ -227,10 +228,15 @@ impl Store {
                         SUM(NOT has_query) OVER (PARTITION BY host, section) AS clean
                  FROM sections
                  WHERE trapped = 0
+             ), turns AS (
+                 SELECT id, url, host, depth, section, pages, clean,
+                        DENSE_RANK() OVER (PARTITION BY host
+                                           ORDER BY clean DESC, pages DESC, section) AS turn
+                 FROM ranked
+                 WHERE n <= ?2 OR (is_dir AND n_dir <= ?3)
              )
-             SELECT id, url, host, depth, section, pages FROM ranked
-             WHERE n <= ?2 OR (is_dir AND n_dir <= ?3)
-             ORDER BY clean DESC, pages DESC, host, section, url
+             SELECT id, url, host, depth, section, pages FROM turns
+             ORDER BY turn, clean DESC, pages DESC, host, section, url
              LIMIT ?4",
         )
         .bind(audit.0)

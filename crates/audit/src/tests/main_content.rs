@@ -467,7 +467,7 @@ fn a_canonical_merges_near_identical_pages_and_says_so() {
             EvidenceKind::Canonical {
                 content: CanonicalContent::Near { percent },
                 ..
-            } if percent >= 90 && percent < 100
+            } if (90..100).contains(&percent)
         ),
         "{:#?}",
         reply.evidence
