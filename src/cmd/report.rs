@@ -183,6 +183,22 @@ pub fn print(audit: impl Into<Subject>, input: &AuditInput, analysis: &Analysis,
         id.0,
         input.urls.len(),
     );
+    // The URL variants Dustpan made up to test the server's rules are no URLs of the
+    // site: its own URLs and answers are counted apart.
+    let made_up = input.made_up_urls();
+    if !made_up.is_empty() {
+        let own_ok = input
+            .fetches
+            .iter()
+            .filter(|f| !made_up.contains(&f.url_id))
+            .filter(|f| f.status.is_some_and(|s| (200..300).contains(&s)))
+            .count();
+        println!(
+            "  the site's own: {} URLs ({own_ok} answered 2xx); {} URL variants Dustpan made up to test the server's rules (URL variants below)",
+            input.urls.len() - made_up.len(),
+            made_up.len()
+        );
+    }
     if let Some(stop) = &stop {
         println!("Stopped at {}: {}", stop.reason, stop.detail);
     }

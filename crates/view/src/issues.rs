@@ -61,6 +61,8 @@ pub fn issues(analysis: &Analysis) -> Vec<IssueView> {
     struct Acc<'a> {
         findings: u32,
         urls: HashSet<&'a str>,
+        /// Pages concerned by findings that name only examples of them.
+        pages: u32,
         fixes: BTreeMap<&'static str, u32>,
         example: Option<String>,
     }
@@ -69,11 +71,17 @@ pub fn issues(analysis: &Analysis) -> Vec<IssueView> {
         let acc = by_kind.entry(f.id).or_insert_with(|| Acc {
             findings: 0,
             urls: HashSet::new(),
+            pages: 0,
             fixes: BTreeMap::new(),
             example: None,
         });
         acc.findings += 1;
-        acc.urls.extend(f.urls.iter().map(String::as_str));
+        // A finding whose URLs are examples (a URL-variant rule's made-up variants)
+        // counts the site's pages it concerns.
+        match f.affects {
+            Some(n) => acc.pages = acc.pages.saturating_add(n),
+            None => acc.urls.extend(f.urls.iter().map(String::as_str)),
+        }
         for fix in &f.fixes {
             *acc.fixes.entry(fix_kind(fix)).or_default() += 1;
         }
@@ -85,7 +93,7 @@ pub fn issues(analysis: &Analysis) -> Vec<IssueView> {
         .into_iter()
         .map(|(id, acc)| {
             let severity = Severity::from(id.severity());
-            let urls = acc.urls.len() as u32;
+            let urls = (acc.urls.len() as u32).saturating_add(acc.pages);
             let mut fixes: Vec<(&str, u32)> = acc.fixes.into_iter().collect();
             fixes.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
             let how_to_fix = if fixes.is_empty() {
