@@ -35,6 +35,14 @@ pub(crate) struct Demo {
     pub analysis: Analysis,
     /// The URLs fetched (with a response or not).
     pub fetched: Vec<String>,
+    /// The URLs Dustpan made up (URL-variant probes), and the fetches of the others.
+    made_up: Vec<String>,
+    own_fetches: usize,
+    /// The desktop app's overview and Issues view of the audit.
+    overview: view::Overview,
+    issues: Vec<view::IssueView>,
+    /// `links_to_non_preferred.csv` of `dustpan export`.
+    links_csv: String,
     /// `dustpan report --top 1000`.
     report: String,
     /// The contents of [`EXPORTS`], by file name.
@@ -43,7 +51,7 @@ pub(crate) struct Demo {
 
 /// The analysis `dustpan report` makes of the audit (the workflow's own load, with the
 /// audit's validation samples and carried rules), with the URLs it fetched.
-fn analyse(db: &Path) -> (Analysis, Vec<String>) {
+fn analyse(db: &Path) -> (Analysis, Vec<String>, view::OpenAudit) {
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let store = store::Store::open(db).await.unwrap();
@@ -63,7 +71,10 @@ fn analyse(db: &Path) -> (Analysis, Vec<String>) {
             .filter_map(|f| urls.get(&f.url_id).cloned())
             .collect();
         store.close().await;
-        (audit::analyse(&input, &loaded.config), fetched)
+        let analysis = audit::analyse(&input, &loaded.config);
+        let open =
+            view::OpenAudit::from_parts(loaded.audit, input, analysis.clone(), "seo".to_owned());
+        (analysis, fetched, open)
     })
 }
 
@@ -93,8 +104,28 @@ pub(crate) fn demo_analysis() -> &'static Demo {
             })
             .collect();
 
-        let (analysis, fetched) = analyse(Path::new(db));
+        let links_csv = std::fs::read_to_string(out.join("links_to_non_preferred.csv"))
+            .expect("dustpan export wrote links_to_non_preferred.csv");
+        let (analysis, fetched, open) = analyse(Path::new(db));
+        let input = open.input();
+        let made_up_ids = input.made_up_urls();
+        let made_up = input
+            .urls
+            .iter()
+            .filter(|u| made_up_ids.contains(&u.id))
+            .map(|u| u.found_url().to_owned())
+            .collect();
+        let own_fetches = input
+            .fetches
+            .iter()
+            .filter(|f| !made_up_ids.contains(&f.url_id))
+            .count();
         Demo {
+            made_up,
+            own_fetches,
+            overview: open.overview().clone(),
+            issues: open.issues(),
+            links_csv,
             analysis,
             fetched,
             report: report.stdout.replace(tmp, "[tmp]"),
@@ -157,4 +188,70 @@ fn the_fixture_canonicals_to_set_match_their_snapshot() {
 #[test]
 fn the_fixture_sitemap_changes_match_their_snapshot() {
     check_export("sitemap_changes.csv");
+}
+
+/// The URLs Dustpan made up to test the server's rules (URL-variant probes) are
+/// evidence about those rules, never the site's problems: only a `VARIANT-*` finding
+/// names them, the status chart counts the site's own answers, no row of the links
+/// export involves them, and a variant rule's issue counts the site's pages it
+/// concerns, not the made-up URLs.
+#[test]
+fn made_up_urls_are_no_site_problem_in_the_fixture_audit() {
+    let demo = demo_analysis();
+    assert!(demo.made_up.len() > 50, "{}", demo.made_up.len());
+    let made_up: std::collections::HashSet<&str> =
+        demo.made_up.iter().map(String::as_str).collect();
+    for f in &demo.analysis.findings {
+        if matches!(
+            f.id,
+            audit::FindingId::VariantDuplicate | audit::FindingId::VariantTemporary
+        ) {
+            assert!(f.affects.is_some(), "{f:#?}");
+            continue;
+        }
+        let named: Vec<&String> = f
+            .urls
+            .iter()
+            .filter(|u| made_up.contains(u.as_str()))
+            .collect();
+        assert!(named.is_empty(), "{} names {named:?}", f.key);
+    }
+    let charted: u32 = demo.overview.status_codes.iter().map(|c| c.count).sum();
+    assert_eq!(
+        charted as usize, demo.own_fetches,
+        "{:?}",
+        demo.overview.status_codes
+    );
+    let mut links = csv::Reader::from_reader(demo.links_csv.as_bytes());
+    for row in links.records() {
+        let row = row.unwrap();
+        for cell in row.iter() {
+            assert!(!made_up.contains(cell), "{row:?}");
+        }
+    }
+    // "Fix these first": the site's errors, before any warning about URL variants.
+    let first: Vec<&str> = demo
+        .issues
+        .iter()
+        .take(5)
+        .map(|i| i.code.as_str())
+        .collect();
+    assert!(
+        first.iter().all(|c| !c.starts_with("VARIANT-")),
+        "{first:?}"
+    );
+    for issue in demo
+        .issues
+        .iter()
+        .filter(|i| i.code.starts_with("VARIANT-"))
+    {
+        let pages: u32 = demo
+            .analysis
+            .findings
+            .iter()
+            .filter(|f| f.id.code() == issue.code)
+            .filter_map(|f| f.affects)
+            .sum();
+        assert_eq!(issue.urls, pages, "{issue:#?}");
+    }
 }

@@ -162,6 +162,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// How many issues "Fix these first" lists (as the desktop app's Overview does).
+const FIX_FIRST: usize = 5;
+
 /// Prints the report of an analysis: pages, clusters by cause, findings by severity,
 /// the `top` largest clusters with their fixes and the first `top` findings, learned
 /// DUST rules.
@@ -183,6 +186,22 @@ pub fn print(audit: impl Into<Subject>, input: &AuditInput, analysis: &Analysis,
         id.0,
         input.urls.len(),
     );
+    // The URL variants Dustpan made up to test the server's rules are no URLs of the
+    // site: its own URLs and answers are counted apart.
+    let made_up = input.made_up_urls();
+    if !made_up.is_empty() {
+        let own_ok = input
+            .fetches
+            .iter()
+            .filter(|f| !made_up.contains(&f.url_id))
+            .filter(|f| f.status.is_some_and(|s| (200..300).contains(&s)))
+            .count();
+        println!(
+            "  the site's own: {} URLs ({own_ok} answered 2xx); {} URL variants Dustpan made up to test the server's rules (URL variants below)",
+            input.urls.len() - made_up.len(),
+            made_up.len()
+        );
+    }
     if let Some(stop) = &stop {
         println!("Stopped at {}: {}", stop.reason, stop.detail);
     }
@@ -231,6 +250,21 @@ pub fn print(audit: impl Into<Subject>, input: &AuditInput, analysis: &Analysis,
             _ => "",
         };
         println!("  {n:>6}  {code:<24} {title}{review}");
+    }
+    // The desktop app's "Fix these first": the same ranking (view::issues).
+    let first = view::issues::issues(analysis);
+    if !first.is_empty() {
+        println!("\nFix these first:");
+        for (i, issue) in first.iter().take(FIX_FIRST).enumerate() {
+            let urls = if issue.urls == 1 { "URL" } else { "URLs" };
+            println!(
+                "  {}. {:<24} {} ({} {urls})",
+                i + 1,
+                issue.code,
+                issue.title,
+                issue.urls
+            );
+        }
     }
 
     let mut clusters: Vec<_> = analysis.clusters.iter().collect();

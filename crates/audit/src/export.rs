@@ -94,6 +94,8 @@ struct Index<'a> {
     cluster: HashMap<UrlId, u32>,
     main_words: HashMap<UrlId, u32>,
     blocked: std::collections::HashSet<UrlId>,
+    /// The URLs Dustpan made up ([`AuditInput::made_up_urls`]).
+    made_up: rustc_hash::FxHashSet<UrlId>,
 }
 
 impl<'a> Index<'a> {
@@ -113,6 +115,7 @@ impl<'a> Index<'a> {
             cluster,
             main_words: analysis.main_words.iter().copied().collect(),
             blocked: input.robots_blocks.iter().copied().collect(),
+            made_up: input.made_up_urls(),
         }
     }
 
@@ -293,10 +296,16 @@ pub const PAGES_HEADERS: [Header; 26] = [
 /// Per URL: the links to it (`Inlinks`) and the pages they are on (`Unique Inlinks`).
 /// Hyperlinks only (`<a>`, `<area>`), where the audit recorded which links are; never
 /// the URLs pages declare (shortlink, og:url, ...).
-fn inlinks(input: &AuditInput) -> HashMap<UrlId, (u32, u32)> {
+/// Links on the pages of URLs Dustpan made up (`made_up`) are no links of the site.
+fn inlinks(
+    input: &AuditInput,
+    made_up: &rustc_hash::FxHashSet<UrlId>,
+) -> HashMap<UrlId, (u32, u32)> {
     let hyperlinks_known = input.links.iter().any(|l| l.region.is_some());
     let counted = |l: &&crate::input::LinkRow| {
-        !l.kind.is_declared() && (!hyperlinks_known || l.region.is_some())
+        !l.kind.is_declared()
+            && (!hyperlinks_known || l.region.is_some())
+            && !made_up.contains(&l.from)
     };
     // (links, pages, the last page counted): a page's links are contiguous in the
     // stored order, so one pass counts each page once.
@@ -544,7 +553,7 @@ pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> Tabl
     match table {
         Table::Pages => {
             let mut t = TableData::new(&PAGES_HEADERS);
-            let inlinks = inlinks(input);
+            let inlinks = inlinks(input, &ix.made_up);
             let found_via = found_via(input);
             let main_hash: HashMap<UrlId, u64> = analysis.main_hashes.iter().copied().collect();
             // The first declaration of each source (headers come first in `canonicals`).
@@ -804,8 +813,13 @@ pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> Tabl
                 .iter()
                 .map(|a| ((a.from, a.to), a.text.as_str()))
                 .collect();
-            // A URL a page declares (shortlink, og:url, ...) is no link to change.
-            for l in input.links.iter().filter(|l| !l.kind.is_declared()) {
+            // A URL a page declares (shortlink, og:url, ...) is no link to change; a
+            // page Dustpan made up (a URL-variant probe) is none of the site's.
+            for l in input
+                .links
+                .iter()
+                .filter(|l| !l.kind.is_declared() && !ix.made_up.contains(&l.from))
+            {
                 // A link to the page itself (a fragment, a skip link) is no link to fix.
                 let Some(to) = l.to.filter(|&to| to != l.from) else {
                     continue;

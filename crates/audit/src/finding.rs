@@ -853,6 +853,12 @@ pub struct Finding {
     pub evidence: Vec<String>,
     /// The fix.
     pub fixes: Vec<Fix>,
+    /// How many of the site's own pages the finding concerns, when its URLs are only
+    /// examples of them: a URL-variant rule's finding names the variants Dustpan made
+    /// up, and concerns every page of the site sections where they answered so. What
+    /// ranks the finding; `None` when its URLs are what it concerns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub affects: Option<u32>,
 }
 
 impl Finding {
@@ -873,6 +879,7 @@ impl Finding {
             urls: Vec::new(),
             evidence: Vec::new(),
             fixes: Vec::new(),
+            affects: None,
         }
     }
 
@@ -884,6 +891,25 @@ impl Finding {
             }
         }
         self
+    }
+
+    pub(crate) fn affects(mut self, pages: u32) -> Finding {
+        self.affects = Some(pages);
+        self
+    }
+
+    /// How many of the site's URLs the finding concerns: [`Finding::affects`], else
+    /// its distinct URLs.
+    pub fn concerns(&self) -> usize {
+        match self.affects {
+            Some(n) => n as usize,
+            None => {
+                let mut urls: Vec<&str> = self.urls.iter().map(String::as_str).collect();
+                urls.sort_unstable();
+                urls.dedup();
+                urls.len()
+            }
+        }
     }
 
     pub(crate) fn evidence(mut self, line: String) -> Finding {

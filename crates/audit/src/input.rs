@@ -52,6 +52,42 @@ pub struct AuditInput {
     pub probes: Vec<ProbeRow>,
 }
 
+impl AuditInput {
+    /// The URLs Dustpan made up rather than found on the site: the URL-variant probes
+    /// no page, sitemap or redirect named (admitted as a `variant` below a start URL),
+    /// and every URL first found through one of them (a probe's redirect target, a link
+    /// of a probe's page). They are evidence about the server's rules, stated by the
+    /// `VARIANT-*` findings and `url_variants.csv`; the site's errors, its status
+    /// counts, its links and the findings about its pages leave them out.
+    pub fn made_up_urls(&self) -> rustc_hash::FxHashSet<UrlId> {
+        let mut out: rustc_hash::FxHashSet<UrlId> = self
+            .urls
+            .iter()
+            .filter(|u| u.is_probe())
+            .map(|u| u.id)
+            .collect();
+        if out.is_empty() {
+            return out;
+        }
+        // A URL's finder was admitted before it: one pass in admission order reaches
+        // every descendant; the loop repeats for rows out of order.
+        loop {
+            let before = out.len();
+            for u in &self.urls {
+                if let Some(from) = u.found_from
+                    && out.contains(&from)
+                    && !matches!(u.found_via, FoundVia::Start | FoundVia::Sitemap)
+                {
+                    out.insert(u.id);
+                }
+            }
+            if out.len() == before {
+                return out;
+            }
+        }
+    }
+}
+
 /// One origin's robots.txt as the crawler read it (`robots`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -338,6 +374,12 @@ pub struct UrlRow {
 }
 
 impl UrlRow {
+    /// Whether the URL is a URL-variant probe's alone: requested after the crawl,
+    /// found by nothing else (a start URL's own variants are at depth 0).
+    pub fn is_probe(&self) -> bool {
+        self.found_via == FoundVia::Variant && self.depth > 0
+    }
+
     /// The URL as first found: `url`, or `url_rfc3986` where `url` is empty (the store's
     /// loader leaves it empty when the two are the same, to hold each URL once).
     pub fn found_url(&self) -> &str {

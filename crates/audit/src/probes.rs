@@ -121,6 +121,12 @@ pub struct VariantProbe {
     /// redirect names it): a URL of the site, not only a probe's.
     #[serde(default)]
     pub known: bool,
+    /// The site's own pages this sample speaks for: the distinct pages (served, the
+    /// preferred URL of their cluster, none made up by Dustpan) of its page's site
+    /// section (host and first path segment, as the probes are sampled), or of its
+    /// host for a rule about the host name or scheme.
+    #[serde(default)]
+    pub reach: u32,
 }
 
 /// One rule of URL variants, over its samples (a row of `url_variants.csv`).
@@ -197,6 +203,7 @@ pub(crate) fn analyse(site: &Site<'_>, clusters: &Clusters) -> Vec<VariantRule> 
         return Vec::new();
     }
     let mut by_rule: BTreeMap<ProbeRule, Vec<VariantProbe>> = BTreeMap::new();
+    let pages = pages_by_section(site, clusters);
     for p in probes {
         let (Some(v), Some(b)) = (site.idx(p.url), site.idx(p.base)) else {
             continue;
@@ -208,7 +215,8 @@ pub(crate) fn analyse(site: &Site<'_>, clusters: &Clusters) -> Vec<VariantRule> 
             base: site.url_string(b),
             verdict,
             answer,
-            known: row.found_via != crate::input::FoundVia::Variant || row.depth == 0,
+            known: !row.is_probe(),
+            reach: reach(&pages, p.rule, site.url(b)),
         });
     }
     ProbeRule::ALL
@@ -230,6 +238,69 @@ pub(crate) fn analyse(site: &Site<'_>, clusters: &Clusters) -> Vec<VariantRule> 
             }
         })
         .collect()
+}
+
+/// A URL's site section as the probes are sampled: its host (lower-cased, with the
+/// port) and its first path segment.
+fn section_of(url: &str) -> (String, String) {
+    let (_, authority, _) = origin_and_host(url);
+    let path = path_of(url);
+    let first = path
+        .trim_start_matches('/')
+        .split('/')
+        .next()
+        .unwrap_or("")
+        .to_owned();
+    (authority.to_ascii_lowercase(), first)
+}
+
+/// The site's own distinct pages per section: served (2xx, no redirect), the preferred
+/// URL of their cluster, in scope, none made up by Dustpan.
+fn pages_by_section(site: &Site<'_>, clusters: &Clusters) -> FxHashMap<(String, String), u32> {
+    let mut out: FxHashMap<(String, String), u32> = FxHashMap::default();
+    for i in 0..site.n as u32 {
+        if site.serves(i)
+            && !site.external[i as usize]
+            && !site.made_up[i as usize]
+            && clusters.preferred_of(i) == i
+        {
+            *out.entry(section_of(site.url(i))).or_default() += 1;
+        }
+    }
+    out
+}
+
+/// The pages a sample of `rule` on `base` speaks for (see [`VariantProbe::reach`]).
+fn reach(pages: &FxHashMap<(String, String), u32>, rule: ProbeRule, base: &str) -> u32 {
+    let (host, section) = section_of(base);
+    if host_wide(rule) {
+        pages
+            .iter()
+            .filter(|((h, _), _)| *h == host)
+            .map(|(_, n)| n)
+            .sum()
+    } else {
+        pages.get(&(host, section)).copied().unwrap_or(0)
+    }
+}
+
+/// The site's pages a rule's samples with one verdict speak for: each section (each
+/// host, for a rule about the host) counted once.
+fn pages_concerned(rule: ProbeRule, hits: &[&VariantProbe]) -> u32 {
+    let mut seen: FxHashSet<(String, String)> = FxHashSet::default();
+    let mut n = 0u32;
+    for p in hits {
+        let (host, section) = section_of(&p.base);
+        let key = if host_wide(rule) {
+            (host, String::new())
+        } else {
+            (host, section)
+        };
+        if seen.insert(key) {
+            n = n.saturating_add(p.reach);
+        }
+    }
+    n
 }
 
 /// The median by severity of the answered samples (see the module docs).
@@ -505,6 +576,15 @@ fn path_of(url: &str) -> &str {
     path.split(['?', '#']).next().unwrap_or(path)
 }
 
+/// `1 page`, `5 pages`.
+fn count_pages(n: u32) -> String {
+    if n == 1 {
+        "1 page".to_owned()
+    } else {
+        format!("{n} pages")
+    }
+}
+
 /// `1 of 5 samples answers`, `5 of 5 samples answer`.
 fn of_samples(k: u32, n: u32, verb: &str) -> String {
     let noun = if n == 1 { "sample" } else { "samples" };
@@ -560,8 +640,19 @@ pub(crate) fn findings(rules: &[VariantRule]) -> Vec<Finding> {
                 )
             };
             let (_, authority, _) = origin_and_host(&first.base);
+            let pages = pages_concerned(r.rule, &hits);
             let mut f = Finding::new(id, &[r.rule.as_str(), &authority], summary)
-                .urls(hits.iter().flat_map(|p| [p.url.clone(), p.base.clone()]));
+                .urls(hits.iter().flat_map(|p| [p.url.clone(), p.base.clone()]))
+                .affects(pages)
+                .evidence(format!(
+                    "One server rule concerns {} of the site: {}.",
+                    count_pages(pages),
+                    if host_wide(r.rule) {
+                        "every page of the host"
+                    } else {
+                        "the pages of the site sections whose samples answered so"
+                    }
+                ));
             for p in &hits {
                 f = f.evidence(format!(
                     "{} answers {} (a variant of {})",
@@ -737,6 +828,7 @@ pub(crate) fn merge(rules: &[VariantRule], findings: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tests::only;
 
     fn probe(verdict: ProbeVerdict) -> VariantProbe {
         VariantProbe {
@@ -745,6 +837,7 @@ mod tests {
             verdict,
             answer: String::new(),
             known: false,
+            reach: 0,
         }
     }
 
@@ -926,6 +1019,116 @@ mod tests {
     }
 
     #[test]
+    fn made_up_urls_are_evidence_about_a_rule_never_the_site_s_problems() {
+        use crate::export::{Cell, Table, table_data};
+        use crate::tests::B;
+        let mut b = B::new();
+        let home = u("/");
+        b.page(&home, 1).start(&home);
+        // Twelve shop pages and three news pages, each linked from the home page.
+        for i in 0..12 {
+            b.page(&u(&format!("/shop/p{i}")), 100 + i)
+                .link(&home, &u(&format!("/shop/p{i}")));
+        }
+        for i in 0..3 {
+            b.page(&u(&format!("/news/n{i}")), 200 + i)
+                .link(&home, &u(&format!("/news/n{i}")));
+        }
+        // The site's own duplicate: a linked URL with an empty query.
+        let real = u("/shop/p4?");
+        b.page(&real, 104).link(&home, &real);
+        // Two empty-query probes serve their pages; their pages link a redirect the
+        // site's own pages never link.
+        let old = u("/old");
+        b.redirect(&old, &u("/shop/p3"), 301);
+        for i in [1, 2] {
+            let probe = u(&format!("/shop/p{i}?"));
+            b.page(&probe, 100 + i)
+                .probe(&probe, &u(&format!("/shop/p{i}")), ProbeRule::EmptyQuery)
+                .link(&probe, &old);
+        }
+        // A probe whose redirect leads to a URL nothing else names, which answers 404.
+        let upper = u("/SHOP/P5");
+        let gone = u("/shop/p5-old");
+        b.redirect(&upper, &gone, 301).status(&gone, 404).probe(
+            &upper,
+            &u("/shop/p5"),
+            ProbeRule::PathCase,
+        );
+        let upper_id = b.id(&upper);
+        let gone_id = b.id(&gone);
+        b.input.urls[gone_id as usize - 1].found_from = Some(upper_id);
+        b.input.urls[gone_id as usize - 1].found_via = crate::input::FoundVia::Redirect;
+
+        let made_up = b.input.made_up_urls();
+        let mut named: Vec<&str> = made_up
+            .iter()
+            .map(|&id| b.input.urls[id as usize - 1].url.as_str())
+            .collect();
+        named.sort_unstable();
+        assert_eq!(
+            named,
+            [
+                u("/SHOP/P5"),
+                u("/shop/p1?"),
+                u("/shop/p2?"),
+                u("/shop/p5-old")
+            ]
+        );
+
+        let a = b.analyse();
+        for f in &a.findings {
+            let variant = matches!(
+                f.id,
+                FindingId::VariantDuplicate | FindingId::VariantTemporary
+            );
+            assert!(
+                variant || !f.urls.iter().any(|x| named.contains(&x.as_str())),
+                "{f:#?}"
+            );
+        }
+        // The site's own duplicate stands alone; the probes are one rule's finding,
+        // concerning the twelve pages of the shop section.
+        let dup = only(&a, FindingId::DupParam);
+        assert_eq!(dup.urls, [real.clone(), u("/shop/p4")], "{dup:#?}");
+        let rule = only(&a, FindingId::VariantDuplicate);
+        assert!(rule.key.contains("empty_query"), "{rule:#?}");
+        assert_eq!(rule.affects, Some(12), "{rule:#?}");
+        assert_eq!(rule.concerns(), 12);
+        assert!(
+            a.findings_with(FindingId::LinkToRedirect).next().is_none(),
+            "only a probe's page links {old}: {:#?}",
+            a.findings
+        );
+        // No link of a made-up page in the links export or the inlink counts.
+        let links = table_data(Table::LinksToNonPreferred, &b.input, &a);
+        assert!(
+            links
+                .rows
+                .iter()
+                .all(|r| !named.iter().any(|m| r[0] == Cell::Text((*m).to_owned()))),
+            "{:#?}",
+            links.rows
+        );
+        let pages = table_data(Table::Pages, &b.input, &a);
+        let inlinks = pages
+            .headers
+            .iter()
+            .position(|h| h.title == "Inlinks")
+            .unwrap();
+        let row = pages
+            .rows
+            .iter()
+            .find(|r| r[0] == Cell::Text(old.clone()))
+            .unwrap();
+        assert!(
+            matches!(row[inlinks], Cell::Empty | Cell::Int(0)),
+            "{:?}",
+            row[inlinks]
+        );
+    }
+
+    #[test]
     fn an_audit_without_probes_has_no_variant_table() {
         let mut b = crate::tests::B::new();
         b.page(&u("/"), 1);
@@ -947,6 +1150,7 @@ mod tests {
             verdict: ProbeVerdict::Duplicate,
             answer: String::new(),
             known: false,
+            reach: 0,
         }];
         let (nginx, apache) = server_rules(ProbeRule::HostWww, "https://example.test/a", &p);
         assert!(nginx.contains("server_name www.example.test;"), "{nginx}");

@@ -128,6 +128,9 @@ pub(crate) struct Site<'a> {
     pub hreflang_in: Vec<u32>,
     /// robots.txt blocked it.
     pub blocked: Vec<bool>,
+    /// Dustpan made it up (a URL-variant probe, or found only through one, see
+    /// [`AuditInput::made_up_urls`]): its links are no links of the site.
+    pub made_up: Vec<bool>,
     /// Out of the audit's scope (another site).
     pub external: Vec<bool>,
     /// The site prefers this scheme, as shown by its redirects.
@@ -190,6 +193,7 @@ impl<'a> Site<'a> {
             sitemap_count: vec![0; n],
             hreflang_in: vec![0; n],
             blocked: vec![false; n],
+            made_up: vec![false; n],
             external: vec![false; n],
             preferred_scheme: None,
             demoted_hosts: Vec::new(),
@@ -201,6 +205,11 @@ impl<'a> Site<'a> {
             site.external[i] = row.state == UrlState::Skipped
                 && row.reason.as_ref().map(|r| r.kind) == Some(ReasonKind::OutOfScope);
             site.blocked[i] = row.state == UrlState::Blocked;
+        }
+        for id in input.made_up_urls() {
+            if let Some(i) = site.idx(id) {
+                site.made_up[i as usize] = true;
+            }
         }
         for &id in &input.robots_blocks {
             if let Some(i) = site.idx(id) {
@@ -581,7 +590,11 @@ impl<'a> Site<'a> {
             let (Some(f), Some(t)) = (self.idx(l.from), l.to.and_then(|t| self.idx(t))) else {
                 continue;
             };
-            if f == t || self.external[f as usize] || self.external[t as usize] {
+            if f == t
+                || self.external[f as usize]
+                || self.external[t as usize]
+                || self.made_up[f as usize]
+            {
                 continue;
             }
             if l.kind.is_declared() {

@@ -177,19 +177,64 @@ fn find(names: &[&str]) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// Kills the server when the test ends, whether it passed or not.
+/// Stops the server when the test ends, whether it passed or not: the server runs in
+/// a process group of its own (see [`start`]), and the whole group is stopped, so
+/// that Apache's worker processes go with their parent.
 struct Running(Child);
+
+impl Running {
+    /// Sends `signal` to the server's process group.
+    fn signal_group(&self, signal: &str) {
+        let group = format!("-{}", self.0.id());
+        let _ = Command::new("kill")
+            .args([signal, "--", &group])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+}
 
 impl Drop for Running {
     fn drop(&mut self) {
-        let _ = self.0.kill();
+        // A graceful stop first: the parent stops its children and exits.
+        self.signal_group("-TERM");
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline && !matches!(self.0.try_wait(), Ok(Some(_))) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // Whatever is left of the group (a child that outlived its parent) goes too.
+        self.signal_group("-KILL");
         let _ = self.0.wait();
     }
 }
 
+/// The processes (other than zombies) whose command line names `dir`: none may be
+/// left once a test's server is stopped.
+fn processes_naming(dir: &Path) -> Vec<String> {
+    let needle = dir.to_string_lossy().into_owned();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for e in entries.flatten() {
+        let pid = e.file_name().to_string_lossy().into_owned();
+        if !pid.chars().all(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if cmdline.contains(&needle) {
+            out.push(format!("{pid} {cmdline}"));
+        }
+    }
+    out
+}
+
 /// Starts `cmd` and waits until `port` accepts connections.
 fn start(mut cmd: Command, port: u16, log: &Path) -> Running {
+    use std::os::unix::process::CommandExt;
     let child = cmd
+        .process_group(0)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
@@ -392,8 +437,11 @@ fn nginx_serves_the_redirect_map() {
     let mut test = cmd();
     test.arg("-t");
     check(test, &format!("nginx -t\n{map}"));
-    let _server = start(cmd(), port, &d.join("error.log"));
+    let server = start(cmd(), port, &d.join("error.log"));
     let wrong = run_cases(port, &cases);
+    drop(server);
+    let left = processes_naming(d);
+    assert!(left.is_empty(), "left running: {left:#?}");
     assert!(wrong.is_empty(), "{}\n\n{map}", wrong.join("\n"));
 }
 
@@ -413,8 +461,12 @@ fn apache_serves_the_redirect_map() {
     check(test, &format!("apache2 -t\n{map}"));
     let mut run = cmd();
     run.arg("-DFOREGROUND");
-    let _server = start(run, port, &d.join("error.log"));
+    let server = start(run, port, &d.join("error.log"));
     let wrong = run_cases(port, &cases);
+    drop(server);
+    // Apache's workers are stopped with it: the test leaves no process behind.
+    let left = processes_naming(d);
+    assert!(left.is_empty(), "left running: {left:#?}");
     assert!(wrong.is_empty(), "{}\n\n{map}", wrong.join("\n"));
 }
 

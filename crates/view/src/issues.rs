@@ -1,10 +1,20 @@
 //! The Issues view: one row per finding kind present in an audit, ranked by a priority,
 //! and the table of the URLs each kind names.
 //!
+//! **Ranking.** Site errors come first: every kind whose severity is error (a broken
+//! internal link, a redirect loop or a redirect to an error, a canonical to an error
+//! or a noindex page, a sitemap listing an error, ...) and an indexable page
+//! canonicalised away to an unrelated page (`CANON-TO-UNRELATED`). A site error on
+//! one real page outranks a warning about any number of URL variants: a broken page
+//! loses visitors and rankings today, while a duplicate variant only costs crawling
+//! and consolidation. Within each of the two groups the priority orders:
+//!
 //! Priority = severity weight × log2(1 + distinct URLs), with weights error 3,
 //! warning 2, notice 1: an error on one URL (3.0) ranks with a warning on about two
 //! (2 × log2 3 ≈ 3.17), and a kind on many URLs outranks one on a few without the URL
-//! count swamping severity (a notice needs 64 URLs to reach an error on three).
+//! count swamping severity (a notice needs 64 URLs to reach an error on three). A
+//! URL-variant rule's finding counts the site's pages it concerns
+//! ([`audit::Finding::affects`]), never the variants Dustpan made up.
 
 use crate::family::family_of;
 use crate::types::{IssueView, Severity};
@@ -57,11 +67,20 @@ fn fix_kind(f: &Fix) -> &'static str {
     }
 }
 
-/// Every finding kind present in `analysis`, highest priority first (ties by code).
+/// Whether a kind is a site error, ranked before every other kind (see the module
+/// docs).
+pub fn site_error(id: FindingId) -> bool {
+    id.severity() == audit::Severity::Error || id == FindingId::CanonToUnrelated
+}
+
+/// Every finding kind present in `analysis`: site errors first, then the others, each
+/// group highest priority first (ties by code).
 pub fn issues(analysis: &Analysis) -> Vec<IssueView> {
     struct Acc<'a> {
         findings: u32,
         urls: HashSet<&'a str>,
+        /// Pages concerned by findings that name only examples of them.
+        pages: u32,
         fixes: BTreeMap<&'static str, u32>,
         example: Option<String>,
     }
@@ -70,11 +89,17 @@ pub fn issues(analysis: &Analysis) -> Vec<IssueView> {
         let acc = by_kind.entry(f.id).or_insert_with(|| Acc {
             findings: 0,
             urls: HashSet::new(),
+            pages: 0,
             fixes: BTreeMap::new(),
             example: None,
         });
         acc.findings += 1;
-        acc.urls.extend(f.urls.iter().map(String::as_str));
+        // A finding whose URLs are examples (a URL-variant rule's made-up variants)
+        // counts the site's pages it concerns.
+        match f.affects {
+            Some(n) => acc.pages = acc.pages.saturating_add(n),
+            None => acc.urls.extend(f.urls.iter().map(String::as_str)),
+        }
         for fix in &f.fixes {
             *acc.fixes.entry(fix_kind(fix)).or_default() += 1;
         }
@@ -86,7 +111,7 @@ pub fn issues(analysis: &Analysis) -> Vec<IssueView> {
         .into_iter()
         .map(|(id, acc)| {
             let severity = Severity::from(id.severity());
-            let urls = acc.urls.len() as u32;
+            let urls = (acc.urls.len() as u32).saturating_add(acc.pages);
             let mut fixes: Vec<(&str, u32)> = acc.fixes.into_iter().collect();
             fixes.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
             let how_to_fix = if fixes.is_empty() {
@@ -110,9 +135,11 @@ pub fn issues(analysis: &Analysis) -> Vec<IssueView> {
             }
         })
         .collect();
+    let error = |i: &IssueView| FindingId::from_code(&i.code).is_some_and(site_error);
     out.sort_by(|a, b| {
-        b.priority
-            .total_cmp(&a.priority)
+        error(b)
+            .cmp(&error(a))
+            .then_with(|| b.priority.total_cmp(&a.priority))
             .then_with(|| a.code.cmp(&b.code))
     });
     out
@@ -186,6 +213,69 @@ mod tests {
         }
         assert!(priority(Severity::Notice, 100) > priority(Severity::Notice, 50));
         assert!(priority(Severity::Error, u32::MAX).is_finite());
+    }
+
+    /// A finding of `id` naming `urls`, concerning `affects` pages when given.
+    fn finding(id: &str, urls: &[&str], affects: Option<u32>) -> audit::Finding {
+        let code = FindingId::from_code(id).unwrap();
+        serde_json::from_value(serde_json::json!({
+            "id": id,
+            "key": format!("{} {}", code.code(), urls.join(" ")),
+            "severity": code.severity(),
+            "title": code.title(),
+            "why": code.why(),
+            "summary": "",
+            "urls": urls,
+            "evidence": [],
+            "fixes": [],
+            "affects": affects,
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_site_error_on_one_page_outranks_warnings_about_url_variants() {
+        let analysis = Analysis {
+            findings: vec![
+                // Upper-case and parameter variants serve every page of the site.
+                finding(
+                    "VARIANT-DUPLICATE",
+                    &["https://example.com/A", "https://example.com/a"],
+                    Some(400),
+                ),
+                finding(
+                    "DUP-PARAM",
+                    &[
+                        "https://example.com/a?utm_source=x",
+                        "https://example.com/a",
+                    ],
+                    None,
+                ),
+                // One real page links a URL that answers 404.
+                finding("LINK-BROKEN", &["https://example.com/gone"], None),
+                // An indexable page declares an unrelated page canonical.
+                finding(
+                    "CANON-TO-UNRELATED",
+                    &["https://example.com/b", "https://example.com/c"],
+                    None,
+                ),
+            ],
+            ..Analysis::default()
+        };
+        let ranked = issues(&analysis);
+        let codes: Vec<&str> = ranked.iter().map(|i| i.code.as_str()).collect();
+        assert_eq!(
+            codes,
+            [
+                "CANON-TO-UNRELATED",
+                "LINK-BROKEN",
+                "VARIANT-DUPLICATE",
+                "DUP-PARAM"
+            ]
+        );
+        // The variant rule counts the site's pages it concerns, not its examples.
+        assert_eq!(ranked[2].urls, 400);
+        assert!(ranked[2].priority > ranked[0].priority);
     }
 
     #[test]

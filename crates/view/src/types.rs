@@ -632,7 +632,8 @@ pub struct Overview {
     pub findings_by_family: Vec<CountItem>,
     /// Clusters per main cause.
     pub clusters_by_cause: Vec<CountItem>,
-    /// Fetches per status code (`200`, `301`, `no response`, ...).
+    /// Fetches per status code (`200`, `301`, `no response`, ...) of the site's own URLs
+    /// (the URL variants Dustpan made up to test the server's rules left out).
     pub status_codes: Vec<CountItem>,
     /// Redirect chains per length (`1`, `2`, `3`, `4+` hops).
     pub redirect_chain_lengths: Vec<CountItem>,
@@ -726,7 +727,8 @@ pub struct IssueView {
     pub tier: Tier,
     /// Findings of this kind.
     pub findings: u32,
-    /// Distinct URLs they name.
+    /// Distinct URLs they name; a URL-variant rule's finding counts the site's pages
+    /// it concerns instead of the variants Dustpan made up as examples.
     pub urls: u32,
     /// Severity weight × log2(1 + URLs), rounded to two decimals (see
     /// [`crate::issues::priority`]); the list is sorted by it, highest first.

@@ -33,7 +33,8 @@ tier: Tier,
  */
 findings: number, 
 /**
- * Distinct URLs they name.
+ * Distinct URLs they name; a URL-variant rule's finding counts the site's pages
+ * it concerns instead of the variants Dustpan made up as examples.
  */
 urls: number, 
 /**

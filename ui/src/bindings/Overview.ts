@@ -55,7 +55,8 @@ findingsByFamily: Array<CountItem>,
  */
 clustersByCause: Array<CountItem>, 
 /**
- * Fetches per status code (`200`, `301`, `no response`, ...).
+ * Fetches per status code (`200`, `301`, `no response`, ...) of the site's own URLs
+ * (the URL variants Dustpan made up to test the server's rules left out).
  */
 statusCodes: Array<CountItem>, 
 /**

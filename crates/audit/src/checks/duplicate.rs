@@ -55,7 +55,9 @@ fn duplicates(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             let Some(kind) = cx.clusters.kinds[m as usize] else {
                 continue;
             };
-            if !site.indexable(m) {
+            // A URL Dustpan made up (a URL-variant probe) is stated by its rule's
+            // finding (`VARIANT-*`), never as a duplicate of the site's.
+            if !site.indexable(m) || site.made_up[m as usize] {
                 continue;
             }
             found.push(Dup { m, p, kind });

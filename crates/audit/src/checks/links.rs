@@ -28,7 +28,7 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         let (Some(f), Some(t)) = (site.idx(a.from), site.idx(a.to)) else {
             continue;
         };
-        if site.external[f as usize] {
+        if site.external[f as usize] || site.made_up[f as usize] {
             continue;
         }
         if let Some(list) = anchors.get_mut(&t) {
@@ -130,6 +130,9 @@ fn template_slots(
     let mut regions: FxHashMap<u32, FxHashMap<Option<crate::LinkRegion>, u32>> =
         FxHashMap::default();
     for l in site.input.links.iter().filter(|l| !l.kind.is_declared()) {
+        if site.idx(l.from).is_some_and(|f| site.made_up[f as usize]) {
+            continue;
+        }
         if let Some(&t) = l.to.and_then(|to| ids.get(&to)) {
             *regions.entry(t).or_default().entry(l.region).or_default() += 1;
         }

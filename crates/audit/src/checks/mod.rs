@@ -229,7 +229,9 @@ impl<'s, 'a> Ctx<'s, 'a> {
         // The most common anchor text of each.
         let mut texts: FxHashMap<UrlId, FxHashMap<&str, u32>> = FxHashMap::default();
         for a in &site.input.anchors {
-            if found.contains_key(&a.to) {
+            if found.contains_key(&a.to)
+                && !site.idx(a.from).is_some_and(|f| site.made_up[f as usize])
+            {
                 let t = a.text.trim();
                 if !t.is_empty() {
                     *texts.entry(a.to).or_default().entry(t).or_default() += 1;
