@@ -1,34 +1,52 @@
 #!/usr/bin/env python3
-"""Scores a Dustpan audit of the MediaWiki proving ground against the wiki's truth.
+"""Scores a Dustpan audit of a proving ground against the ground's truth.
 
-    score.py --state STATE_DIR --export EXPORT_DIR [--json] [--top N]
+    score.py --truth GROUND/truth.py --state STATE_DIR --export EXPORT_DIR [--json] [--top N]
+
+GROUND/truth.py defines `Truth(state_dir)` with `.explain(url) -> (entity, kinds)`,
+`.entity(url)` and `.entity_url(entity)`, and may define `.dup_group(entity)`: a key
+shared by entities that are different objects with the same content (a post copied
+under two slugs). A pair of URLs of two such entities is neither required nor wrong:
+it is counted apart ("duplicate-content pairs"), not as a false positive. The module
+may set GROUND (its name) and PAGE_URL (what the preferred URL of a page should be).
 
 EXPORT_DIR is `dustpan export AUDIT_ID --db DB --out EXPORT_DIR`. Read:
   pages.csv     Address, Status Code, ..., Cluster, Preferred URL   (every URL)
   clusters.csv  Cluster, Preferred URL, Address, Role, Status Code, Why In Cluster, ...
 Scored: every fetched URL (Status Code present). Audit clusters come from clusters.csv
 (pages.csv's Cluster column is cross-checked); a fetched URL in no cluster is a
-singleton. Truth entities come from truth.py (the wiki's database).
+singleton. Truth entities come from truth.py (the application's own data).
 
 Pairwise: a true positive is a pair of URLs in one audit cluster with one entity; a
 false positive a pair in one cluster with two entities; a false negative a pair with
 one entity in two clusters. Precision = TP / (TP + FP), recall = TP / (TP + FN).
 Scores are given for all fetched URLs and for the page views only (URLs whose entity
-is a page, so actions, specials, revisions and 404s are left out).
+is a page, so actions, specials, revisions, feeds and 404s are left out).
 
 Exit code 0 (2 on a usage or input error).
 """
 
 import argparse
 import csv
+import importlib.util
 import json
 import os
 import sys
 from collections import Counter, defaultdict
 
 sys.dont_write_bytecode = True  # no __pycache__ in the work tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from truth import Truth  # noqa: E402
+
+
+def load_truth(path):
+    """The truth module of a ground (GROUND/truth.py), imported from its file."""
+    path = os.path.abspath(path)
+    sys.path.insert(0, os.path.dirname(path))
+    spec = importlib.util.spec_from_file_location("ground_truth", path)
+    if spec is None or spec.loader is None:
+        sys.exit(f"score: cannot load {path}")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def pairs(n):
@@ -55,13 +73,20 @@ def unsafe(cell):
     return cell[1:] if cell[:2] in ("'=", "'+", "'-", "'@") else cell
 
 
-def pairwise(urls, cluster_of, entity_of):
+def pairwise(urls, cluster_of, entity_of, dup_of=None):
     cells = Counter((cluster_of[u], entity_of[u]) for u in urls)
     csize = Counter(cluster_of[u] for u in urls)
     esize = Counter(entity_of[u] for u in urls)
     tp = sum(pairs(n) for n in cells.values())
     pred = sum(pairs(n) for n in csize.values())
     true = sum(pairs(n) for n in esize.values())
+    # Pairs of two entities with the same content (dup_of), in one cluster: neutral.
+    dup = 0
+    if dup_of:
+        dcells = Counter((cluster_of[u], dup_of[u]) for u in urls if dup_of.get(u) is not None)
+        ecells = Counter((cluster_of[u], entity_of[u]) for u in urls if dup_of.get(u) is not None)
+        dup = sum(pairs(n) for n in dcells.values()) - sum(pairs(n) for n in ecells.values())
+    pred -= dup
     # B-cubed: per URL, the share of its cluster that is its entity and the share of
     # its entity that is in its cluster (less dominated by one huge cluster).
     n = len(urls) or 1
@@ -74,6 +99,7 @@ def pairwise(urls, cluster_of, entity_of):
         "audit_clusters_multi": sum(1 for n in csize.values() if n > 1),
         "truth_groups_multi": sum(1 for n in esize.values() if n > 1),
         "true_positive_pairs": tp,
+        "duplicate_content_pairs": dup,
         "false_positive_pairs": pred - tp,
         "false_negative_pairs": true - tp,
         "precision": tp / pred if pred else 1.0,
@@ -89,15 +115,19 @@ def ent_label(truth, e):
     return " ".join(map(str, e))
 
 
-def main():
+def main(argv=None, truth_path=None, default_state=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
-    ap.add_argument("--state", default="/tmp/dustpan-mediawiki")
+    ap.add_argument("--truth", default=truth_path, required=truth_path is None, help="the ground's truth.py")
+    ap.add_argument("--state", default=default_state, required=default_state is None)
     ap.add_argument("--export", required=True)
     ap.add_argument("--json", action="store_true", help="print JSON instead of the summary")
     ap.add_argument("--top", type=int, default=8, help="false merges and missed groups to list")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
 
-    truth = Truth(args.state)
+    mod = load_truth(args.truth)
+    truth = mod.Truth(args.state)
+    ground = getattr(mod, "GROUND", "the ground")
+    page_url_name = getattr(mod, "PAGE_URL", "canonical URL")
     pages = read_csv(os.path.join(args.export, "pages.csv"))
     members = read_csv(os.path.join(args.export, "clusters.csv"))
 
@@ -132,9 +162,11 @@ def main():
     explained = {u: truth.explain(u) for u in fetched}
     ent = {u: explained[u][0] for u in fetched}
 
-    overall = pairwise(fetched, cl, ent)
+    dup_group = getattr(truth, "dup_group", None)
+    dup = {u: dup_group(ent[u]) for u in fetched} if dup_group else None
+    overall = pairwise(fetched, cl, ent, dup)
     page_urls = [u for u in fetched if ent[u][0] == "page"]
-    page_scores = pairwise(page_urls, cl, ent)
+    page_scores = pairwise(page_urls, cl, ent, dup)
 
     # False merges: audit clusters holding URLs of more than one entity.
     by_cluster = defaultdict(list)
@@ -145,8 +177,14 @@ def main():
         groups = defaultdict(list)
         for u in us:
             groups[ent[u]].append(u)
+        if dup and len({dup[u] if dup[u] is not None else ent[u] for u in us}) == 1:
+            groups = {}  # one content under several objects: a duplicate, not a false merge
         if len(groups) > 1:
             fp = pairs(len(us)) - sum(pairs(len(g)) for g in groups.values())
+            if dup:
+                dgroups = Counter(dup[u] for u in us if dup[u] is not None)
+                egroups = Counter(ent[u] for u in us if dup[u] is not None)
+                fp -= sum(pairs(n) for n in dgroups.values()) - sum(pairs(n) for n in egroups.values())
             false_merges.append(
                 {
                     "cluster": c,
@@ -158,6 +196,8 @@ def main():
                         for e, g in sorted(groups.items(), key=lambda x: -len(x[1]))
                     ],
                     "why_example": next((why[u] for u in us if why.get(u)), ""),
+                    "why": {u: why.get(u, "") for u in us},
+                    "kinds": {u: explained[u][1] for u in us},
                 }
             )
     false_merges.sort(key=lambda x: -x["false_pairs"])
@@ -214,7 +254,7 @@ def main():
         for k, v in sorted(kinds.items(), key=lambda x: -x[1]["urls"])
     }
 
-    # Preferred URLs: a cluster whose URLs are all one page should prefer its /wiki/ URL.
+    # Preferred URLs: a cluster whose URLs are all one page should prefer the page's own URL.
     pref_ok = pref_total = 0
     pref_wrong = []
     for c, us in by_cluster.items():
@@ -234,6 +274,8 @@ def main():
     hosts = Counter(u.split("/")[2] if "://" in u else "?" for u in all_urls)
     fetched_hosts = Counter(u.split("/")[2] if "://" in u else "?" for u in fetched)
     result = {
+        "ground": ground,
+        "page_url_name": page_url_name,
         "export": os.path.abspath(args.export),
         "urls_recorded": len(all_urls),
         "urls_fetched": len(fetched),
@@ -263,7 +305,7 @@ def main():
 
 def print_summary(r, top):
     a, p = r["all"], r["page_views"]
-    print(f"Dustpan audit vs MediaWiki truth  ({r['export']})")
+    print(f"Dustpan audit vs {r['ground']} truth  ({r['export']})")
     print(f"URLs: {r['urls_recorded']} recorded, {r['urls_fetched']} fetched (scored), {r['urls_not_fetched']} not fetched")
     print(f"Status codes of fetched URLs: {r['status_codes']}")
     print(f"Hosts fetched: {r['hosts_fetched']}   (recorded: {r['hosts_recorded']})")
@@ -277,11 +319,14 @@ def print_summary(r, top):
             f"{name:24}{s['urls']:>7}{s['precision']:>11.4f}{s['recall']:>9.4f}{s['true_positive_pairs']:>10}"
             f"{s['false_positive_pairs']:>10}{s['false_negative_pairs']:>10}{s['audit_clusters_multi']:>10}{s['truth_groups_multi']:>10}"
         )
+    if a.get("duplicate_content_pairs"):
+        print(f"Duplicate-content pairs (two objects with the same content, in one cluster; neither right nor wrong): "
+              f"{a['duplicate_content_pairs']}")
     print("B-cubed (per URL): " + "; ".join(
         f"{name} precision {s['bcubed_precision']:.4f} recall {s['bcubed_recall']:.4f}"
         for name, s in (("all", a), ("page views", p))))
     pr = r["preferred_url_is_truth_url"]
-    print(f"\nPreferred URL = the page's /wiki/ URL in {pr['ok']} of {pr['clusters']} correct single-page clusters")
+    print(f"\nPreferred URL = the page's {r['page_url_name']} in {pr['ok']} of {pr['clusters']} correct single-page clusters")
     for w in pr["wrong_examples"][:3]:
         print(f"  cluster {w['cluster']}: preferred {w['preferred']}  (truth {w['truth']})")
 
@@ -310,7 +355,7 @@ def print_summary(r, top):
 
     print("\nKinds of URL the audit fetched (a URL has several kinds). dup: its entity has other fetched URLs;")
     print("any/all: in one audit cluster with at least one/all of them; page URL: in the cluster of its page's")
-    print("/wiki/ URL (of those whose /wiki/ URL was fetched); false: its cluster holds other entities.")
+    print(f"{r['page_url_name']} (of those whose {r['page_url_name']} was fetched); false: its cluster holds other entities.")
     print(f"  {'kind':46}{'URLs':>6}{'dup':>6}{'any':>6}{'all':>6}{'page URL':>11}{'false':>7}  statuses")
     for k, v in r["kinds"].items():
         st = " ".join(f"{s}:{n}" for s, n in v["statuses"].items())

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Scores equivalence groups of a URL list against the MediaWiki proving ground's truth.
+"""Scores equivalence groups of a URL list against a proving ground's truth.
 
-    score_groups.py --list URLS.txt --groups GROUPS.tsv [--state DIR] [--json]
+    score_groups.py --truth GROUND/truth.py --state DIR --list URLS.txt --groups GROUPS.tsv [--json]
 
 GROUPS.tsv is what `dustpan normalize --group` and `dustpan learn --group` print: a
 line `COUNT<TAB>CANONICAL` per group, then one `<TAB>URL` line per member. URLs of the
@@ -12,7 +12,8 @@ Figures (every URL of the list has a truth entity, see truth.py):
   a perfect grouping removes);
 - grouped: redundant URLs the grouping removes correctly: URLs less the cells of the
   meet of the grouping and the truth (a group split by entity counts once per entity);
-- grouped wrongly: URLs in a group whose largest entity they are not in.
+- grouped wrongly: URLs in a group whose largest entity they are not in (entities
+  the truth gives one dup_group, the same content under two objects, count as one).
 """
 
 import argparse
@@ -21,8 +22,9 @@ import os
 import sys
 from collections import Counter, defaultdict
 
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from truth import Truth  # noqa: E402
+from score import load_truth  # noqa: E402
 
 
 def read_groups(path):
@@ -41,19 +43,23 @@ def read_groups(path):
     return groups
 
 
-def main():
+def main(argv=None, truth_path=None, default_state=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[1])
-    ap.add_argument("--state", default="/tmp/dustpan-mediawiki")
+    ap.add_argument("--truth", default=truth_path, required=truth_path is None, help="the ground's truth.py")
+    ap.add_argument("--state", default=default_state, required=default_state is None)
     ap.add_argument("--list", required=True)
     ap.add_argument("--groups", required=True)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--top", type=int, default=8, help="wrong groups to list")
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
 
-    truth = Truth(a.state)
+    truth = load_truth(a.truth).Truth(a.state)
     with open(a.list, encoding="utf-8") as f:
         urls = list(dict.fromkeys(u.strip() for u in f if u.strip()))
     entity = {u: truth.entity(u) for u in urls}
+    # Entities with the same content (a copied page) are not wrong together.
+    dup_group = getattr(truth, "dup_group", lambda e: None)
+    same = {u: dup_group(entity[u]) or entity[u] for u in urls}
     group_of = {}
     for k, g in enumerate(read_groups(a.groups)):
         for u in g:
@@ -76,7 +82,7 @@ def main():
     for g, us in members.items():
         if len(us) < 2:
             continue
-        counts = Counter(entity[u] for u in us)
+        counts = Counter(same[u] for u in us)
         major = counts.most_common(1)[0][1]
         if major < len(us):
             wrong += len(us) - major
@@ -106,4 +112,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
