@@ -24,7 +24,7 @@ done
 HERE=$(cd "$(dirname "$0")" && pwd)
 PORT=8700
 BASE=http://127.0.0.1:$PORT
-REQUIREMENTS="django-oscar==4.2.1 Whoosh==2.7.4 waitress==3.0.2"
+REQUIREMENTS="django-oscar==4.2.1 sorl-thumbnail==13.4.0 Whoosh==2.7.4 waitress==3.0.2"
 t0=${EPOCHREALTIME/[,]/.}
 step() { awk -v a="$t0" -v b="${EPOCHREALTIME/[,]/.}" -v m="$*" 'BEGIN { printf "[%6.1fs] %s\n", b - a, m }'; }
 
@@ -78,7 +78,7 @@ rm -rf "$S"/{data,whoosh,media,static,mail,run,log,truth}
 mkdir -p "$S"/{data,whoosh,media,static,mail,run,log,truth}
 
 step "migrate"
-D migrate -v0 >"$S/log/migrate.log" 2>&1
+D migrate -v0 >"$S/log/migrate.log" 2>&1 || { tail -5 "$S/log/migrate.log" >&2; exit 1; }
 step "collectstatic"
 D collectstatic --noinput -v0 >"$S/log/collectstatic.log" 2>&1
 step "seed.py"
