@@ -89,11 +89,13 @@ D update_index -v0 >"$S/log/index.log" 2>&1
 # 4. The server, detached, loopback only.
 step "starting waitress on $BASE"
 (cd "$S" && setsid "$S/venv/bin/waitress-serve" --listen=127.0.0.1:$PORT --threads=4 \
-    shop.wsgi:application >"$S/log/server.log" 2>&1 & echo $! >"$S/run/server.pid")
+    shop.wsgi:application >"$S/log/server.log" 2>&1 &)
 for _ in $(seq 1 100); do
     curl -sf -o /dev/null "$BASE/catalogue/" && break
     sleep 0.2
 done
+# setsid may fork: record the process that listens (the leader of its own group).
+ss -ltnp 2>/dev/null | awk -v p=":$PORT\$" '$4 ~ p' | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2 >"$S/run/server.pid"
 
 # 5. The truth from the shop's data and Oscar's own search forms.
 step "truth_dump.py"

@@ -10,7 +10,8 @@ if [ ! -f "$pidfile" ]; then
     exit 0
 fi
 pid=$(cat "$pidfile")
-kill -TERM -- -"$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+pgid=$(ps -o pgid= -p "$pid" 2>/dev/null | tr -d ' ')
+if [ -n "$pgid" ]; then kill -TERM -- -"$pgid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true; fi
 for _ in $(seq 1 50); do
     if ! kill -0 "$pid" 2>/dev/null; then
         rm -f "$pidfile"
@@ -19,7 +20,7 @@ for _ in $(seq 1 50); do
     fi
     sleep 0.1
 done
-kill -KILL -- -"$pid" 2>/dev/null || true
+[ -n "$pgid" ] && kill -KILL -- -"$pgid" 2>/dev/null || true
 rm -f "$pidfile"
 echo "the shop server $pid did not stop on TERM; its process group was killed" >&2
 exit 1
