@@ -53,6 +53,8 @@ import sys
 import unicodedata
 from urllib.parse import parse_qsl, quote, unquote, urlsplit
 
+GROUND = "MediaWiki"
+PAGE_URL = "/wiki/ URL"
 SERVER = "http://127.0.0.1:8680"
 NETLOC = "127.0.0.1:8680"
 
