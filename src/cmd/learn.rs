@@ -314,11 +314,15 @@ fn crawl_config(args: &Args, learned: &Learned, audit: Option<&FromAudit>) -> Re
 const LIST_PRECISION: f64 = 0.5;
 
 /// Fetches sample pairs of each candidate, in rounds (one pair per candidate per round,
-/// the round's requests at once), until a pair shows two pages or the rule's request
-/// budget is spent. A rule is confirmed when at least two pairs were compared and each
-/// showed one page, and rejected when one did not. Answers already in `cache` (an
-/// audit's stored pages) are compared without a request and cost nothing. Returns the
-/// number of requests made and of stored answers used.
+/// the round's requests at once), until the rule is decided or its request budget is
+/// spent. A rule is confirmed when at least two pairs were compared and each showed one
+/// page; rejected at once when a pair shows two decisively different pages, and after
+/// [`MIN_TESTED_TO_REJECT`] compared pairs when one of them read only a little apart (a
+/// form, a counter: one sample says too little). A pair that could not be compared (not
+/// fetched, refused by the scope or the address policy, an error) is not checked, never
+/// a miss. Answers already in `cache` (an audit's stored pages) are compared without a
+/// request and cost nothing. Returns the number of requests made and of stored answers
+/// used.
 async fn validate(
     config: &CrawlConfig,
     learned: &mut Learned,
@@ -328,7 +332,7 @@ async fn validate(
 ) -> Result<(usize, usize)> {
     let stored: HashSet<String> = cache.keys().cloned().collect();
     let mut used: HashSet<String> = HashSet::new();
-    let mut state: Vec<(usize, u32, u32, u32)> = vec![(0, 0, 0, 0); learned.candidates.len()];
+    let mut state: Vec<Tally> = vec![Tally::default(); learned.candidates.len()];
     // Each candidate's pairs of URLs to compare: a URL and the rewrite the list lacks
     // first, when there is one, then the list's pairs.
     let plans: Vec<Vec<(String, String)>> = learned
@@ -348,25 +352,25 @@ async fn validate(
         let mut wanted: Vec<String> = Vec::new();
         let mut picks: Vec<(usize, usize)> = Vec::new();
         for (c, plan) in plans.iter().enumerate() {
-            let (next, spent, tested, agreed) = state[c];
-            // A miss decides; otherwise the pairs are tested while the budget lasts
+            let t = state[c];
+            // A decided rule stops; otherwise the pairs are tested while the budget lasts
             // (pairs from contexts not tested yet come first).
-            if tested > agreed {
+            if t.decided() {
                 continue;
             }
-            let Some((a, b)) = plan.get(next) else {
+            let Some((a, b)) = plan.get(t.next) else {
                 continue;
             };
             let need: Vec<&String> = [a, b]
                 .into_iter()
                 .filter(|u| !cache.contains_key(*u) && !wanted.contains(u))
                 .collect();
-            if spent + need.len() as u32 > budget {
+            if t.spent + need.len() as u32 > budget {
                 continue;
             }
-            state[c].1 += need.len() as u32;
+            state[c].spent += need.len() as u32;
             wanted.extend(need.into_iter().cloned());
-            picks.push((c, next));
+            picks.push((c, t.next));
         }
         if picks.is_empty() {
             break;
@@ -389,7 +393,8 @@ async fn validate(
             }
         }
         for (c, next) in picks {
-            state[c].0 += 1;
+            let t = &mut state[c];
+            t.next += 1;
             let (a, b) = &plans[c][next];
             for u in [a, b] {
                 if stored.contains(u) {
@@ -397,26 +402,79 @@ async fn validate(
                 }
             }
             let (fa, fb) = (&cache[a], &cache[b]);
-            if let Some(same) = same_page(fa, fb, policy) {
-                state[c].2 += 1;
-                if same {
-                    state[c].3 += 1;
+            match same_page(fa, fb, policy) {
+                None => {}
+                Some(Pair::Same) => {
+                    t.tested += 1;
+                    t.agreed += 1;
+                }
+                Some(Pair::Close) => t.tested += 1,
+                Some(Pair::Different) => {
+                    t.tested += 1;
+                    t.decisive = true;
                 }
             }
         }
     }
-    for (cand, (_, _, tested, agreed)) in learned.candidates.iter_mut().zip(state) {
-        decide(cand, tested, agreed);
+    for (cand, t) in learned.candidates.iter_mut().zip(state) {
+        decide(cand, t);
     }
     Ok((made, used.len()))
 }
 
-/// Whether two answers are one page, by their visible text: `None` when they say
-/// nothing (an error, a redirect, a page that is not HTML). Near-identical text is
-/// two pages: on a page mostly made of the site's template, a few lines of difference
-/// (a log with two entries and an empty one) leave the text nearly the same, and a
-/// rule confirmed by such a pair would merge different pages, as near-identical
-/// evidence never merges in the audit.
+/// A rule is rejected on pairs that read only a little apart after this many pairs were
+/// compared (a pair decisively different rejects it at once).
+const MIN_TESTED_TO_REJECT: u32 = 3;
+
+/// Two pages whose SimHashes differ by more than this many bits are decisively
+/// different (as the analysis's `AnalysisConfig::different_distance`); closer ones that
+/// are not identical read only a little apart.
+const DIFFERENT_DISTANCE: u32 = 9;
+
+/// One candidate's validation so far.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    /// Its next pair to compare.
+    next: usize,
+    /// Requests spent.
+    spent: u32,
+    /// Pairs compared.
+    tested: u32,
+    /// Of those, pairs that were one page.
+    agreed: u32,
+    /// A pair was decisively two pages.
+    decisive: bool,
+}
+
+impl Tally {
+    fn misses(self) -> u32 {
+        self.tested - self.agreed
+    }
+
+    /// The rule is rejected whatever the next pairs show.
+    fn decided(self) -> bool {
+        self.decisive || (self.misses() > 0 && self.tested >= MIN_TESTED_TO_REJECT)
+    }
+}
+
+/// What one sample pair shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pair {
+    /// One page: identical visible text, or one URL redirects to the other.
+    Same,
+    /// Not identical, but only a little apart (a form, a counter, a date).
+    Close,
+    /// Decisively two pages, or two choices a page offers side by side.
+    Different,
+}
+
+/// Whether two answers are one page: one redirects (or refreshes) to the other, or
+/// their visible text is identical; `None` when they say nothing (an error, a redirect
+/// elsewhere, a page that is not HTML). Near-identical text never confirms: on a page
+/// mostly made of the site's template, a few lines of difference (a log with two
+/// entries and an empty one) leave the text nearly the same, and a rule confirmed by
+/// such a pair would merge different pages, as near-identical evidence never merges in
+/// the audit; but one such pair rejects a rule only among [`MIN_TESTED_TO_REJECT`].
 ///
 /// Two URLs a page offers as choices are two pages, even where today's data makes them
 /// read the same: one of the two pages links to both (the "last 7 days" and "last 30
@@ -425,17 +483,32 @@ async fn validate(
 /// A duplicate's link to its original that both pages carry (the template's link to the
 /// page itself) and a link a page makes to itself alone (a login link naming the page)
 /// say nothing.
-fn same_page(a: &SampleFetch, b: &SampleFetch, policy: &Policy) -> Option<bool> {
+fn same_page(a: &SampleFetch, b: &SampleFetch, policy: &Policy) -> Option<Pair> {
+    let key = |u: &str| canon::equivalence_key(u, policy).ok();
+    // A redirect or a meta refresh from one URL of the pair to the other: the site
+    // itself says they are one page.
+    let leads = |from: &SampleFetch, to: &SampleFetch| {
+        from.location
+            .as_deref()
+            .and_then(key)
+            .is_some_and(|k| key(&to.url).is_some_and(|t| t == k))
+    };
+    if leads(a, b) || leads(b, a) {
+        return Some(Pair::Same);
+    }
     let ok = |f: &SampleFetch| f.status.is_some_and(|s| (200..300).contains(&s));
     if !ok(a) || !ok(b) {
         return None;
     }
     if a.text_hash? != b.text_hash? {
-        return Some(false);
+        let close = match (a.simhash, b.simhash) {
+            (Some(x), Some(y)) => (x ^ y).count_ones() <= DIFFERENT_DISTANCE,
+            _ => false,
+        };
+        return Some(if close { Pair::Close } else { Pair::Different });
     }
-    let key = |u: &str| canon::equivalence_key(u, policy).ok();
     let (Some(ka), Some(kb)) = (key(&a.url), key(&b.url)) else {
-        return Some(true);
+        return Some(Pair::Same);
     };
     let link_keys = |page: &SampleFetch| -> HashSet<String> {
         page.links.iter().filter_map(|l| key(l)).collect()
@@ -445,10 +518,11 @@ fn same_page(a: &SampleFetch, b: &SampleFetch, policy: &Policy) -> Option<bool> 
     let (b_to_a, b_to_b) = (from_b.contains(&ka), from_b.contains(&kb));
     let offered =
         (a_to_a && a_to_b) || (b_to_a && b_to_b) || (a_to_b && !b_to_b) || (b_to_a && !a_to_a);
-    Some(!offered)
+    Some(if offered { Pair::Different } else { Pair::Same })
 }
 
-fn decide(cand: &mut Candidate, tested: u32, agreed: u32) {
+fn decide(cand: &mut Candidate, t: Tally) {
+    let (tested, agreed) = (t.tested, t.agreed);
     let false_positives = tested - agreed;
     cand.rule.validation = Some(ValidationReport {
         tested,
@@ -460,8 +534,10 @@ fn decide(cand: &mut Candidate, tested: u32, agreed: u32) {
             f64::from(false_positives) / f64::from(tested)
         },
     });
-    cand.rule.status = if false_positives > 0 {
+    cand.rule.status = if t.decided() {
         RuleStatus::Rejected
+    } else if false_positives > 0 {
+        RuleStatus::NeedsValidation
     } else if tested >= 2 {
         RuleStatus::Confirmed
     } else {
@@ -508,4 +584,82 @@ fn print_rules(out: &mut dyn Write, learned: &Learned) -> io::Result<()> {
         }
     }
     writeln!(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(url: &str, status: u16, text: u64, simhash: u64) -> SampleFetch {
+        SampleFetch {
+            url: url.to_owned(),
+            status: Some(status),
+            text_hash: Some(text),
+            simhash: Some(simhash),
+            ..SampleFetch::default()
+        }
+    }
+
+    fn redirect(url: &str, to: &str) -> SampleFetch {
+        SampleFetch {
+            url: url.to_owned(),
+            status: Some(301),
+            location: Some(to.to_owned()),
+            ..SampleFetch::default()
+        }
+    }
+
+    #[test]
+    fn a_redirect_from_one_url_to_the_other_is_one_page() {
+        let policy = Policy::seo();
+        let short = redirect("https://example.test/a", "https://example.test/a/");
+        let long = page("https://example.test/a/", 200, 1, 1);
+        assert_eq!(same_page(&short, &long, &policy), Some(Pair::Same));
+        assert_eq!(same_page(&long, &short, &policy), Some(Pair::Same));
+        // A redirect elsewhere says nothing about the pair.
+        let elsewhere = redirect("https://example.test/b", "https://example.test/");
+        let b = page("https://example.test/b/", 200, 2, 2);
+        assert_eq!(same_page(&elsewhere, &b, &policy), None);
+    }
+
+    #[test]
+    fn a_sample_never_fetched_is_not_checked() {
+        let policy = Policy::seo();
+        let refused = SampleFetch {
+            url: "http://10.0.0.1/a".to_owned(),
+            error_kind: Some("address_refused".to_owned()),
+            ..SampleFetch::default()
+        };
+        let a = page("https://example.test/a", 200, 1, 1);
+        assert_eq!(same_page(&refused, &a, &policy), None);
+    }
+
+    #[test]
+    fn a_pair_a_little_apart_rejects_a_rule_only_among_three() {
+        let policy = Policy::seo();
+        let a = page("https://example.test/post/", 200, 1, 0);
+        // The comment form reads "Reply to Ann" instead of "Leave a reply": 2 bits apart.
+        let reply = page("https://example.test/post/?replytocom=5", 200, 2, 0b11);
+        assert_eq!(same_page(&a, &reply, &policy), Some(Pair::Close));
+        let other = page("https://example.test/other/", 200, 3, u64::MAX);
+        assert_eq!(same_page(&a, &other, &policy), Some(Pair::Different));
+
+        let close = Tally {
+            tested: 1,
+            ..Tally::default()
+        };
+        assert!(!close.decided(), "one close pair decides nothing");
+        let three = Tally {
+            tested: 3,
+            agreed: 2,
+            ..Tally::default()
+        };
+        assert!(three.decided());
+        let decisive = Tally {
+            tested: 1,
+            decisive: true,
+            ..Tally::default()
+        };
+        assert!(decisive.decided());
+    }
 }

@@ -143,6 +143,14 @@ async fn one(shared: &Shared, raw: String) -> SampleFetch {
     match result {
         Ok(response) => {
             out.status = Some(response.status.as_u16());
+            if response.status.is_redirection() {
+                out.location = response
+                    .location()
+                    .ok()
+                    .flatten()
+                    .and_then(|l| url.join(l.trim()).ok())
+                    .map(String::from);
+            }
             if response.status.is_success()
                 && fetch::is_html(response.header("content-type"), &response.body)
             {
@@ -156,6 +164,12 @@ async fn one(shared: &Shared, raw: String) -> SampleFetch {
                     out.text_hash = Some(page.text_hash);
                     out.simhash = Some(page.simhash);
                     let base = canon::document_base(&url, page.base_href.as_deref());
+                    out.location = page
+                        .meta_refresh
+                        .iter()
+                        .filter_map(|m| m.refresh.as_ref()?.url.as_deref())
+                        .find_map(|to| base.join(to).ok())
+                        .map(String::from);
                     out.links = page
                         .links
                         .iter()

@@ -119,6 +119,9 @@ pub struct FetchFingerprint {
     pub error_kind: Option<String>,
     /// Where the page's `<a>` and `<area>` links lead, resolved, for an HTML 2xx answer.
     pub links: Vec<String>,
+    /// Where the answer sends the client, resolved: the `Location` of a 3xx answer, the
+    /// target of an HTML page's meta refresh.
+    pub location: Option<String>,
 }
 
 /// A `fetches` row read with the column order of [`Store::fetch`].
@@ -175,8 +178,10 @@ impl Store {
         audit: AuditId,
     ) -> Result<Vec<FetchFingerprint>, StoreError> {
         let rows = sqlx::query(
-            "SELECT u.url, f.fetched_at, f.status, f.text_hash, f.simhash, f.error_kind, u.id
+            "SELECT u.url, f.fetched_at, f.status, f.text_hash, f.simhash, f.error_kind, u.id,
+                    t.url
              FROM fetches f JOIN urls u ON u.audit_id = f.audit_id AND u.id = f.url_id
+             LEFT JOIN urls t ON t.audit_id = f.audit_id AND t.id = f.redirect_to
              WHERE f.audit_id = ? ORDER BY u.id",
         )
         .bind(audit.0)
@@ -196,6 +201,7 @@ impl Store {
                 simhash: fingerprint(r.get(4)),
                 error_kind: r.get(5),
                 links: Vec::new(),
+                location: r.get(7),
             });
         }
         let links = sqlx::query(
