@@ -240,13 +240,14 @@ impl AddressPolicy {
         self.own_ips.insert(addr.ip());
     }
 
-    /// The address requests for the host `name` go to, when known before connecting: a
-    /// `--resolve` override, else what it resolved to when the run started.
-    pub(crate) fn address_of(&self, name: &str) -> Option<IpAddr> {
-        self.overrides
-            .get(name)
-            .map(|a| a.ip())
-            .or_else(|| self.resolved.get(name).copied())
+    /// Where requests for the host `name` go, when known before connecting: a
+    /// `--resolve` override's address and port (`None`: the URL's own), else the address
+    /// it resolved to when the run started.
+    pub(crate) fn server_of(&self, name: &str) -> Option<(IpAddr, Option<u16>)> {
+        match self.overrides.get(name) {
+            Some(a) => Some((a.ip(), (a.port() != 0).then_some(a.port()))),
+            None => self.resolved.get(name).map(|&ip| (ip, None)),
+        }
     }
 
     /// Requests refused so far.

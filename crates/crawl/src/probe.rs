@@ -61,6 +61,16 @@ use crate::{CrawlConfig, CrawlError};
 
 pub use store::ProbeRule;
 
+/// Where the requests for a host go, when known before connecting: the address it
+/// resolved to (or a `--resolve` override), and the override's port when it has one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Server {
+    /// The address.
+    pub ip: IpAddr,
+    /// The port, when the requests go to another one than the URL's.
+    pub port: Option<u16>,
+}
+
 /// Pages per site section and rule.
 pub const PER_SECTION: usize = 3;
 /// Most probes of one rule.
@@ -174,9 +184,11 @@ fn lower_first_of_last(path: &str) -> Option<String> {
 
 /// The variants of `url` under `rule` (none when the rule does not apply: no `www.`
 /// twin, the root path for `trailing_slash`, no directory URL for `index_file`, a query
-/// for `empty_query`, no known address for `ip_host`). `ip` is the server's address.
-/// Variants equal to `url` are left out; see the module docs for what each rule does.
-pub fn variants(url: &Url, rule: ProbeRule, ip: Option<IpAddr>) -> Vec<Url> {
+/// for `empty_query`, no known address for `ip_host`). `server` is where requests for
+/// the host go: its address, and the port when it is not the URL's own (a `--resolve`
+/// override to another port). Variants equal to `url` are left out; see the module docs
+/// for what each rule does.
+pub fn variants(url: &Url, rule: ProbeRule, server: Option<Server>) -> Vec<Url> {
     if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
         return Vec::new();
     }
@@ -243,10 +255,14 @@ pub fn variants(url: &Url, rule: ProbeRule, ip: Option<IpAddr>) -> Vec<Url> {
             vec![v]
         }
         ProbeRule::EmptyQuery => Vec::new(),
-        ProbeRule::IpHost => match (url.host(), ip) {
-            (Some(Host::Domain(_)), Some(ip)) => {
+        ProbeRule::IpHost => match (url.host(), server) {
+            (Some(Host::Domain(_)), Some(server)) => {
                 let mut v = url.clone();
-                if v.set_ip_host(ip).is_ok() {
+                let port_ok = match server.port {
+                    Some(port) if url.port().is_none() => v.set_port(Some(port)).is_ok(),
+                    _ => true,
+                };
+                if port_ok && v.set_ip_host(server.ip).is_ok() {
                     vec![v]
                 } else {
                     Vec::new()
@@ -274,13 +290,13 @@ pub(crate) struct Planned {
 /// The probes for `candidates` (as [`Store::probe_candidates`] orders them): the
 /// `sections` largest sections, [`PER_SECTION`] pages per rule each, at most
 /// [`MAX_PER_RULE`] per rule and [`MAX_PROBES`] in all (taken from the rules in turn).
-/// `admits` says whether a variant may be requested at all (the scope); `ip_of` gives a
-/// host's address.
+/// `admits` says whether a variant may be requested at all (the scope); `server_of`
+/// gives where a host's requests go.
 pub(crate) fn plan(
     candidates: &[ProbeCandidate],
     sections: usize,
     admits: impl Fn(&Url) -> bool,
-    ip_of: impl Fn(&str) -> Option<IpAddr>,
+    server_of: impl Fn(&str) -> Option<Server>,
 ) -> Vec<Planned> {
     let mut by_section: Vec<Vec<(&ProbeCandidate, Url)>> = Vec::new();
     let mut last: Option<(&str, &str)> = None;
@@ -322,8 +338,8 @@ pub(crate) fn plan(
                 if pages == PER_SECTION || list.len() >= MAX_PER_RULE {
                     break;
                 }
-                let ip = url.host_str().and_then(&ip_of);
-                let found: Vec<Url> = variants(url, rule, ip)
+                let server = url.host_str().and_then(&server_of);
+                let found: Vec<Url> = variants(url, rule, server)
                     .into_iter()
                     .filter(|v| admits(v) && seen.insert(v.as_str().to_owned()))
                     .collect();
@@ -418,7 +434,7 @@ pub(crate) async fn admit(store: &Store, audit: AuditId, ctx: &Ctx) -> Result<bo
             }
     };
     let mut planned = plan(&candidates, sections, admits, |host| {
-        ctx.guard.address_of(host)
+        ctx.guard.server_of(host)
     });
     // Room under `max_urls` (a variant the frontier knows takes none, but that is only
     // known once admitted).
@@ -501,10 +517,17 @@ mod tests {
     }
 
     fn of(s: &str, rule: ProbeRule) -> Vec<String> {
-        variants(&url(s), rule, Some("127.0.0.1".parse().unwrap()))
-            .iter()
-            .map(Url::to_string)
-            .collect()
+        variants(
+            &url(s),
+            rule,
+            Some(Server {
+                ip: "127.0.0.1".parse().unwrap(),
+                port: None,
+            }),
+        )
+        .iter()
+        .map(Url::to_string)
+        .collect()
     }
 
     #[test]
@@ -590,6 +613,21 @@ mod tests {
             ["http://127.0.0.1:8080/a"]
         );
         assert!(of("http://127.0.0.1:8080/a", ProbeRule::IpHost).is_empty());
+        // A `--resolve` override to another port: the variant goes where the host's
+        // requests go.
+        let server = Server {
+            ip: "127.0.0.1".parse().unwrap(),
+            port: Some(8443),
+        };
+        let v: Vec<String> = variants(
+            &url("https://example.test/a"),
+            ProbeRule::IpHost,
+            Some(server),
+        )
+        .iter()
+        .map(Url::to_string)
+        .collect();
+        assert_eq!(v, ["https://127.0.0.1:8443/a"]);
         assert!(of("http://127.0.0.1:8080/a", ProbeRule::HostWww).is_empty());
     }
 
@@ -604,7 +642,14 @@ mod tests {
         ] {
             let key = rfc3986_key(&url(page), &policy).unwrap();
             for &rule in ProbeRule::ALL {
-                for v in variants(&url(page), rule, Some("127.0.0.1".parse().unwrap())) {
+                for v in variants(
+                    &url(page),
+                    rule,
+                    Some(Server {
+                        ip: "127.0.0.1".parse().unwrap(),
+                        port: None,
+                    }),
+                ) {
                     assert_ne!(
                         rfc3986_key(&v, &policy).unwrap(),
                         key,
@@ -707,7 +752,12 @@ mod tests {
             &candidates,
             20,
             |_| true,
-            |_| Some("127.0.0.1".parse().unwrap()),
+            |_| {
+                Some(Server {
+                    ip: "127.0.0.1".parse().unwrap(),
+                    port: None,
+                })
+            },
         );
         assert_eq!(plan.len(), MAX_PROBES);
         for &r in ProbeRule::ALL {

@@ -173,6 +173,34 @@ impl Scope {
         })
     }
 
+    /// Takes in, for each host of the scope, the server address its requests go to (what
+    /// it resolved to when the run started, or a `--resolve` override) on the same
+    /// ports, or on the override's port: a server that answers on its IP address serves
+    /// the whole site again under another host, the `ip_host` URL variant. Only the
+    /// audited hosts' own addresses, which the address policy already allows.
+    pub(crate) fn add_ip_aliases(&mut self, policy: &AddressPolicy) {
+        let mut aliases = Vec::new();
+        for (hosts, ports) in &self.rules {
+            let Hosts::Exact(name) = hosts else { continue };
+            let Some((ip, port)) = policy.server_of(name) else {
+                continue;
+            };
+            let host = match ip {
+                std::net::IpAddr::V4(v4) => v4.to_string(),
+                std::net::IpAddr::V6(v6) => format!("[{v6}]"),
+            };
+            let ports = match (port, *ports) {
+                (Some(p), Ports::Default) => Ports::Explicit(p),
+                (_, ports) => ports,
+            };
+            let rule = (Hosts::Exact(host), ports);
+            if !self.rules.contains(&rule) && !aliases.contains(&rule) {
+                aliases.push(rule);
+            }
+        }
+        self.rules.extend(aliases);
+    }
+
     /// Whether `host` (as `Url::host_str` writes it) is audited, on any port: a host of
     /// the scope or of a sitemap the user named.
     pub(crate) fn audited_host(&self, host: &str) -> bool {
@@ -314,7 +342,10 @@ pub(crate) struct Guard {
 }
 
 impl Guard {
-    pub(crate) fn new(scope: Scope, policy: Arc<AddressPolicy>) -> Self {
+    /// The admission check of `scope` under `policy`; the scope takes in the server
+    /// address of each audited host (see [`Scope::add_ip_aliases`]).
+    pub(crate) fn new(mut scope: Scope, policy: Arc<AddressPolicy>) -> Self {
+        scope.add_ip_aliases(&policy);
         Self {
             scope,
             policy,
@@ -339,10 +370,11 @@ impl Guard {
         self.policy.check_url(url, self.scope.own_origin(url))
     }
 
-    /// The server address of the host `name`, when known before connecting (see
-    /// [`AddressPolicy::address_of`]).
-    pub(crate) fn address_of(&self, name: &str) -> Option<std::net::IpAddr> {
-        self.policy.address_of(name)
+    /// Where the requests for the host `name` go, when known before connecting (see
+    /// [`AddressPolicy::server_of`]).
+    pub(crate) fn server_of(&self, name: &str) -> Option<crate::probe::Server> {
+        let (ip, port) = self.policy.server_of(name)?;
+        Some(crate::probe::Server { ip, port })
     }
 
     /// Requests refused by the scope so far.
