@@ -436,3 +436,30 @@ async fn a_crawl_capped_by_max_urls_records_where_it_stopped() {
         "{stop}"
     );
 }
+
+#[tokio::test]
+async fn the_duration_budget_cancels_a_discovery_request_in_flight() {
+    // robots.txt sends its head, then nothing: discovery waits on it.
+    let server = Server::start(|_| {
+        |r: &Request| match r.path.as_str() {
+            "/robots.txt" => Reply::Hang,
+            _ => Reply::html("<p>x</p>"),
+        }
+    })
+    .await;
+    let config = CrawlConfig {
+        max_duration_ms: 1_000,
+        read_timeout_ms: 60_000,
+        total_timeout_ms: 60_000,
+        ..config(server.port())
+    };
+    let started = std::time::Instant::now();
+    let c = crawl(&config).await;
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(5), "the run took {took:?}");
+    let stop = c.summary.stop.clone().expect("a stop");
+    assert_eq!(stop.reason, StopReason::MaxDuration);
+    // Discovery is done again by the next run.
+    let row = c.store.audit(c.summary.audit).await.unwrap();
+    assert!(!row.discovery_done);
+}
