@@ -421,6 +421,8 @@ fn lists_sitemaps_and_csv_files_reach_no_internal_host() {
             "{}",
             out.stdout
         );
+        // Nothing is left queued (what was refused stays refused): no resume advised.
+        assert!(!out.stdout.contains("Resume with"), "{}", out.stdout);
     }
 }
 

@@ -864,16 +864,37 @@ pub async fn print_summary(store: &Store, summary: &CrawlSummary) -> Result<()> 
             println!("Continue with: dustpan audit --resume {id}");
         }
     }
+    // A resume continues the queue; with nothing queued, or the audit's storage budget
+    // spent (it counts over all runs), it could not progress, so it is not advised.
+    let budget_spent = s
+        .audit
+        .stop
+        .as_ref()
+        .is_some_and(|stop| stop.reason == store::StopReason::MaxDbBytes);
+    let resume = if summary.queued == 0 {
+        None
+    } else if budget_spent {
+        Some(format!(
+            "A resume cannot continue: the audit's storage budget (--max-db-bytes) is spent; {} URLs stay queued",
+            summary.queued
+        ))
+    } else {
+        Some(format!("Resume with: dustpan audit --resume {id}"))
+    };
     match summary.status {
         store::AuditStatus::Cancelled => {
-            println!("Resume with: dustpan audit --resume {id}");
+            if let Some(line) = &resume {
+                println!("{line}");
+            }
         }
         store::AuditStatus::Failed => {
             println!(
                 "Failed: {}",
                 summary.failure.as_deref().unwrap_or("unknown reason")
             );
-            println!("Resume with: dustpan audit --resume {id}");
+            if let Some(line) = &resume {
+                println!("{line}");
+            }
         }
         _ => {}
     }

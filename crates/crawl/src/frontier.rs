@@ -594,6 +594,19 @@ impl Frontier {
         None
     }
 
+    /// URLs the frontier may still admit under `max_urls`.
+    pub(crate) fn room(&self) -> usize {
+        usize::try_from(self.max_urls.saturating_sub(self.counts.admitted)).unwrap_or(usize::MAX)
+    }
+
+    /// The id of the URL with rfc3986 key `key`, if the frontier knows it (in its
+    /// in-memory cache: beyond [`CrawlConfig::known_url_cache`] URLs, `None`).
+    pub(crate) fn known_id(&self, key: &str) -> Option<UrlId> {
+        self.known
+            .get(&xxh3_128(key.as_bytes()))
+            .map(|slot| slot.id)
+    }
+
     /// Decides what to do with a discovered URL.
     pub(crate) fn admit(&mut self, found: &Found<'_>) -> Admission {
         let hash = xxh3_128(found.key.as_bytes());
