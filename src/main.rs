@@ -1,6 +1,7 @@
 //! The `dustpan` command-line program: a thin front door onto the libraries.
 
 mod cmd;
+mod terminal;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

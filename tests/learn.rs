@@ -1,5 +1,7 @@
 //! `dustpan learn` on the generated shop of the fixture (on loopback): `/item?id=N` is
-//! the page `/p/N` under a second URL pattern, while `id` itself names the product.
+//! the page `/p/N` under a second URL pattern, while `id` itself names the product
+//! (the lists name the site on 127.0.0.1, given as `--site`, whose address the sample
+//! requests may use).
 //! Learning from a URL list (and from an access log of the same URLs) must confirm the
 //! substitution, reject dropping `id`, stay within five requests per rule, and group
 //! the list as the rules say.
@@ -55,6 +57,8 @@ fn a_list_teaches_the_second_url_pattern_and_not_the_identifier() {
         &[
             "learn",
             &path(&file),
+            "--site",
+            &base,
             "--group",
             "--save-rules",
             &path(&rules),
@@ -164,7 +168,7 @@ fn a_filter_whose_values_select_nothing_is_not_dropped() {
         .collect();
     std::fs::write(&file, urls.join("\n")).unwrap();
     site.server.clear_requests();
-    let out = dustpan(&["learn", &path(&file), "--group"], "");
+    let out = dustpan(&["learn", &path(&file), "--site", &base, "--group"], "");
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_status(&out.stderr, "drop_param:product", "rejected");
     assert!(
@@ -257,7 +261,15 @@ fn urls_a_page_offers_as_choices_are_not_duplicates() {
     urls.extend([7, 30, 365].map(|d| format!("{base}/reviews?days={d}")));
     std::fs::write(&file, urls.join("\n")).unwrap();
     let out = dustpan(
-        &["learn", &path(&file), "--group", "--min-support", "2"],
+        &[
+            "learn",
+            &path(&file),
+            "--site",
+            &base,
+            "--group",
+            "--min-support",
+            "2",
+        ],
         "",
     );
     assert_eq!(out.code, 0, "{}", out.stderr);

@@ -39,6 +39,21 @@ pub fn dustpan(args: &[&str], stdin: &str) -> Output {
     }
 }
 
+/// Runs `dustpan ARGS` with these environment variables set (and no standard input).
+pub fn dustpan_env(args: &[String], env: &[(&str, &str)]) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_dustpan"))
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .output()
+        .expect("dustpan starts");
+    Output {
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
 /// Starts `dustpan ARGS` in the background (no standard input; output captured).
 pub fn spawn_dustpan(args: &[String]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_dustpan"))

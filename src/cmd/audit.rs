@@ -186,6 +186,15 @@ pub struct Args {
     /// variants and sitemaps too), instead of auditing the list alone.
     #[arg(long, requires = "lists")]
     follow: bool,
+    /// Audit a site whose host name resolves to a non-public address (loopback, private,
+    /// link-local, a cloud metadata service): refused without it, since a DNS answer
+    /// cannot tell a staging server from a machine's other services (an IP address in
+    /// the start URL, or --resolve, needs no flag). In list mode it also lets every
+    /// listed host be at such an address (without it only --site's and those given with
+    /// --resolve may). With --resume or --like: accept the address the start host
+    /// resolves to now when it is not one the audit used before.
+    #[arg(long)]
+    allow_internal: bool,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -275,6 +284,7 @@ impl Args {
         if let Some(path) = &self.rules {
             config.learned_rules = Some(load_rules(path)?);
         }
+        config.allow_internal |= self.allow_internal;
         if !self.lists.is_empty() {
             self.read_lists(&mut config).await?;
             config.validate()?;
@@ -341,13 +351,41 @@ impl Args {
             follow: self.follow,
             inputs,
             bot_check,
+            site: site.map(|s| format!("{}/", s.origin().ascii_serialization())),
         };
         if list.urls.is_empty() && config.sitemaps.is_empty() {
             super::report::print_list(&list);
             anyhow::bail!("the lists hold no http(s) URL to audit");
         }
         config.set_list(list);
+        print_list_origins(config);
         Ok(())
+    }
+}
+
+/// Origins printed before a list audit starts; the rest are counted.
+const ORIGINS_SHOWN: usize = 20;
+
+/// Prints the origins a list audit will send requests to, before it starts: a list is
+/// data (a log, a sitemap, an export), so what it makes the crawler contact is shown,
+/// and which of those may be at a non-public address.
+fn print_list_origins(config: &CrawlConfig) {
+    let origins = &config.start_urls;
+    println!(
+        "The list audit will send requests to {} origin{}:",
+        origins.len(),
+        if origins.len() == 1 { "" } else { "s" }
+    );
+    for origin in origins.iter().take(ORIGINS_SHOWN) {
+        println!("  {}", crate::terminal::safe(origin));
+    }
+    if origins.len() > ORIGINS_SHOWN {
+        println!("  ... and {} more", origins.len() - ORIGINS_SHOWN);
+    }
+    if !config.allow_internal {
+        println!(
+            "  (a host at a non-public address is refused unless it is --site's, named by --resolve, or --allow-internal is given)"
+        );
     }
 }
 
@@ -384,7 +422,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             (Some(id), _) => {
                 let lease = store.acquire_lease(AuditId(id)).await?;
                 match resumable_config(&store, AuditId(id)).await {
-                    Ok(config) => (lease, config),
+                    Ok(config) => (lease, allow_internal(config, args.allow_internal)),
                     Err(e) => {
                         release(lease).await;
                         return Err(e);
@@ -396,6 +434,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 let row = store.audit(id).await?;
                 let config = crawl::stored_config(&row)?.for_new_audit();
                 view::runs::check_stored_config(&row, &config)?;
+                let config = allow_internal(config, args.allow_internal);
                 println!(
                     "Starting a new audit with the configuration of audit {}:",
                     id.0
@@ -409,6 +448,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
         release(lease).await;
         result
     })
+}
+
+/// A stored configuration run again with `--allow-internal`: its hosts may be at the
+/// non-public addresses they resolve to now (those its earlier runs used are forgotten).
+fn allow_internal(mut config: CrawlConfig, allow: bool) -> CrawlConfig {
+    if allow {
+        config.allow_internal = true;
+        config.start_addresses.clear();
+    }
+    config
 }
 
 /// Creates an audit for `config` and takes its lease.
@@ -472,11 +521,13 @@ async fn crawl_and_finish(
 
 /// Prints what a stored configuration runs, one line per kind of setting.
 pub fn print_config(config: &CrawlConfig) {
+    // A stored configuration is data: shown with its control and format characters
+    // escaped.
     let list = |items: &[String]| {
         if items.is_empty() {
             "none".to_owned()
         } else {
-            items.join(" ")
+            crate::terminal::safe(&items.join(" ")).into_owned()
         }
     };
     let yes_no = |b: bool| if b { "yes" } else { "no" };
@@ -514,7 +565,7 @@ pub fn print_config(config: &CrawlConfig) {
         } else {
             "ignored"
         },
-        config.user_agent
+        crate::terminal::safe(&config.user_agent)
     );
     let rate = if config.requests_per_second > 0.0 {
         format!("{} requests/s per host", config.requests_per_second)
@@ -813,16 +864,37 @@ pub async fn print_summary(store: &Store, summary: &CrawlSummary) -> Result<()> 
             println!("Continue with: dustpan audit --resume {id}");
         }
     }
+    // A resume continues the queue; with nothing queued, or the audit's storage budget
+    // spent (it counts over all runs), it could not progress, so it is not advised.
+    let budget_spent = s
+        .audit
+        .stop
+        .as_ref()
+        .is_some_and(|stop| stop.reason == store::StopReason::MaxDbBytes);
+    let resume = if summary.queued == 0 {
+        None
+    } else if budget_spent {
+        Some(format!(
+            "A resume cannot continue: the audit's storage budget (--max-db-bytes) is spent; {} URLs stay queued",
+            summary.queued
+        ))
+    } else {
+        Some(format!("Resume with: dustpan audit --resume {id}"))
+    };
     match summary.status {
         store::AuditStatus::Cancelled => {
-            println!("Resume with: dustpan audit --resume {id}");
+            if let Some(line) = &resume {
+                println!("{line}");
+            }
         }
         store::AuditStatus::Failed => {
             println!(
                 "Failed: {}",
                 summary.failure.as_deref().unwrap_or("unknown reason")
             );
-            println!("Resume with: dustpan audit --resume {id}");
+            if let Some(line) = &resume {
+                println!("{line}");
+            }
         }
         _ => {}
     }

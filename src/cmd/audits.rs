@@ -70,6 +70,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
 /// The start URLs of an audit's stored configuration, with what else it carries that
 /// decides where its requests go, or why it is not run.
 fn configured(audit: &store::Audit) -> String {
+    // A stored configuration is data: its control and format characters escaped.
+    crate::terminal::safe(&configured_raw(audit)).into_owned()
+}
+
+fn configured_raw(audit: &store::Audit) -> String {
     let config = match crawl::stored_config(audit) {
         Ok(config) => config,
         Err(e) => return format!("{} [not run: {e}]", audit.start_urls.join(" ")),

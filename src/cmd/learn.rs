@@ -73,6 +73,11 @@ pub struct Args {
     /// Send requests for HOST to ADDRESS, as curl's --resolve: `host:port:address`.
     #[arg(long = "resolve", value_name = "HOST:PORT:ADDR")]
     resolves: Vec<String>,
+    /// Let the sample requests reach listed hosts at non-public addresses (loopback,
+    /// private, link-local, cloud metadata): without it only --site's host and hosts
+    /// given with --resolve may be there, as in `audit --list`.
+    #[arg(long)]
+    allow_internal: bool,
     /// Trust this PEM certificate authority too (repeatable).
     #[arg(long = "ca-cert", value_name = "FILE")]
     ca_certs: Vec<PathBuf>,
@@ -127,10 +132,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         for r in &list.samples {
             eprintln!(
                 "{}:{}: not a URL ({}): {}",
-                path.display(),
+                crate::terminal::safe(&path.display().to_string()),
                 r.line,
-                r.reason,
-                r.text
+                crate::terminal::safe(&r.reason),
+                crate::terminal::safe(&r.text)
             );
         }
         urls.extend(list.urls.into_iter().map(|u| u.url));
@@ -273,24 +278,40 @@ fn crawl_config(args: &Args, learned: &Learned, audit: Option<&FromAudit>) -> Re
         Some(a) => a.config.clone().for_new_audit(),
         None => CrawlConfig::default(),
     };
-    config.list = None;
+    config.resolve.extend(args.resolves.iter().cloned());
+    config.allow_internal |= args.allow_internal;
     // An audit's scope stays its own: the URLs it recorded out of scope are not asked.
+    // Without one, the list's origins are the scope and their addresses are checked as
+    // a list audit's are (a list is data: only --site's origin and hosts given with
+    // --resolve may be at a non-public address).
     if audit.is_none() {
-        let mut origins: Vec<String> = Vec::new();
+        let mut origins: Vec<crawl::ListedUrl> = Vec::new();
         for u in learned.urls.iter().take(100_000) {
             if let Ok(url) = url::Url::parse(u) {
                 let origin = url.origin().ascii_serialization() + "/";
-                if !origins.contains(&origin) {
-                    origins.push(origin);
+                if !origins.iter().any(|o| o.url == origin) {
+                    origins.push(crawl::ListedUrl {
+                        url: origin,
+                        ..crawl::ListedUrl::default()
+                    });
                     if origins.len() >= 50 {
                         break;
                     }
                 }
             }
         }
-        config.start_urls = origins;
+        let site = args
+            .site
+            .as_deref()
+            .and_then(|s| url::Url::parse(s).ok())
+            .map(|s| s.origin().ascii_serialization() + "/");
+        config.sitemaps.clear();
+        config.set_list(crawl::ListMode {
+            urls: origins,
+            site,
+            ..crawl::ListMode::default()
+        });
     }
-    config.resolve.extend(args.resolves.iter().cloned());
     for path in &args.ca_certs {
         let pem = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read CA certificate {}", path.display()))?;

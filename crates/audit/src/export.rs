@@ -12,16 +12,24 @@ use std::collections::HashMap;
 use std::io::Write;
 
 /// `cell`, defused for spreadsheets: a `'` before `= + - @ \t \r` at its start, and
-/// after each `;` or tab (where spreadsheets of many locales start a new cell).
+/// after each `;` or tab (where spreadsheets of many locales start a new cell), an
+/// opening `"` there included (`;"=1+1"` is a quoted formula cell in a `;`-reading);
+/// and every control character but the tab and the line breaks (an ESC or BEL from a
+/// crawled title) replaced by U+FFFD, so no cell carries a terminal escape. URL columns
+/// are written exactly instead ([`ColumnType::Url`], see [`TableData::write_csv`]).
 pub fn spreadsheet_safe(cell: &str) -> Cow<'_, str> {
     let formula = |b: u8| matches!(b, b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r');
     let bytes = cell.as_bytes();
+    let separator = |i: usize| matches!(bytes[i], b';' | b'\t');
     // A spreadsheet in a locale that splits on `;` or a tab starts a new cell after
-    // each: a formula character there is defused too.
-    let after_separator =
-        |i: usize| i > 0 && matches!(bytes[i - 1], b';' | b'\t') && formula(bytes[i]);
+    // each, quoted or not: a formula character there is defused too.
+    let after_separator = |i: usize| {
+        formula(bytes[i])
+            && ((i > 0 && separator(i - 1)) || (i > 1 && bytes[i - 1] == b'"' && separator(i - 2)))
+    };
     let risky = |i: usize| (i == 0 && formula(bytes[0])) || after_separator(i);
-    if !(0..bytes.len()).any(risky) {
+    let control = |c: char| c.is_control() && !matches!(c, '\t' | '\n' | '\r');
+    if !(0..bytes.len()).any(risky) && !cell.chars().any(control) {
         return Cow::Borrowed(cell);
     }
     let mut out = String::with_capacity(cell.len() + 2);
@@ -29,9 +37,23 @@ pub fn spreadsheet_safe(cell: &str) -> Cow<'_, str> {
         if risky(i) {
             out.push('\'');
         }
-        out.push(c);
+        out.push(if control(c) { '\u{FFFD}' } else { c });
     }
     Cow::Owned(out)
+}
+
+/// A text cell as CSV writes it: a URL column's URL exactly as crawled (a URL starts
+/// with its scheme, so no comma-separated reading takes it for a formula, and a `'`
+/// inserted after a `;` in it would make it another URL), any other text
+/// [`spreadsheet_safe`]. A spreadsheet that splits cells on `;` (its locale's default)
+/// could read `=...` after a `;` in a URL as a formula: the files are comma-separated,
+/// and are opened as such through the spreadsheet's import (File > Import, separator
+/// comma).
+pub fn csv_cell(text: &str, kind: ColumnType) -> Cow<'_, str> {
+    match kind {
+        ColumnType::Url => Cow::Borrowed(text),
+        _ => spreadsheet_safe(text),
+    }
 }
 
 /// One exportable table.
@@ -246,15 +268,18 @@ impl TableData {
         }
     }
 
-    /// Writes the table as CSV (RFC 4180, spreadsheet-safe text); returns the number
-    /// of data rows.
+    /// Writes the table as CSV (RFC 4180, spreadsheet-safe text, URLs exact: see
+    /// [`csv_cell`]); returns the number of data rows.
     pub fn write_csv<W: Write>(&self, out: W) -> csv::Result<usize> {
         let mut w = csv::Writer::from_writer(out);
         w.write_record(self.headers.iter().map(|h| h.title))?;
         for row in &self.rows {
-            w.write_record(row.iter().map(|c| match c {
-                Cell::Text(s) => spreadsheet_safe(s).into_owned(),
-                other => other.as_text().into_owned(),
+            w.write_record(row.iter().zip(&self.headers).map(|(c, h)| {
+                match c {
+                    Cell::Text(s) => csv_cell(s, h.kind),
+                    other => other.as_text(),
+                }
+                .into_owned()
             }))?;
         }
         w.flush()?;
@@ -931,6 +956,27 @@ mod tests {
     }
 
     #[test]
+    fn every_cell_of_a_semicolon_reading_is_defused_and_urls_stay_exact() {
+        assert_eq!(spreadsheet_safe("a;=1+1"), "a;'=1+1");
+        assert_eq!(spreadsheet_safe("a;\"=1+1"), "a;\"'=1+1");
+        assert_eq!(spreadsheet_safe("a\t\"@x"), "a\t\"'@x");
+        assert_eq!(
+            spreadsheet_safe("a\"=1"),
+            "a\"=1",
+            "no separator before the quote"
+        );
+        // Control characters from crawled text never reach the file.
+        assert_eq!(
+            spreadsheet_safe("Title\u{1b}]0;x\u{7}\u{9b}2J end"),
+            "Title\u{FFFD}]0;x\u{FFFD}\u{FFFD}2J end"
+        );
+        assert_eq!(spreadsheet_safe("two\nlines"), "two\nlines");
+        let url = "https://example.com/a;\"=1+1?b=;-2";
+        assert_eq!(csv_cell(url, ColumnType::Url), url);
+        assert_eq!(csv_cell("x;=1", ColumnType::Text), "x;'=1");
+    }
+
+    #[test]
     fn pages_table_is_rfc4180_and_safe() {
         let input: AuditInput = serde_json::from_value(serde_json::json!({
             "urls": [{"id": 1, "url": "https://example.com/", "host": "example.com"}],
@@ -1152,8 +1198,14 @@ mod tests {
         let analysis = crate::analyse(&input, &crate::AnalysisConfig::default());
         let mut out = Vec::new();
         write_table(Table::Pages, &input, &analysis, &mut out).unwrap();
+        // The URL column holds the URL exactly as crawled.
+        let mut r = csv::Reader::from_reader(out.as_slice());
+        let first = r.records().next().unwrap().unwrap();
+        assert_eq!(&first[0], "https://example.com/a;=1+1;b");
         // Read back as a spreadsheet in a `;` (or tab) locale would: quoted fields stay
-        // whole, so no field starts a formula.
+        // whole, so no field of a text cell starts a formula (the URL's own pieces are
+        // what the documentation warns about: open the files as comma-separated).
+        let url_pieces = ["https://example.com/a", "=1+1", "b"];
         for delimiter in [b';', b'\t', b','] {
             let mut r = csv::ReaderBuilder::new()
                 .delimiter(delimiter)
@@ -1162,8 +1214,10 @@ mod tests {
                 .from_reader(out.as_slice());
             for record in r.records() {
                 for field in record.unwrap().iter() {
+                    let from_url =
+                        delimiter == b';' && url_pieces.iter().any(|p| field.starts_with(p));
                     assert!(
-                        !field.starts_with(['=', '+', '-', '@']),
+                        from_url || !field.starts_with(['=', '+', '-', '@']),
                         "{:?}: {field:?}",
                         delimiter as char
                     );

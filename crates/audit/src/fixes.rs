@@ -1001,13 +1001,17 @@ fn apache_subst(url: &str) -> String {
 }
 
 /// A source path as a Netlify `from`: decoded, if that is UTF-8 and holds nothing that
-/// `_redirects` would read otherwise (whitespace, `#`, `?`, `*`, a `:` placeholder).
+/// `_redirects` would read otherwise (whitespace, `#`, `?`, `*`, a `:` placeholder) nor
+/// a control or invisible format character (a bidirectional override would make the
+/// line read otherwise to people: [`canon::is_format_char`]).
 fn netlify_path(path: &str) -> Option<String> {
     let decoded = percent_decode_str(path).decode_utf8().ok()?;
-    let bad = decoded
-        .chars()
-        .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '#' | '?' | '*' | '\u{feff}'))
-        || decoded.split('/').any(|s| s.starts_with(':'));
+    let bad = decoded.chars().any(|c| {
+        c.is_whitespace()
+            || c.is_control()
+            || canon::is_format_char(c)
+            || matches!(c, '#' | '?' | '*')
+    }) || decoded.split('/').any(|s| s.starts_with(':'));
     (!bad && decoded.starts_with('/')).then(|| decoded.into_owned())
 }
 

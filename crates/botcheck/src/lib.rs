@@ -24,10 +24,11 @@
 //! [`Verifier::check`] is bounded so that a machine without DNS finishes at once: at
 //! most [`Options::max_ips`] distinct addresses (those with the most requests) are
 //! looked up, [`Options::concurrency`] at a time, each query with one attempt and a
-//! [`Options::timeout`]; when the first [`Options::give_up_after`] lookups all go
-//! unanswered, or the whole check takes longer than [`Options::max_duration`], the
-//! addresses left are unverified without a lookup. The hosts file is never read: only
-//! DNS answers.
+//! [`Options::timeout`], and at most [`MAX_NAMES_PER_IP`] of an address's names looked up
+//! forward; when the first [`Options::give_up_after`] lookups all go unanswered, the
+//! addresses left are unverified without a lookup, and at [`Options::max_duration`] the
+//! check ends, lookups in flight included (their addresses unverified). The hosts file is
+//! never read: only DNS answers.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -51,6 +52,10 @@ pub const MAX_IPS: usize = 5_000;
 pub const CONCURRENCY: usize = 32;
 /// How long one DNS query may take by default (one attempt).
 pub const TIMEOUT: Duration = Duration::from_secs(2);
+/// Names of an address's reverse lookup in the bot's domains that are looked up
+/// forward (the first ones answered): a search engine's address has one, and a PTR
+/// answer listing hundreds would otherwise cost a query each.
+pub const MAX_NAMES_PER_IP: usize = 3;
 
 /// The domains each bot's crawlers resolve to, as the search engines document them.
 /// The names are those `urllist` counts bots under.
@@ -400,7 +405,14 @@ impl Verifier {
                 };
                 running.spawn(async move { check_ip(&dns, job).await });
             }
-            let Some(done) = running.join_next().await else {
+            // The deadline holds for lookups in flight too: their clients stay
+            // unanswered.
+            let deadline = tokio::time::Instant::from_std(started + self.options.max_duration);
+            let Ok(next) = tokio::time::timeout_at(deadline, running.join_next()).await else {
+                running.abort_all();
+                break;
+            };
+            let Some(done) = next else {
                 break;
             };
             match done {
@@ -516,7 +528,10 @@ async fn check_ip(dns: &Dns, job: Job) -> (Vec<(usize, Check)>, bool) {
             Check::NoName
         } else {
             let mut check = Check::OtherDomain;
-            for name in names.iter().filter(|n| in_domains(n, domains)) {
+            let mut in_domain: Vec<&String> =
+                names.iter().filter(|n| in_domains(n, domains)).collect();
+            in_domain.dedup();
+            for name in in_domain.into_iter().take(MAX_NAMES_PER_IP) {
                 match forward_includes(dns, name, job.ip).await {
                     Some(true) => {
                         check = Check::Verified;

@@ -149,3 +149,44 @@ async fn without_answers_every_bot_stays_unverified_and_the_check_ends_quickly()
         assert!(took < Duration::from_secs(5), "took {took:?}");
     }
 }
+
+/// An address whose reverse lookup lists many names in the bot's domains, none of
+/// which resolves back to it: only the first few are looked up forward.
+#[tokio::test]
+async fn an_address_with_many_names_costs_a_few_lookups() {
+    let mut zone = DnsZone::new();
+    // Twelve: the answer must fit one UDP message of the loopback name server.
+    for n in 0..12 {
+        zone = zone.ptr(ip(77), &format!("c{n}.googlebot.com"));
+    }
+    let server = DnsServer::start(zone).await.unwrap();
+    let verifier = Verifier::with_server(server.addr(), Options::default()).unwrap();
+    let report = verifier.check(&[googlebot(77, 3)]).await;
+    assert_eq!(report.checks, [Check::AddressMismatch]);
+    let queries = server.queries();
+    assert!(
+        queries <= 1 + botcheck::MAX_NAMES_PER_IP as u64,
+        "{queries} queries for one address"
+    );
+}
+
+/// The check's deadline ends lookups in flight: with a name server that never answers
+/// and a per-query time-out longer than the deadline, the check ends at the deadline.
+#[tokio::test]
+async fn the_deadline_ends_lookups_in_flight() {
+    let silent = SilentDns::start().unwrap();
+    let clients: Vec<Client<'static>> = (1..=20u8).map(|i| googlebot(i, 1)).collect();
+    let options = Options {
+        timeout: Duration::from_secs(5),
+        concurrency: 8,
+        give_up_after: 1_000,
+        max_duration: Duration::from_millis(500),
+        ..Options::default()
+    };
+    let verifier = Verifier::with_server(silent.addr().unwrap(), options).unwrap();
+    let started = Instant::now();
+    let report = verifier.check(&clients).await;
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(2), "took {took:?}");
+    assert_eq!(report.summary.no_answer, 20);
+}

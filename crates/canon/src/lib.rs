@@ -73,3 +73,31 @@ pub use policy::{
 pub use resolve::{document_base, resolve};
 pub use rule::{Rule, RuleClass};
 pub use url::Url;
+
+/// Whether `c` is an invisible format character that reorders or hides text: the
+/// bidirectional controls (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F, U+061C),
+/// zero-width characters, the soft hyphen, the byte order mark and the other characters
+/// of Unicode's Cf category that text from a URL can carry. RFC 3987 (section 4.1) keeps
+/// the bidirectional ones out of IRIs: a URL decoded for people (a report line, a
+/// `_redirects` file) must not show them raw, or `/a\u{202e}gpj.exe` reads as
+/// `/aexe.jpg`.
+pub fn is_format_char(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}'
+        | '\u{0600}'..='\u{0605}'
+        | '\u{061C}'
+        | '\u{06DD}'
+        | '\u{070F}'
+        | '\u{180E}'
+        | '\u{200B}'..='\u{200F}'
+        | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{2064}'
+        | '\u{2066}'..='\u{206F}'
+        | '\u{FEFF}'
+        | '\u{FFF9}'..='\u{FFFB}'
+        | '\u{110BD}'
+        | '\u{1BCA0}'..='\u{1BCA3}'
+        | '\u{1D173}'..='\u{1D17A}'
+        | '\u{E0001}'
+        | '\u{E0020}'..='\u{E007F}')
+}

@@ -1,21 +1,27 @@
 //! The address policy: loopback, private (RFC 1918), shared (RFC 6598), link-local,
 //! unique-local, multicast, unspecified, reserved and cloud metadata addresses are
-//! reachable only for the audit's own origins, never for anything a site names.
+//! reachable only for the audit's own origins, never for anything a site or a list names.
 //!
-//! The audit's own origins are its scope's origins and those of the sitemaps the user
-//! named (see [`crate::scope`]). Their own addresses are where the user put them: an IP
-//! address in a start URL (or a named sitemap's URL), a `--resolve` override, or what a
-//! start URL's host (or a named sitemap's) resolves to when the run starts. Then:
+//! The audit's own origins are those the user typed (see [`trusted_config`]): a crawl's
+//! start URLs and the sitemaps named with them; in a list audit only `--site`'s origin
+//! and the listed hosts a `--resolve` override names (every listed origin with
+//! [`CrawlConfig::allow_internal`]): a list (an access log, a sitemap, a crawler's
+//! export) is data, not the user's word. Their own addresses are where the user put
+//! them: an IP address in such a URL, a `--resolve` override, or what such a host name
+//! resolves to when the run starts. A host name that resolves to a non-public address
+//! needs [`CrawlConfig::allow_internal`] the first time, and a later run (a resume, an
+//! audit started like this one) finds it at an address its earlier runs used
+//! ([`CrawlConfig::start_addresses`]) or is refused ([`CrawlError::InternalAddress`]).
+//! Then:
 //!
-//! * a host of the audit (a scope host, a named sitemap's host) may resolve to a
-//!   non-public address only if it is one of the own addresses (a DNS answer cannot move
-//!   the `www.` twin of a public site onto 127.0.0.1 or 169.254.169.254); a `--resolve`
-//!   override of such a host is the user's word and holds;
-//! * any other host (a cross-host sitemap's) may reach a non-public address only at an
-//!   own socket address (IP and port): a `--resolve` override that puts a CDN name on the
-//!   audited site's own server, an IP address that is the site's;
-//! * a public address is always fine; so are the proxies of the environment
-//!   (`HTTP_PROXY`, `HTTPS_PROXY`, `ALL_PROXY`), which connect on our behalf.
+//! * an own host may resolve to a non-public address only if it is one of the own
+//!   addresses (a DNS answer cannot move the `www.` twin of a public site onto 127.0.0.1
+//!   or 169.254.169.254); a `--resolve` override of such a host is the user's word and
+//!   holds;
+//! * any other host (a cross-host sitemap's, a listed origin's) may reach a non-public
+//!   address only at an own socket address (IP and port): a `--resolve` override that
+//!   puts a CDN name on the audited site's own server, an IP address that is the site's;
+//! * a public address is always fine.
 //!
 //! The check runs on the addresses the crawler connects to: the HTTP client's DNS
 //! resolver is [`GuardedResolver`], which answers `--resolve` overrides and system DNS
@@ -24,8 +30,15 @@
 //! bypass it. The resolver sees host names, not ports: the ports are the admission
 //! check's ([`crate::scope::Guard::admit`]), which also checks what is known before
 //! connecting (an IP address in the URL, which is never resolved, and overrides).
+//!
+//! With a proxy configured (`HTTP_PROXY`, `HTTPS_PROXY`, `ALL_PROXY`), the proxy resolves
+//! the names it connects to, so the HTTP client's resolver never sees them: each request's
+//! host name is then resolved here first and the policy applied to the answer
+//! ([`AddressPolicy::check_proxied`]) before the request goes to the proxy. This is best
+//! effort: the proxy may get another answer from its own DNS (split horizon, a name that
+//! changed in between), and only a proxy that enforces its own policy closes that gap.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -113,19 +126,64 @@ pub(crate) struct AddressRefused {
 /// The address policy of a run (see the module docs).
 #[derive(Debug)]
 pub(crate) struct AddressPolicy {
-    scope: Scope,
+    /// The audit's own origins (the scope of [`trusted_config`]).
+    trusted: Scope,
     /// `--resolve` overrides by host (the last entry for a host wins, as reqwest did).
     overrides: HashMap<String, SocketAddr>,
     /// Where the own origins are: IP and port.
     own: HashSet<SocketAddr>,
     /// Their IPs.
     own_ips: HashSet<IpAddr>,
-    /// What the start URLs' and named sitemaps' host names resolved to when the run
-    /// started (the first address of each).
+    /// What the own host names resolved to when the run started (the first address of
+    /// each).
     resolved: HashMap<String, IpAddr>,
+    /// Every address each own host name resolved to when the run started.
+    looked_up: BTreeMap<String, Vec<IpAddr>>,
     /// The proxies' host names (they connect for us).
     proxies: HashSet<String>,
     refused: AtomicU64,
+}
+
+/// The origins of `config` whose addresses are the user's choice, as a configuration
+/// (start URLs, named sitemaps, extra hosts and the scope flags; nothing else set): a
+/// crawl's start URLs and sitemaps; in a list audit, `--site`'s origin and the listed
+/// origins and sitemaps whose host a `--resolve` override names, or all of them with
+/// [`CrawlConfig::allow_internal`].
+pub(crate) fn trusted_config(config: &CrawlConfig) -> CrawlConfig {
+    let mut trusted = CrawlConfig {
+        include_subdomains: config.include_subdomains,
+        extra_hosts: config.extra_hosts.clone(),
+        any_port: config.any_port,
+        ..CrawlConfig::default()
+    };
+    match &config.list {
+        Some(list) if !config.allow_internal => {
+            let overridden: HashSet<String> = config
+                .resolve
+                .iter()
+                .filter_map(|e| parse_resolve(e).ok())
+                .map(|(host, _)| host)
+                .collect();
+            let named = |s: &&String| {
+                Url::parse(s)
+                    .ok()
+                    .and_then(|u| u.host_str().map(str::to_owned))
+                    .is_some_and(|h| overridden.contains(&h))
+            };
+            trusted.start_urls = list
+                .site
+                .iter()
+                .chain(config.start_urls.iter().filter(named))
+                .cloned()
+                .collect();
+            trusted.sitemaps = config.sitemaps.iter().filter(named).cloned().collect();
+        }
+        _ => {
+            trusted.start_urls = config.start_urls.clone();
+            trusted.sitemaps = config.sitemaps.clone();
+        }
+    }
+    trusted
 }
 
 fn canonical(addr: SocketAddr) -> SocketAddr {
@@ -168,33 +226,35 @@ fn proxy_hosts() -> HashSet<String> {
 }
 
 impl AddressPolicy {
-    /// The policy for `config`: its own addresses come from the start URLs (and their
-    /// scheme and `www.` variants), the sitemaps the user named and the overrides; the
-    /// start URLs' and named sitemaps' hosts are resolved now (their non-public answers
-    /// become own addresses).
-    pub(crate) async fn new(config: &CrawlConfig, scope: Scope) -> Result<Self, CrawlError> {
+    /// The policy for `config`: its own addresses come from the own origins
+    /// ([`trusted_config`]: their scheme and `www.` variants too) and the overrides; the
+    /// own host names are resolved now (their non-public answers become own addresses,
+    /// if allowed: see [`check_start_addresses`](Self::check_start_addresses)).
+    pub(crate) async fn new(config: &CrawlConfig) -> Result<Self, CrawlError> {
+        let trusted = trusted_config(config);
         let mut overrides = HashMap::new();
         for entry in &config.resolve {
             let (host, addr) = parse_resolve(entry)?;
             overrides.insert(host, canonical(addr));
         }
         let mut policy = Self {
-            scope,
+            trusted: Scope::new(&trusted)?,
             overrides,
             own: HashSet::new(),
             own_ips: HashSet::new(),
             resolved: HashMap::new(),
+            looked_up: BTreeMap::new(),
             proxies: proxy_hosts(),
             refused: AtomicU64::new(0),
         };
-        let typed: Vec<Url> = config
+        let typed: Vec<Url> = trusted
             .start_urls
             .iter()
-            .chain(&config.sitemaps)
+            .chain(&trusted.sitemaps)
             .filter_map(|s| Url::parse(s).ok())
             .filter(|u| matches!(u.scheme(), "http" | "https"))
             .collect();
-        let variants: Vec<Url> = config
+        let variants: Vec<Url> = trusted
             .start_urls
             .iter()
             .filter_map(|s| Url::parse(s).ok())
@@ -222,16 +282,74 @@ impl AddressPolicy {
             let lookup = tokio::net::lookup_host((name, port));
             // Unresolvable now: no own address from it (its pages will fail the same way).
             if let Ok(Ok(addrs)) = tokio::time::timeout(config.connect_timeout(), lookup).await {
+                let addrs: Vec<SocketAddr> = addrs.map(canonical).collect();
+                check_start_addresses(config, name, &addrs)?;
                 for addr in addrs {
                     policy.own_at(addr);
-                    policy
-                        .resolved
-                        .entry(name.to_owned())
-                        .or_insert_with(|| addr.ip().to_canonical());
+                    policy.resolved.entry(name.to_owned()).or_insert(addr.ip());
+                    let ips = policy.looked_up.entry(name.to_owned()).or_default();
+                    if !ips.contains(&addr.ip()) {
+                        ips.push(addr.ip());
+                    }
                 }
             }
         }
         Ok(policy)
+    }
+
+    /// Every address each own host name resolved to when the run started, merged into
+    /// `known` (the audit's [`CrawlConfig::start_addresses`]); `None` when nothing is new.
+    pub(crate) fn start_addresses(
+        &self,
+        known: &BTreeMap<String, Vec<IpAddr>>,
+    ) -> Option<BTreeMap<String, Vec<IpAddr>>> {
+        let mut merged = known.clone();
+        for (name, ips) in &self.looked_up {
+            let entry = merged.entry(name.clone()).or_default();
+            for ip in ips {
+                if !entry.contains(ip) && entry.len() < crate::MAX_START_ADDRESSES {
+                    entry.push(*ip);
+                }
+            }
+        }
+        (merged != *known).then_some(merged)
+    }
+
+    /// Whether the environment configures a proxy (see the module docs).
+    pub(crate) fn proxied(&self) -> bool {
+        !self.proxies.is_empty()
+    }
+
+    /// With a proxy, the policy on `url`'s host name before the request goes to the
+    /// proxy: the name resolved here (overrides first, as the resolver does) and its
+    /// answer checked; a name that does not resolve here is refused unless it is an own
+    /// host (the proxy's DNS may know names this machine does not, an intranet's
+    /// included). Best effort (see the module docs).
+    pub(crate) async fn check_proxied(self: &Arc<Self>, url: &Url) -> Result<(), String> {
+        let Some(Host::Domain(name)) = url.host() else {
+            // IP addresses were checked by the admission check.
+            return Ok(());
+        };
+        let name = name.to_ascii_lowercase();
+        if self.proxies.contains(&name) {
+            return Ok(());
+        }
+        match resolve(Arc::clone(self), name.clone()).await {
+            Ok(_) => Ok(()),
+            Err(e) if e.downcast_ref::<AddressRefused>().is_some() => Err(e.to_string()),
+            Err(_) if self.trusted.audited_host(&name) => Ok(()),
+            Err(e) => {
+                self.refused.fetch_add(1, Ordering::Relaxed);
+                Err(format!(
+                    "{name}: not resolved here ({e}), so its address cannot be checked before the request goes to the proxy (address policy)"
+                ))
+            }
+        }
+    }
+
+    /// Whether `url`'s origin is one of the audit's own ([`trusted_config`]).
+    pub(crate) fn own_origin(&self, url: &Url) -> bool {
+        self.trusted.own_origin(url)
     }
 
     fn own_at(&mut self, addr: SocketAddr) {
@@ -294,7 +412,7 @@ impl AddressPolicy {
         if is_public(ip) || self.proxies.contains(name) {
             return true;
         }
-        if self.scope.audited_host(name) {
+        if self.trusted.audited_host(name) {
             // An override of an audited host is the user's word; a DNS answer must be
             // one of the own addresses.
             return self.overrides.contains_key(name) || self.own_ips.contains(&ip);
@@ -303,6 +421,35 @@ impl AddressPolicy {
         // an override of another name must put it on an own socket address).
         self.overrides.contains_key(name) && self.own_ips.contains(&ip)
     }
+}
+
+/// Whether own host `name`, resolved to `addrs`, may be audited there: a non-public
+/// address needs [`CrawlConfig::allow_internal`] when the audit's earlier runs did not
+/// resolve the name, and must be one they used when they did.
+fn check_start_addresses(
+    config: &CrawlConfig,
+    name: &str,
+    addrs: &[SocketAddr],
+) -> Result<(), CrawlError> {
+    let known = config.start_addresses.get(name);
+    for addr in addrs {
+        let ip = addr.ip();
+        if is_public(ip) {
+            continue;
+        }
+        let allowed = match known {
+            Some(known) => known.contains(&ip),
+            None => config.allow_internal,
+        };
+        if !allowed {
+            return Err(CrawlError::InternalAddress {
+                host: name.to_owned(),
+                address: ip,
+                known: known.cloned().unwrap_or_default(),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The HTTP client's DNS resolver: `--resolve` overrides, else the system's resolver
@@ -403,8 +550,7 @@ mod tests {
     }
 
     async fn policy(config: CrawlConfig) -> AddressPolicy {
-        let scope = Scope::new(&config).unwrap();
-        AddressPolicy::new(&config, scope).await.unwrap()
+        AddressPolicy::new(&config).await.unwrap()
     }
 
     fn url(s: &str) -> Url {
@@ -468,6 +614,106 @@ mod tests {
         assert!(
             p.check_url(&url("http://127.0.0.1/"), false).is_err(),
             "an address in a URL is checked before connecting"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_list_owns_only_its_site_and_the_hosts_the_user_resolved() {
+        let listed = |url: &str| crate::ListedUrl {
+            url: url.into(),
+            ..crate::ListedUrl::default()
+        };
+        let mut config = CrawlConfig {
+            resolve: vec!["example.test:8080:127.0.0.1".into()],
+            sitemaps: vec![
+                "http://127.0.0.2:9000/child.xml".into(),
+                "http://example.test:8080/s.xml".into(),
+            ],
+            ..CrawlConfig::default()
+        };
+        config.set_list(crate::ListMode {
+            urls: vec![
+                listed("http://example.test:8080/a"),
+                listed("http://127.0.0.2:9000/latest/meta-data/"),
+                listed("http://user@127.0.0.2.:9000/x"),
+                listed("http://127.0.0.3:8080/y"),
+            ],
+            site: Some("http://127.0.0.4:7000/".into()),
+            ..crate::ListMode::default()
+        });
+        let trusted = trusted_config(&config);
+        assert_eq!(
+            (trusted.start_urls.as_slice(), trusted.sitemaps.as_slice()),
+            (
+                &[
+                    "http://127.0.0.4:7000/".to_owned(),
+                    "http://example.test:8080/".to_owned()
+                ][..],
+                &["http://example.test:8080/s.xml".to_owned()][..]
+            )
+        );
+        let p = policy(config.clone()).await;
+        let check = |u: &str| p.check_url(&url(u), p.own_origin(&url(u))).is_ok();
+        assert!(check("http://example.test:8080/a"));
+        assert!(check("http://127.0.0.4:7000/log-path"));
+        for internal in [
+            "http://127.0.0.2:9000/latest/meta-data/",
+            "http://user@127.0.0.2.:9000/x",
+            "http://%31%32%37.0.0.2:9000/x",
+            "http://\u{ff11}\u{ff12}\u{ff17}.0.0.2:9000/x",
+            "http://127.0.0.2:9000/child.xml",
+            "http://127.0.0.3:8080/y",
+        ] {
+            assert!(!check(internal), "{internal}");
+        }
+        // A listed host's DNS answer is no own address.
+        assert!(!p.allows("internal.test", ip("10.0.0.1")));
+        // With the opt-in, the listed origins are the audit's own, as before.
+        let open = policy(CrawlConfig {
+            allow_internal: true,
+            ..config
+        })
+        .await;
+        assert!(
+            open.check_url(
+                &url("http://127.0.0.2:9000/a"),
+                open.own_origin(&url("http://127.0.0.2:9000/a"))
+            )
+            .is_ok()
+        );
+    }
+
+    #[test]
+    fn a_start_host_on_a_non_public_address_needs_the_opt_in_or_its_earlier_address() {
+        let at = |s: &str| vec![SocketAddr::new(ip(s), 443)];
+        let config = CrawlConfig::for_url("https://staging.test/");
+        assert!(check_start_addresses(&config, "staging.test", &at("93.184.216.34")).is_ok());
+        let error = check_start_addresses(&config, "staging.test", &at("10.0.0.5")).unwrap_err();
+        assert!(error.to_string().contains("--allow-internal"), "{error}");
+        let allowed = CrawlConfig {
+            allow_internal: true,
+            ..config.clone()
+        };
+        assert!(check_start_addresses(&allowed, "staging.test", &at("10.0.0.5")).is_ok());
+        // Later runs: the address the audit used, and nothing else, even when allowed
+        // at the start.
+        let used = CrawlConfig {
+            start_addresses: [("staging.test".to_owned(), vec![ip("10.0.0.5")])].into(),
+            ..allowed
+        };
+        assert!(check_start_addresses(&used, "staging.test", &at("10.0.0.5")).is_ok());
+        let moved = check_start_addresses(&used, "staging.test", &at("10.0.0.9")).unwrap_err();
+        assert!(
+            moved.to_string().contains("now resolves to 10.0.0.9")
+                && moved.to_string().contains("10.0.0.5"),
+            "{moved}"
+        );
+        let public_before = CrawlConfig {
+            start_addresses: [("staging.test".to_owned(), vec![ip("93.184.216.34")])].into(),
+            ..config
+        };
+        assert!(
+            check_start_addresses(&public_before, "staging.test", &at("169.254.169.254")).is_err()
         );
     }
 

@@ -133,8 +133,16 @@ pub(crate) struct Budget {
     bytes_before: u64,
     /// Bytes handed to the writer in this run.
     bytes: AtomicU64,
+    /// Of those, the sitemaps' (their rows, entries and the URLs they admitted).
+    sitemap_bytes: AtomicU64,
     max_bytes: u64,
 }
+
+/// The share of the storage budget (percent) that sitemaps may spend in a run: the rest
+/// is kept for pages, so that sitemaps listing millions of URLs cannot spend the whole
+/// budget before the first page is fetched. Past it, a sitemap's entries for URLs the
+/// audit does not know are counted, not stored.
+pub(crate) const SITEMAP_SHARE_PERCENT: u64 = 40;
 
 impl Budget {
     /// The budgets of a run whose audit stored `bytes_before` in earlier runs; `cancel`
@@ -145,6 +153,7 @@ impl Budget {
             stop: Mutex::new(None),
             bytes_before,
             bytes: AtomicU64::new(0),
+            sitemap_bytes: AtomicU64::new(0),
             max_bytes: config.max_db_bytes,
         }
     }
@@ -184,6 +193,20 @@ impl Budget {
     /// Bytes handed to the writer in this run.
     pub(crate) fn bytes(&self) -> u64 {
         self.bytes.load(Ordering::Relaxed)
+    }
+
+    /// Counts `n` bytes of a sitemap handed to the writer (see [`Budget::add_bytes`]).
+    pub(crate) fn add_sitemap_bytes(&self, n: u64) {
+        self.sitemap_bytes.fetch_add(n, Ordering::Relaxed);
+        self.add_bytes(n);
+    }
+
+    /// Whether the sitemaps spent their share of the storage budget
+    /// ([`SITEMAP_SHARE_PERCENT`]) in this run.
+    pub(crate) fn sitemap_share_spent(&self) -> bool {
+        self.max_bytes > 0
+            && self.sitemap_bytes.load(Ordering::Relaxed)
+                >= self.max_bytes / 100 * SITEMAP_SHARE_PERCENT
     }
 
     /// Counts `n` bytes handed to the writer; past the storage budget, stops the run.

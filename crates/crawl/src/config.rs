@@ -1,12 +1,16 @@
 //! What an audit crawls and how politely: [`CrawlConfig`], stored as JSON with the audit so
 //! that a resumed audit crawls exactly as it started.
 
+use std::collections::BTreeMap;
 use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
 use crate::CrawlError;
+
+/// Addresses kept per host in [`CrawlConfig::start_addresses`].
+pub const MAX_START_ADDRESSES: usize = 16;
 
 /// The crawl configuration. Every field has a default (see [`CrawlConfig::default`]), so
 /// `{"start_urls": ["https://example.com/"]}` is a complete configuration.
@@ -118,6 +122,20 @@ pub struct CrawlConfig {
     /// override for another host (a CDN serving the sitemaps) is honoured only where it
     /// points at the site's own address and port.
     pub resolve: Vec<String>,
+    /// The audit's own hosts may be at non-public addresses (loopback, private,
+    /// link-local, ...) that DNS gives them: a start host name (or a list audit's
+    /// `--site`) that resolves to one is refused without it, since a DNS answer cannot
+    /// tell a staging server from a laptop's other services. In a list audit it also
+    /// makes every listed origin the audit's own (without it, only `--site`'s origin and
+    /// hosts with a [`resolve`](Self::resolve) override are). An IP address in a start
+    /// URL and an override need no opt-in: they are the user's word.
+    pub allow_internal: bool,
+    /// What the audit's own host names resolved to in its runs (each host's addresses,
+    /// at most [`MAX_START_ADDRESSES`]): a resume, or an audit started like this one,
+    /// whose host now resolves to a non-public address not among them is refused until
+    /// the user allows it again.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub start_addresses: BTreeMap<String, Vec<IpAddr>>,
     /// Extra trusted root certificates in PEM (one or more per string), for staging servers
     /// with a private CA; the system's roots stay trusted.
     pub extra_root_certs_pem: Vec<String>,
@@ -212,6 +230,12 @@ pub struct ListMode {
     /// What the DNS check of the access logs' bot addresses found (access logs only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bot_check: Option<BotCheckSummary>,
+    /// The site the list belongs to (`--site`, `https://host[:port]/`): its origin is
+    /// the audit's own, which may be at a non-public address like a crawl's start URL;
+    /// the other listed origins are audited under the address policy like any host a
+    /// site names (see [`CrawlConfig::allow_internal`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub site: Option<String>,
 }
 
 /// One listed URL, and the requests an access log holds for it: from search-engine
@@ -417,6 +441,8 @@ impl Default for CrawlConfig {
             sitemaps: Vec::new(),
             default_sitemap: true,
             resolve: Vec::new(),
+            allow_internal: false,
+            start_addresses: BTreeMap::new(),
             extra_root_certs_pem: Vec::new(),
             trap_pattern_budget: 10_000,
             facet_budget: 1_000,

@@ -12,13 +12,27 @@ use url::Url;
 use crate::address::{ADDRESS_REFUSED, AddressPolicy, AddressRefused, GuardedResolver};
 use crate::{CrawlConfig, CrawlError};
 
+/// The audit's HTTP client and the address policy it obeys.
+#[derive(Debug, Clone)]
+pub(crate) struct Http {
+    client: Client,
+    policy: Arc<AddressPolicy>,
+}
+
 /// Builds the audit's HTTP client from its configuration. Every name it connects to is
 /// resolved by [`GuardedResolver`] (the `--resolve` overrides included), so every
-/// connection obeys `policy`.
+/// connection obeys `policy`; through a proxy, [`get`] checks the name first.
 pub(crate) fn client(
     config: &CrawlConfig,
     policy: &Arc<AddressPolicy>,
-) -> Result<Client, CrawlError> {
+) -> Result<Http, CrawlError> {
+    Ok(Http {
+        client: reqwest_client(config, policy)?,
+        policy: Arc::clone(policy),
+    })
+}
+
+fn reqwest_client(config: &CrawlConfig, policy: &Arc<AddressPolicy>) -> Result<Client, CrawlError> {
     let mut builder = Client::builder()
         .user_agent(config.user_agent.clone())
         .redirect(reqwest::redirect::Policy::none())
@@ -181,20 +195,35 @@ pub(crate) fn describe(error: &(dyn std::error::Error + 'static)) -> String {
     text
 }
 
-/// Sends a GET for `url` and reads the body (up to `max_bytes`) if `want_body` says so
+/// Sends a GET for `url` (through a proxy, after the address policy checked its host
+/// name) and reads the body (up to `max_bytes`) if `want_body` says so
 /// for the status and headers.
 pub(crate) async fn get(
-    client: &Client,
+    http: &Http,
     url: &Url,
     max_bytes: u64,
     want_body: impl FnOnce(StatusCode, &HeaderMap) -> bool,
 ) -> Result<Response, Failure> {
     let started = Instant::now();
-    let mut response = client.get(url.clone()).send().await.map_err(|e| Failure {
-        kind: kind_of(&e),
-        message: describe(&e),
-        partial: None,
-    })?;
+    if http.policy.proxied()
+        && let Err(message) = http.policy.check_proxied(url).await
+    {
+        return Err(Failure {
+            kind: ADDRESS_REFUSED,
+            message,
+            partial: None,
+        });
+    }
+    let mut response = http
+        .client
+        .get(url.clone())
+        .send()
+        .await
+        .map_err(|e| Failure {
+            kind: kind_of(&e),
+            message: describe(&e),
+            partial: None,
+        })?;
     let mut head = Response {
         status: response.status(),
         headers: response.headers().clone(),

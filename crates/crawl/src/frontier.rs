@@ -526,8 +526,14 @@ impl Frontier {
     /// Why the URL itself must not be queued (scope, limits, traps).
     fn url_reason(&self, found: &Found<'_>) -> Option<UrlReason> {
         let url = found.url;
-        let start = matches!(found.via, FoundVia::Start | FoundVia::Variant);
-        if !start && let Err(refusal) = self.scope.admit(url, Route::Crawl) {
+        // A start URL is the user's; its variants (and the probes' URL variants) are on
+        // its origins by construction but obey the include / exclude patterns.
+        let checked = match found.via {
+            FoundVia::Start => Ok(()),
+            FoundVia::Variant => self.scope.admit_patterns(url),
+            _ => self.scope.admit(url, Route::Crawl),
+        };
+        if let Err(refusal) = checked {
             return Some(reason_of_word(refusal.reason()));
         }
         if url.as_str().len() > self.max_url_length {
@@ -586,6 +592,19 @@ impl Frontier {
             return Some(ReasonKind::MaxUrls.into());
         }
         None
+    }
+
+    /// URLs the frontier may still admit under `max_urls`.
+    pub(crate) fn room(&self) -> usize {
+        usize::try_from(self.max_urls.saturating_sub(self.counts.admitted)).unwrap_or(usize::MAX)
+    }
+
+    /// The id of the URL with rfc3986 key `key`, if the frontier knows it (in its
+    /// in-memory cache: beyond [`CrawlConfig::known_url_cache`] URLs, `None`).
+    pub(crate) fn known_id(&self, key: &str) -> Option<UrlId> {
+        self.known
+            .get(&xxh3_128(key.as_bytes()))
+            .map(|slot| slot.id)
     }
 
     /// Decides what to do with a discovered URL.
@@ -681,6 +700,45 @@ mod tests {
 
     fn admit(f: &mut Frontier, url: &str, depth: u32) -> Admission {
         admit_via(f, url, depth, FoundVia::Link)
+    }
+
+    #[test]
+    fn start_variants_obey_the_include_and_exclude_patterns() {
+        let config = CrawlConfig {
+            include_patterns: vec![r"^https://example\.test/shop/".into()],
+            exclude_patterns: vec![r"/shop/private".into()],
+            ..CrawlConfig::for_url("https://example.test/shop/")
+        };
+        let mut f = Frontier::new(&config, 1).unwrap();
+        assert_eq!(
+            reason(&admit_via(
+                &mut f,
+                "https://example.test/shop/",
+                0,
+                FoundVia::Start
+            )),
+            None
+        );
+        for variant in [
+            "http://example.test/shop/",
+            "https://www.example.test/shop/",
+            "https://example.test/shop/private/",
+        ] {
+            assert_eq!(
+                reason(&admit_via(&mut f, variant, 0, FoundVia::Variant)),
+                Some(ReasonKind::OutOfScope),
+                "{variant}"
+            );
+        }
+        assert_eq!(
+            reason(&admit_via(
+                &mut f,
+                "https://example.test/shop/a",
+                0,
+                FoundVia::Variant
+            )),
+            None
+        );
     }
 
     fn admit_via(f: &mut Frontier, url: &str, depth: u32, via: FoundVia) -> Admission {

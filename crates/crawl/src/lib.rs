@@ -53,8 +53,8 @@ use store::{AuditId, AuditStatus, Store, StoreError};
 use tokio::sync::watch;
 
 pub use config::{
-    BotCheckSummary, CrawlConfig, ListInput, ListMode, ListedUrl, RejectedLine, default_user_agent,
-    parse_resolve, start_url,
+    BotCheckSummary, CrawlConfig, ListInput, ListMode, ListedUrl, MAX_START_ADDRESSES,
+    RejectedLine, default_user_agent, parse_resolve, start_url,
 };
 pub use online::OnlineCounts;
 pub use sample::{SampleFetch, fetch_samples, fetch_urls};
@@ -82,6 +82,40 @@ pub enum CrawlError {
     /// The audit already finished; there is nothing to resume.
     #[error("audit {0} already finished")]
     AlreadyFinished(AuditId),
+    /// A host of the audit (a start URL's, a list's `--site`) resolves to a non-public
+    /// address that the user has not allowed: for a new audit, any (without
+    /// [`CrawlConfig::allow_internal`]); for a resume or an audit started like another,
+    /// one that its earlier runs did not use ([`CrawlConfig::start_addresses`]).
+    #[error("{}", internal_address_message(host, *address, known))]
+    InternalAddress {
+        /// The host name.
+        host: String,
+        /// The non-public address it resolves to now.
+        address: std::net::IpAddr,
+        /// What it resolved to in the audit's earlier runs (empty for a new audit).
+        known: Vec<std::net::IpAddr>,
+    },
+}
+
+fn internal_address_message(
+    host: &str,
+    address: std::net::IpAddr,
+    known: &[std::net::IpAddr],
+) -> String {
+    let how = format!(
+        "to audit it there on purpose, give --allow-internal (or --resolve {host}:PORT:{address})"
+    );
+    if known.is_empty() {
+        format!(
+            "{host} resolves to {address}, which is not a public address (loopback, private, link-local or a cloud metadata service): not audited without an opt-in; {how}"
+        )
+    } else {
+        let before: Vec<String> = known.iter().map(ToString::to_string).collect();
+        format!(
+            "{host} now resolves to {address}, which is not a public address and not one the audit used before ({}): not crawled; {how}",
+            before.join(", ")
+        )
+    }
 }
 
 /// What the crawl is doing.
@@ -240,6 +274,8 @@ pub async fn start_audit(
 /// Creates an audit for `config` without running it (the desktop app shows it at once).
 pub async fn create_audit(store: &Store, config: &CrawlConfig) -> Result<AuditId, CrawlError> {
     config.validate()?;
+    // A start host on a non-public address the user has not allowed: no audit at all.
+    address::AddressPolicy::new(config).await?;
     let json = serde_json::to_string(config).map_err(|e| CrawlError::Config(e.to_string()))?;
     Ok(store.create_audit(&config.start_urls, &json).await?)
 }

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use reqwest::Client;
+use crate::fetch::Http;
 use store::{RobotsRecord, RobotsVerdict, now_ms};
 use texting_robots::Robot;
 use tokio::sync::OnceCell;
@@ -137,7 +137,7 @@ impl RobotsCache {
     /// stores the record).
     pub(crate) async fn rules(
         &self,
-        client: &Client,
+        client: &Http,
         guard: &Guard,
         url: &Url,
     ) -> (Arc<RobotsRules>, bool) {
@@ -163,7 +163,7 @@ impl RobotsCache {
 /// origin then has no rules (as when robots.txt is unavailable). `truncated` is set when
 /// the file was longer than [`MAX_ROBOTS_BYTES`].
 async fn fetch_robots(
-    client: &Client,
+    client: &Http,
     guard: &Guard,
     url: &Url,
     origin: &str,

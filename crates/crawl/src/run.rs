@@ -5,8 +5,8 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+use crate::fetch::Http;
 use canon::Policy;
-use reqwest::Client;
 use store::{
     AuditId, AuditStatus, AuditStop, Claimed, ErrorRecord, FetchRecord, FoundVia, NewUrl,
     PageRecord, ReasonKind, SitemapSource, StopReason, Store, UrlId, UrlState, Writer,
@@ -40,7 +40,7 @@ pub(crate) struct Ctx {
     /// The configuration.
     pub config: CrawlConfig,
     /// The HTTP client (its resolver applies the address policy).
-    pub client: Client,
+    pub client: Http,
     /// The admission check of every request.
     pub guard: Guard,
     /// The frontier's identity policy.
@@ -302,10 +302,28 @@ pub(crate) async fn run(
 ) -> Result<CrawlSummary, CrawlError> {
     config.validate()?;
     let started = Instant::now();
+    // Before anything of the audit changes: a start host now on a non-public address the
+    // user has not allowed leaves the audit as it was.
+    let scope = Scope::new(config)?;
+    let policy = Arc::new(AddressPolicy::new(config).await?);
+    // The addresses this run found its own hosts at are kept with the audit: its resumes,
+    // and the audits started like it, must find them there.
+    let updated;
+    let config = match policy.start_addresses(&config.start_addresses) {
+        Some(start_addresses) => {
+            updated = CrawlConfig {
+                start_addresses,
+                ..config.clone()
+            };
+            let json =
+                serde_json::to_string(&updated).map_err(|e| CrawlError::Config(e.to_string()))?;
+            store.replace_audit_config(audit, &json).await?;
+            &updated
+        }
+        None => config,
+    };
     let point = store.prepare_run(audit).await?;
     let audit_row = store.audit(audit).await?;
-    let scope = Scope::new(config)?;
-    let policy = Arc::new(AddressPolicy::new(config, scope.clone()).await?);
     let client = crate::fetch::client(config, &policy)?;
 
     let mut frontier = Frontier::new(config, point.next_url_id)?;
@@ -437,7 +455,13 @@ pub(crate) async fn run(
     report(Phase::Discovery, &tally, 0);
     let mut outcome = Ok(());
     if !audit_row.discovery_done {
-        outcome = discover(&ctx, &mut tally, &run_token).await;
+        // A budget or a cancel ends discovery at once, requests in flight included (a
+        // robots.txt or sitemap that never answers does not hold the run past its
+        // budget); discovery is not marked done, so the next run does it again.
+        outcome = tokio::select! {
+            result = discover(&ctx, &mut tally, &run_token) => result,
+            () = run_token.cancelled() => Ok(()),
+        };
         if outcome.is_ok() && !run_token.is_cancelled() {
             outcome = ctx.writer.flush().await.map_err(CrawlError::from);
             if outcome.is_ok() {

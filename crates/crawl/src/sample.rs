@@ -23,7 +23,7 @@ const MAX_SAMPLE_LINKS: usize = 5_000;
 
 struct Shared {
     config: CrawlConfig,
-    client: reqwest::Client,
+    client: fetch::Http,
     guard: Guard,
     robots: RobotsCache,
     gate: HostGate,
@@ -60,7 +60,7 @@ async fn fetch_urls_with(
         robots.preload(record);
     }
     let scope = Scope::new(config)?;
-    let policy = Arc::new(AddressPolicy::new(config, scope.clone()).await?);
+    let policy = Arc::new(AddressPolicy::new(config).await?);
     let shared = Arc::new(Shared {
         client: fetch::client(config, &policy)?,
         guard: Guard::new(scope, policy),

@@ -233,9 +233,25 @@ impl Scope {
     /// Whether `url` is crawled: its origin is in scope, and it matches the include
     /// patterns (if any) and none of the exclude patterns.
     pub(crate) fn contains(&self, url: &Url) -> bool {
-        self.origin_in_scope(url)
-            && (self.include.is_empty() || self.include.iter().any(|r| r.is_match(url.as_str())))
+        self.origin_in_scope(url) && self.patterns_match(url)
+    }
+
+    /// Whether `url` matches the include patterns (if any) and none of the exclude ones.
+    fn patterns_match(&self, url: &Url) -> bool {
+        (self.include.is_empty() || self.include.iter().any(|r| r.is_match(url.as_str())))
             && !self.exclude.iter().any(|r| r.is_match(url.as_str()))
+    }
+
+    /// The include / exclude patterns alone (for URLs on the audit's origins by
+    /// construction: the start URLs' scheme and `www.` variants).
+    pub(crate) fn admit_patterns(&self, url: &Url) -> Result<(), Refusal> {
+        if self.patterns_match(url) {
+            Ok(())
+        } else {
+            Err(Refusal::out_of_scope(format!(
+                "{url} does not match the include / exclude patterns"
+            )))
+        }
     }
 
     /// The scope half of the admission check (see [`Guard::admit`]).
@@ -367,7 +383,7 @@ impl Guard {
             self.scope_refused.fetch_add(1, Ordering::Relaxed);
             return Err(refusal);
         }
-        self.policy.check_url(url, self.scope.own_origin(url))
+        self.policy.check_url(url, self.policy.own_origin(url))
     }
 
     /// Where the requests for the host `name` go, when known before connecting (see

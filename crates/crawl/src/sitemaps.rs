@@ -170,7 +170,8 @@ pub(crate) async fn read_all(
             .await?;
             children.clear();
         }
-        ctx.budget.add_bytes(crate::budget::sitemap(&record));
+        ctx.budget
+            .add_sitemap_bytes(crate::budget::sitemap(&record));
         ctx.writer.sitemap(record).await?;
         for child in children {
             if book.seen.insert(child.clone()) {
@@ -269,9 +270,7 @@ async fn read_one(
     record.gzip = parsed.gzip;
     record.error = parsed.error;
     hops.append(&mut parsed.issues);
-    record.issues_json = issues_json(&hops);
 
-    // Admit every entry's URL (those that resolve) in one batch.
     let mut keyed = Vec::with_capacity(parsed.entries.len());
     let mut slots = Vec::with_capacity(parsed.entries.len());
     for (i, entry) in parsed.entries.iter().enumerate() {
@@ -283,15 +282,77 @@ async fn read_one(
             }
         }
     }
-    let (ids, new, requeue) = ctx.admit_loose(&keyed, 1, FoundVia::Sitemap);
-    for (slot, id) in slots.into_iter().zip(ids) {
-        parsed.entries[slot].url_id = Some(id);
+    // Admit the entries' URLs in batches no larger than the room left under --max-urls:
+    // past it no entry's URL is crawled, so the rest are not admitted (no URL row).
+    let mut admitted = 0;
+    let mut new_urls = Vec::new();
+    let mut requeue = Vec::new();
+    while admitted < keyed.len() && !ctx.budget.sitemap_share_spent() {
+        let room = ctx.lock_frontier().room();
+        if room == 0 {
+            break;
+        }
+        let batch = (keyed.len() - admitted).min(room);
+        let (ids, new, again) =
+            ctx.admit_loose(&keyed[admitted..admitted + batch], 1, FoundVia::Sitemap);
+        for (slot, id) in slots[admitted..admitted + batch].iter().zip(ids) {
+            parsed.entries[*slot].url_id = Some(id);
+        }
+        new_urls.extend(new);
+        requeue.extend(again);
+        admitted += batch;
     }
-    record.new_urls = new;
+    record.new_urls = new_urls;
     record.requeue = requeue;
+    if admitted < keyed.len() {
+        // Past --max-urls, or past the sitemaps' share of the storage budget: of the rest,
+        // the entries of URLs the audit knows are kept (the analysis matches pages to
+        // sitemaps), the others are counted, not stored.
+        let full = ctx.lock_frontier().room() == 0;
+        let frontier = ctx.lock_frontier();
+        let mut not_stored = vec![false; parsed.entries.len()];
+        let mut counted = 0usize;
+        for (slot, (_, key)) in slots[admitted..].iter().zip(&keyed[admitted..]) {
+            match frontier.known_id(key) {
+                Some(id) => parsed.entries[*slot].url_id = Some(id),
+                None => {
+                    not_stored[*slot] = true;
+                    counted += 1;
+                }
+            }
+        }
+        drop(frontier);
+        if counted > 0 {
+            let why = if full {
+                format!(
+                    "the audit holds its maximum of {} URLs (--max-urls)",
+                    ctx.config.max_urls
+                )
+            } else {
+                format!(
+                    "sitemaps spent their share ({} %) of the storage budget (--max-db-bytes)",
+                    crate::budget::SITEMAP_SHARE_PERCENT
+                )
+            };
+            hops.push((
+                ENTRIES_NOT_STORED.into(),
+                format!("{counted} entries of URLs not in the audit counted, not stored: {why}"),
+            ));
+            let mut i = 0;
+            parsed.entries.retain(|_| {
+                i += 1;
+                !not_stored[i - 1]
+            });
+        }
+    }
+    record.issues_json = issues_json(&hops);
     record.entries = parsed.entries;
     (record, parsed.children)
 }
+
+/// The issue of a sitemap whose entries past `--max-urls` (or past the sitemaps' share
+/// of the storage budget) were counted instead of stored.
+pub(crate) const ENTRIES_NOT_STORED: &str = "entries_not_stored";
 
 /// Why [`follow`] ended without a response to read.
 struct Stop {

@@ -436,3 +436,127 @@ async fn a_crawl_capped_by_max_urls_records_where_it_stopped() {
         "{stop}"
     );
 }
+
+#[tokio::test]
+async fn the_duration_budget_cancels_a_discovery_request_in_flight() {
+    // robots.txt sends its head, then nothing: discovery waits on it.
+    let server = Server::start(|_| {
+        |r: &Request| match r.path.as_str() {
+            "/robots.txt" => Reply::Hang,
+            _ => Reply::html("<p>x</p>"),
+        }
+    })
+    .await;
+    let config = CrawlConfig {
+        max_duration_ms: 1_000,
+        read_timeout_ms: 60_000,
+        total_timeout_ms: 60_000,
+        ..config(server.port())
+    };
+    let started = std::time::Instant::now();
+    let c = crawl(&config).await;
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(5), "the run took {took:?}");
+    let stop = c.summary.stop.clone().expect("a stop");
+    assert_eq!(stop.reason, StopReason::MaxDuration);
+    // Discovery is done again by the next run.
+    let row = c.store.audit(c.summary.audit).await.unwrap();
+    assert!(!row.discovery_done);
+}
+
+/// A site whose sitemaps list many more URLs than the audit may hold: the entries past
+/// the limit are counted in their sitemap's issues, not stored as entries and URLs.
+#[tokio::test]
+async fn sitemap_entries_past_max_urls_are_counted_not_stored() {
+    const SITEMAPS: usize = 5;
+    const ENTRIES: usize = 2_000;
+    let server = Server::start(|port| {
+        move |r: &Request| {
+            let base = format!("http://127.0.0.1:{port}");
+            match r.path.as_str() {
+                "/robots.txt" => Reply::bytes(
+                    "text/plain",
+                    format!("Sitemap: {base}/index.xml\n").into_bytes(),
+                ),
+                "/index.xml" => {
+                    let children: String = (0..SITEMAPS)
+                        .map(|i| format!("<sitemap><loc>{base}/s{i}.xml</loc></sitemap>"))
+                        .collect();
+                    Reply::bytes(
+                        "application/xml",
+                        format!("<?xml version=\"1.0\"?><sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">{children}</sitemapindex>").into_bytes(),
+                    )
+                }
+                p if p.starts_with("/s") && p.ends_with(".xml") => {
+                    let i = &p[2..p.len() - 4];
+                    // The home page is listed too: its entry is kept in every sitemap.
+                    let mut locs = format!("<url><loc>{base}/</loc></url>");
+                    for n in 0..ENTRIES {
+                        locs.push_str(&format!("<url><loc>{base}/p/{i}-{n}</loc></url>"));
+                    }
+                    Reply::bytes(
+                        "application/xml",
+                        format!("<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">{locs}</urlset>").into_bytes(),
+                    )
+                }
+                _ => Reply::html("<p>x</p>"),
+            }
+        }
+    })
+    .await;
+    let c = crawl(&CrawlConfig {
+        max_urls: 100,
+        probe_variants: false,
+        ..config(server.port())
+    })
+    .await;
+    let urls = c.store.urls(c.summary.audit).await.unwrap();
+    assert!(urls.len() < ENTRIES, "{} URL rows", urls.len());
+    let sitemaps = c.store.sitemaps(c.summary.audit).await.unwrap();
+    let mut stored = 0;
+    let mut counted = 0;
+    for s in &sitemaps {
+        let entries = c
+            .store
+            .sitemap_entries(c.summary.audit, s.id)
+            .await
+            .unwrap();
+        stored += entries.len();
+        if s.issues_json.contains("entries_not_stored") {
+            counted += 1;
+            assert!(
+                entries.iter().all(|e| e.url_id.is_some()),
+                "kept entries are those of known URLs"
+            );
+            assert!(
+                entries
+                    .iter()
+                    .any(|e| e.loc_raw.ends_with(":/") || e.loc_raw.ends_with('/')),
+                "the home page's entry is kept"
+            );
+        }
+    }
+    assert!(counted >= SITEMAPS - 1, "{sitemaps:#?}");
+    assert!(stored < 2 * ENTRIES + SITEMAPS, "{stored} entries stored");
+
+    // No URL limit to speak of, and a storage budget the sitemaps alone would spend:
+    // they get their share of it, the pages the rest.
+    let c = crawl(&CrawlConfig {
+        max_urls: 1_000_000,
+        max_db_bytes: 1_000_000,
+        probe_variants: false,
+        ..config(server.port())
+    })
+    .await;
+    let sitemaps = c.store.sitemaps(c.summary.audit).await.unwrap();
+    let counted = sitemaps
+        .iter()
+        .filter(|s| s.issues_json.contains("share (40 %) of the storage budget"))
+        .count();
+    assert!(counted >= SITEMAPS - 2, "{sitemaps:#?}");
+    assert!(
+        c.summary.fetched > 100,
+        "{} pages fetched",
+        c.summary.fetched
+    );
+}

@@ -57,7 +57,8 @@ pub enum IssueKind {
     /// (`http://www.sitemaps.org/schemas/sitemap/0.9`); the file is still parsed.
     WrongNamespace,
     /// *Fatal.* The root element is not a sitemap (`urlset`, `sitemapindex`, RSS or Atom),
-    /// e.g. an HTML page served at the sitemap's URL.
+    /// e.g. an HTML page served at the sitemap's URL; or a text body whose first line is
+    /// not a URL (only a short excerpt of it is kept).
     NotASitemap,
     /// A `<sitemapindex>` nested inside a sitemap index (indexes cannot nest); ignored.
     NestedIndex,

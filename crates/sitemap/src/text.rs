@@ -9,6 +9,24 @@ use crate::{IssueKind, Item, RawEntry, Sink, SitemapKind};
 /// Longest line kept in memory; longer lines are skipped and recorded.
 pub(crate) const MAX_LINE_BYTES: usize = 64 * 1024;
 
+/// Characters of a body that is not a sitemap kept in its `not_a_sitemap` issue.
+pub(crate) const EXCERPT_CHARS: usize = 60;
+
+/// Whether a line reads as an absolute http(s) URL (valid or not): a text sitemap is a
+/// list of them.
+fn looks_like_url(line: &str) -> bool {
+    let lower = line.get(..8).unwrap_or(line).to_ascii_lowercase();
+    lower.starts_with("http://") || lower.starts_with("https://")
+}
+
+/// The first [`EXCERPT_CHARS`] characters of `line`, control characters replaced.
+fn excerpt(line: &str) -> String {
+    line.chars()
+        .take(EXCERPT_CHARS)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}
+
 /// Reads one line (without its `\n`) into `line`, keeping at most `max` bytes.
 /// Returns `(bytes consumed, too_long)`; 0 bytes consumed means end of input.
 fn read_line_bounded<B: BufRead>(
@@ -102,6 +120,20 @@ fn run<R: Read, F: FnMut(Item) -> ControlFlow<()>>(
         let url = text.trim();
         if url.is_empty() {
             continue;
+        }
+        // A body whose first line is no URL is not a text sitemap (a robots.txt, an error
+        // page, another service's answer): one issue with a short excerpt, not a line of
+        // it stored per issue.
+        if sink.urls == 0 && !looks_like_url(url) {
+            return sink.fatal(
+                IssueKind::NotASitemap,
+                format!(
+                    "not a sitemap: neither XML nor a list of URLs (it starts {:?})",
+                    excerpt(url)
+                ),
+                Some(position),
+                None,
+            );
         }
         sink.url(
             RawEntry {

@@ -81,3 +81,29 @@ fn too_many_lines() {
     assert_eq!(p.entries.len(), 12);
     assert_eq!(kinds(&p), [IssueKind::TooManyUrls]);
 }
+
+#[test]
+fn a_body_that_is_no_url_list_is_not_a_sitemap_and_only_an_excerpt_is_kept() {
+    let secret = "SECRET-TOKEN-0123456789";
+    let mut body = format!(
+        "User-agent: *\nDisallow: /{secret}\n\u{1b}[31m{}\n",
+        "x".repeat(500)
+    );
+    for i in 0..100 {
+        body += &format!("line {i} {secret}\n");
+    }
+    body += "https://example.com/after\n";
+    let p = parse(body.as_bytes());
+    assert_eq!(kinds(&p), [IssueKind::NotASitemap]);
+    assert!(!p.complete);
+    assert!(p.entries.is_empty());
+    let message = &p.issues[0].message;
+    assert!(message.contains("User-agent: *"), "{message}");
+    assert!(message.len() < 200, "{message}");
+    assert!(!message.contains(secret), "{message}");
+    assert_eq!(p.issues[0].loc, None);
+    // A list of URLs with a bad line further down is still a text sitemap.
+    let p = parse(b"https://example.com/a\nnot a url\nhttps://example.com/b\n");
+    assert_eq!(kinds(&p), [IssueKind::InvalidLoc]);
+    assert_eq!(locs(&p), ["https://example.com/a", "https://example.com/b"]);
+}

@@ -278,6 +278,9 @@ pub enum RejectKind {
     /// Reading stopped here (a corrupt gzip stream, a CSV record over the size limit):
     /// the rest of the input was not read.
     Unreadable,
+    /// In an access log: a proxy request (an absolute-form target, `GET
+    /// http://other-host/...`) for another origin than the site's.
+    ProxyRequest,
 }
 
 impl RejectKind {
@@ -293,6 +296,7 @@ impl RejectKind {
             RejectKind::NoUrlCell => "no_url_cell",
             RejectKind::Sitemap => "sitemap",
             RejectKind::Unreadable => "unreadable",
+            RejectKind::ProxyRequest => "proxy_request",
         }
     }
 }

@@ -110,7 +110,9 @@ pub(crate) fn client_ip(client: &str) -> Option<IpAddr> {
 }
 
 /// Reads an access log into `out`: each `GET` and `HEAD` request (of a matching user
-/// agent, if `agent` is given) is a hit on its URL, resolved against `site`.
+/// agent, if `agent` is given) is a hit on its URL, resolved against `site`; a request
+/// whose absolute-form target names another origin than `site`'s is rejected
+/// ([`RejectKind::ProxyRequest`]).
 pub(crate) fn read(reader: impl Read, site: &Url, agent: Option<&Regex>, out: &mut Collector) {
     let mut lines = Lines::new(reader);
     loop {
@@ -150,6 +152,18 @@ pub(crate) fn read(reader: impl Read, site: &Url, agent: Option<&Regex>, out: &m
             continue;
         }
         match to_url(entry.target, Some(site)) {
+            // An absolute-form target (`GET http://host/path`) is a request to use the
+            // server as a proxy, which scanners send and servers log verbatim: a request
+            // for another host is no request the site answered for itself.
+            Ok(url) if url.origin() != site.origin() => out.reject(
+                n,
+                RejectKind::ProxyRequest,
+                format!(
+                    "proxy request for another host ({})",
+                    url.origin().ascii_serialization()
+                ),
+                text.as_bytes(),
+            ),
             Ok(url) => {
                 let bot = entry
                     .agent

@@ -516,3 +516,35 @@ fn merged_lists_sum_requests_and_share_their_clients() {
         }
     );
 }
+
+#[test]
+fn proxy_requests_for_other_hosts_are_rejected_lines() {
+    let mut log = String::new();
+    log += &log_line("GET", "http://127.0.0.2:18400/latest/meta-data/", BROWSER);
+    log += &log_line("GET", "http://169.254.169.254/latest/meta-data/", GOOGLEBOT);
+    log += &log_line("GET", "https://user@127.0.0.2./x", BROWSER);
+    log += &log_line("GET", "https://example.test:8443/other-port", BROWSER);
+    // The site's own origin in absolute form is a request to the site.
+    log += &log_line("GET", "https://example.test/a", BROWSER);
+    log += &log_line("GET", "/b", BROWSER);
+    let list = with_site(log.as_bytes());
+    assert_eq!(
+        urls(&list),
+        ["https://example.test/a", "https://example.test/b"]
+    );
+    assert_eq!(
+        rejected_lines(&list),
+        [
+            (1, RejectKind::ProxyRequest),
+            (2, RejectKind::ProxyRequest),
+            (3, RejectKind::ProxyRequest),
+            (4, RejectKind::ProxyRequest)
+        ]
+    );
+    assert_eq!(
+        list.samples[0].reason,
+        "proxy request for another host (http://127.0.0.2:18400)"
+    );
+    assert_eq!(list.requests, 2);
+    assert!(list.clients.is_empty(), "{:?}", list.clients);
+}

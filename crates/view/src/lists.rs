@@ -110,6 +110,7 @@ pub fn read_lists(
         follow: list.follow,
         inputs,
         bot_check,
+        site: site.map(|s| format!("{}/", s.origin().ascii_serialization())),
     });
     Ok(())
 }

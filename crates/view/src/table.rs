@@ -11,7 +11,7 @@ use crate::types::{
     Cell, Column, ColumnFilter, ColumnKind, FilterOp, MAX_LIMIT, MAX_PATTERN_LEN, TableName,
     TablePage, TableQuery, ViewQuery,
 };
-use audit::export::{Cell as Value, ColumnType, TableData, spreadsheet_safe};
+use audit::export::{Cell as Value, ColumnType, TableData, csv_cell};
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::io::Write;
@@ -576,10 +576,15 @@ impl PagedTable {
         let mut record: Vec<std::borrow::Cow<'_, str>> = Vec::with_capacity(self.columns.len());
         for i in self.selected(plan) {
             record.clear();
-            record.extend(self.rows[i as usize].iter().map(|c| match c {
-                Value::Text(s) => spreadsheet_safe(s),
-                other => other.as_text(),
-            }));
+            record.extend(self.rows[i as usize].iter().zip(&self.columns).map(
+                |(c, column)| match c {
+                    Value::Text(s) if column.kind == ColumnKind::Url => {
+                        csv_cell(s, ColumnType::Url)
+                    }
+                    Value::Text(s) => csv_cell(s, ColumnType::Text),
+                    other => other.as_text(),
+                },
+            ));
             w.write_record(record.iter().map(|c| c.as_bytes()))
                 .map_err(csv_error)?;
             written += 1;

@@ -215,3 +215,37 @@ fn csv_fields_are_quoted() {
         "<link rel=\"canonical\" href=\"https://e.com/?a=1&amp;b=&quot;2&quot;\">"
     );
 }
+
+#[test]
+fn format_characters_are_never_written_raw_in_a_fix_file() {
+    // `/a%E2%80%AEgpj.exe` decodes to `/a`, RIGHT-TO-LEFT OVERRIDE, `gpj.exe`: it reads
+    // as `/aexe.jpg`.
+    let mut b = B::new();
+    b.redirect(&u("/a%E2%80%AEgpj.exe"), &u("/b%E2%80%8Bz"), 301)
+        .page(&u("/b%E2%80%8Bz"), 1)
+        .redirect(&u("/plain"), &u("/b%E2%80%8Bz"), 301);
+    let mut ff = b.analyse().fix_files();
+    ff.include_existing = true;
+    for (name, text) in [
+        ("redirects.csv", ff.redirects_csv()),
+        ("canonicals.csv", ff.canonicals_csv()),
+        ("sitemap.csv", ff.sitemap_csv()),
+        ("nginx", ff.nginx()),
+        ("apache", ff.apache()),
+        ("netlify", ff.netlify()),
+        ("vercel", ff.vercel()),
+        ("cloudflare", ff.cloudflare_csv()),
+        ("wordpress", ff.wordpress_csv()),
+    ] {
+        assert!(
+            !text.chars().any(canon::is_format_char),
+            "{name} writes a format character raw:\n{text}"
+        );
+    }
+    let netlify = ff.netlify();
+    assert!(netlify.contains("/plain "), "{netlify}");
+    assert!(
+        netlify.contains("# Not written:") && netlify.contains("cannot be written"),
+        "{netlify}"
+    );
+}
