@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the desktop app needs to build, run and be tested on Debian 12:
 # webkit2gtk and friends (build), Xvfb + WebKitWebDriver + ImageMagick (window,
-# end-to-end tests, screenshots), nginx with its perl module, Apache and PHP (the fix-file tests load the
-# redirect maps into the real servers and read the WordPress CSV with PHP), tauri-driver,
-# and the UI's npm packages.
+# end-to-end tests, screenshots), nginx with its perl module, Apache and PHP (the fix-file
+# tests load the redirect maps and the URL-variant rules into the real servers and read
+# the WordPress CSV with PHP), tauri-driver, and the UI's npm packages.
 # Each step is skipped when its result is already there, so a warm machine pays nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
