@@ -477,7 +477,11 @@ pub fn print_url_variants(analysis: &Analysis) {
             println!("  {:<15} {:>7}  ({})", "", "", counts.join(", "));
         }
         if r.count(ProbeVerdict::Duplicate) + r.count(ProbeVerdict::RedirectTemporary) > 0 {
-            for (server, rule) in [("nginx", &r.nginx), ("Apache", &r.apache)] {
+            for (server, rule) in [
+                ("nginx", &r.nginx),
+                ("Apache VirtualHost", &r.apache),
+                ("Apache .htaccess", &r.htaccess),
+            ] {
                 println!("      {server}:");
                 for line in rule.lines() {
                     println!("        {line}");

@@ -893,6 +893,7 @@ fn url_variants_table(analysis: &Analysis) -> TableData {
         text("Example Answer"),
         text("Nginx Rule"),
         text("Apache Rule"),
+        text("Apache .htaccess Rule"),
     ]);
     let mut t = TableData::new(&head);
     for r in &analysis.url_variants {
@@ -912,6 +913,7 @@ fn url_variants_table(analysis: &Analysis) -> TableData {
         let fix = r.count(ProbeVerdict::Duplicate) + r.count(ProbeVerdict::RedirectTemporary) > 0;
         row.push(if fix { r.nginx.as_str() } else { "" }.into());
         row.push(if fix { r.apache.as_str() } else { "" }.into());
+        row.push(if fix { r.htaccess.as_str() } else { "" }.into());
         t.rows.push(row);
     }
     t

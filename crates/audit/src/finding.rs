@@ -549,10 +549,14 @@ pub enum Fix {
         change: String,
         /// One variant and its page.
         example: [String; 2],
-        /// The rule for nginx.
+        /// The rule for nginx (its `server` block).
         nginx: String,
-        /// The rule for Apache httpd.
+        /// The rule for Apache httpd (its `<VirtualHost>`).
         apache: String,
+        /// The rule for Apache httpd's `.htaccess` (a comment saying why, when none is
+        /// offered there).
+        #[serde(default)]
+        htaccess: String,
     },
     /// Make `url` answer 200 with its content (it is the page the others should point at).
     Serve {
@@ -810,14 +814,31 @@ impl fmt::Display for Fix {
             ),
             Fix::Serve { url } => write!(f, "Make {url} answer 200 with its content."),
             Fix::ServerRule {
-                change, example, ..
+                change,
+                example,
+                nginx,
+                apache,
+                htaccess,
             } => {
                 let [from, to] = example;
-                write!(
-                    f,
-                    "{change}, with one server rule for all of them (for example, {from} is \
-                     the page {to}); url_variants.csv gives the rule for nginx and for Apache."
-                )
+                if [nginx, apache, htaccess]
+                    .iter()
+                    .any(|t| crate::probes::server_rule_offered(t))
+                {
+                    write!(
+                        f,
+                        "{change}, with one server rule for all of them (for example, {from} \
+                         is the page {to}); url_variants.csv gives the rule for nginx and for \
+                         Apache, each saying where it goes."
+                    )
+                } else {
+                    write!(
+                        f,
+                        "{change} (for example, {from} is the page {to}); no server rule is \
+                         offered, since one would redirect some of the site's own URLs \
+                         (url_variants.csv says why)."
+                    )
+                }
             }
             Fix::SetHreflang { page, lang, href } => write!(
                 f,

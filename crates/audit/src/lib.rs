@@ -245,7 +245,7 @@ pub use log_waste::{
     LOG_WASTE_FILE, LOG_WASTE_HEADERS, LogHit, LogRequests, LogWaste, log_waste_table,
 };
 pub use prediction::{PREDICTED_DUPLICATE, PredictionCheck, check_predictions};
-pub use probes::{ProbeVerdict, VariantProbe, VariantRule};
+pub use probes::{ProbeVerdict, VariantProbe, VariantRule, server_rule_offered};
 
 use serde::{Deserialize, Serialize};
 

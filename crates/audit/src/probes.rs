@@ -41,6 +41,9 @@ use crate::finding::{Finding, FindingId, Fix};
 use crate::input::{HopKind, ProbeRule, UrlState};
 use crate::site::{NONE, Site};
 
+mod server;
+pub use server::offered as server_rule_offered;
+
 /// How the server answered one probe (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -138,10 +141,15 @@ pub struct VariantRule {
     pub verdict: Option<ProbeVerdict>,
     /// The samples, by variant URL.
     pub probes: Vec<VariantProbe>,
-    /// The fix for nginx (empty when nothing is to fix).
+    /// The fix for nginx, in the site's `server` block (see [`server_rule_offered`]:
+    /// a text may only say why no rule is offered).
     pub nginx: String,
-    /// The fix for Apache httpd (mod_rewrite, mod_headers).
+    /// The fix for Apache httpd (mod_rewrite, mod_headers), in the site's
+    /// `<VirtualHost>`.
     pub apache: String,
+    /// The fix for Apache httpd in the `.htaccess` of the document root.
+    #[serde(default)]
+    pub htaccess: String,
 }
 
 impl VariantRule {
@@ -203,7 +211,9 @@ pub(crate) fn analyse(site: &Site<'_>, clusters: &Clusters) -> Vec<VariantRule> 
         return Vec::new();
     }
     let mut by_rule: BTreeMap<ProbeRule, Vec<VariantProbe>> = BTreeMap::new();
-    let pages = pages_by_section(site, clusters);
+    let own = site_pages(site, clusters);
+    let pages = pages_by_section(site, &own);
+    let preferred: Vec<String> = own.iter().map(|&i| site.url_string(i)).collect();
     for p in probes {
         let (Some(v), Some(b)) = (site.idx(p.url), site.idx(p.base)) else {
             continue;
@@ -225,9 +235,12 @@ pub(crate) fn analyse(site: &Site<'_>, clusters: &Clusters) -> Vec<VariantRule> 
             let mut probes = by_rule.remove(&rule).unwrap_or_default();
             probes.sort_by(|a, b| a.url.cmp(&b.url));
             let verdict = rule_verdict(&probes);
-            let (nginx, apache) = match probes.first() {
-                Some(p) => server_rules(rule, &p.base, &probes),
-                None => (String::new(), String::new()),
+            let (nginx, apache, htaccess) = match probes.first() {
+                Some(p) => {
+                    let r = server::server_rules(rule, &p.base, &probes, &preferred);
+                    (r.nginx, r.apache, r.htaccess)
+                }
+                None => (String::new(), String::new(), String::new()),
             };
             VariantRule {
                 rule,
@@ -235,6 +248,7 @@ pub(crate) fn analyse(site: &Site<'_>, clusters: &Clusters) -> Vec<VariantRule> 
                 probes,
                 nginx,
                 apache,
+                htaccess,
             }
         })
         .collect()
@@ -254,18 +268,24 @@ fn section_of(url: &str) -> (String, String) {
     (authority.to_ascii_lowercase(), first)
 }
 
-/// The site's own distinct pages per section: served (2xx, no redirect), the preferred
-/// URL of their cluster, in scope, none made up by Dustpan.
-fn pages_by_section(site: &Site<'_>, clusters: &Clusters) -> FxHashMap<(String, String), u32> {
+/// The site's own distinct pages: served (2xx, no redirect), the preferred URL of their
+/// cluster, in scope, none made up by Dustpan.
+fn site_pages(site: &Site<'_>, clusters: &Clusters) -> Vec<u32> {
+    (0..site.n as u32)
+        .filter(|&i| {
+            site.serves(i)
+                && !site.external[i as usize]
+                && !site.made_up[i as usize]
+                && clusters.preferred_of(i) == i
+        })
+        .collect()
+}
+
+/// The site's own distinct pages per section.
+fn pages_by_section(site: &Site<'_>, own: &[u32]) -> FxHashMap<(String, String), u32> {
     let mut out: FxHashMap<(String, String), u32> = FxHashMap::default();
-    for i in 0..site.n as u32 {
-        if site.serves(i)
-            && !site.external[i as usize]
-            && !site.made_up[i as usize]
-            && clusters.preferred_of(i) == i
-        {
-            *out.entry(section_of(site.url(i))).or_default() += 1;
-        }
+    for &i in own {
+        *out.entry(section_of(site.url(i))).or_default() += 1;
     }
     out
 }
@@ -468,108 +488,6 @@ fn regex_quote(s: &str) -> String {
     out
 }
 
-/// The fix of a rule as nginx and Apache configuration, for the site of `base`.
-fn server_rules(rule: ProbeRule, base: &str, probes: &[VariantProbe]) -> (String, String) {
-    let (scheme, authority, host) = origin_and_host(base);
-    let port = authority.strip_prefix(&host).unwrap_or("");
-    match rule {
-        ProbeRule::HostWww => {
-            let twin = match host.strip_prefix("www.") {
-                Some(bare) => bare.to_owned(),
-                None => format!("www.{host}"),
-            };
-            (
-                format!(
-                    "server {{\n    server_name {twin};\n    # listen and ssl_certificate lines as in the site's server block\n    return 301 $scheme://{host}{port}$request_uri;\n}}"
-                ),
-                format!(
-                    "RewriteEngine On\nRewriteCond %{{HTTP_HOST}} ^{}$ [NC]\nRewriteRule ^ %{{REQUEST_SCHEME}}://{authority}%{{REQUEST_URI}} [L,R=301]",
-                    regex_quote(&twin)
-                ),
-            )
-        }
-        ProbeRule::Scheme if scheme == "http" => (
-            format!(
-                "server {{\n    listen 443 ssl;\n    server_name {host};\n    return 301 http://$host$request_uri;\n}}"
-            ),
-            "RewriteEngine On\nRewriteCond %{HTTPS} on\nRewriteRule ^ http://%{HTTP_HOST}%{REQUEST_URI} [L,R=301]".to_owned(),
-        ),
-        ProbeRule::Scheme => (
-            format!(
-                "server {{\n    listen 80;\n    server_name {host};\n    return 301 https://$host$request_uri;\n}}"
-            ),
-            "RewriteEngine On\nRewriteCond %{HTTPS} off\nRewriteRule ^ https://%{HTTP_HOST}%{REQUEST_URI} [L,R=301]".to_owned(),
-        ),
-        ProbeRule::TrailingSlash => {
-            // The site's own form: most pages probed with or without the slash.
-            let with = probes
-                .iter()
-                .filter(|p| path_of(&p.base).ends_with('/'))
-                .count();
-            if with * 2 > probes.len() {
-                (
-                    "# URLs without a file extension end in a slash\nrewrite ^(/[^.?]*[^/])$ $1/ permanent;".to_owned(),
-                    "RewriteEngine On\nRewriteCond %{REQUEST_FILENAME} !-f\nRewriteRule ^(.*[^/])$ /$1/ [L,R=301]".to_owned(),
-                )
-            } else {
-                (
-                    "# URLs end without a slash\nrewrite ^(/.+)/$ $1 permanent;".to_owned(),
-                    "RewriteEngine On\nRewriteCond %{REQUEST_FILENAME} !-d\nRewriteRule ^(.+)/$ /$1 [L,R=301]".to_owned(),
-                )
-            }
-        }
-        ProbeRule::PathCase => (
-            "# http block (ngx_http_perl_module):\nperl_set $uri_lowercase 'sub { my $r = shift; return lc($r->uri); }';\n# server block:\nlocation ~ [A-Z] {\n    return 301 $scheme://$host$uri_lowercase$is_args$args;\n}".to_owned(),
-            "# server or virtual host configuration (RewriteMap is not allowed in .htaccess)\nRewriteEngine On\nRewriteMap lc int:tolower\nRewriteCond %{REQUEST_URI} [A-Z]\nRewriteRule ^(.*)$ ${lc:$1} [L,R=301]".to_owned(),
-        ),
-        ProbeRule::IndexFile => (
-            "if ($request_uri ~* \"^([^?]*/)index\\.(?:html?|php)(\\?.*)?$\") {\n    return 301 $1$2;\n}".to_owned(),
-            "RewriteEngine On\nRewriteCond %{THE_REQUEST} \\s/+(.*/)?index\\.(html?|php)[\\s?] [NC]\nRewriteRule ^(.*/)?index\\.(html?|php)$ /$1 [L,R=301,NC]".to_owned(),
-        ),
-        ProbeRule::DoubleSlash => (
-            "# merge_slashes on (the default) only makes locations match; the URL with a\n# doubled slash is still answered, so redirect it to the merged path:\nif ($request_uri ~ \"^[^?]*//\") {\n    rewrite ^ $uri permanent;\n}".to_owned(),
-            "RewriteEngine On\nRewriteCond %{THE_REQUEST} \\s[^?\\s]*//\nRewriteCond %{REQUEST_URI} ^(.*?)//+(.*)$\nRewriteRule ^ %1/%2 [L,R=301]".to_owned(),
-        ),
-        ProbeRule::TrackingParam => canonical_header(
-            "(^|&)(utm_[a-z_]+|gclid|fbclid|msclkid)=",
-            "tracking parameter",
-        ),
-        ProbeRule::SessionParam => canonical_header(
-            "(^|&)(sessionid|session_id|phpsessid|jsessionid|sid)=",
-            "session parameter",
-        ),
-        ProbeRule::UnknownParam => canonical_header(
-            ".",
-            "parameter (only on pages that use no query parameter; elsewhere the page template must set the canonical from the parameters it uses)",
-        ),
-        ProbeRule::EmptyQuery => (
-            "if ($request_uri ~ \"^[^?]*\\?$\") {\n    return 301 $scheme://$host$uri;\n}".to_owned(),
-            "RewriteEngine On\nRewriteCond %{THE_REQUEST} \\s[^?\\s]*\\?\\s\nRewriteRule ^(.*)$ /$1? [L,R=301]".to_owned(),
-        ),
-        ProbeRule::IpHost => (
-            format!(
-                "# a default server answering requests for the IP address\nserver {{\n    listen 80 default_server;\n    server_name _;\n    return 301 {scheme}://{authority}$request_uri;\n}}"
-            ),
-            format!(
-                "RewriteEngine On\nRewriteCond %{{HTTP_HOST}} ^[0-9.]+(:[0-9]+)?$ [OR]\nRewriteCond %{{HTTP_HOST}} ^\\[[0-9a-f:]+\\](:[0-9]+)?$ [NC]\nRewriteRule ^ {scheme}://{authority}%{{REQUEST_URI}} [L,R=301]"
-            ),
-        ),
-    }
-}
-
-/// A `Link: <…>; rel="canonical"` header naming the URL without its query, for
-/// requests whose query matches `pattern`.
-fn canonical_header(pattern: &str, what: &str) -> (String, String) {
-    (
-        format!(
-            "# a canonical to the URL without the query, for URLs with a {what}\nset $canonical_link \"\";\nif ($args ~* \"{pattern}\") {{\n    set $canonical_link \"<$scheme://$host$uri>; rel=\\\"canonical\\\"\";\n}}\nadd_header Link $canonical_link;"
-        ),
-        format!(
-            "# a canonical to the URL without the query, for URLs with a {what}\nRewriteEngine On\nRewriteCond %{{QUERY_STRING}} {pattern} [NC]\nRewriteRule ^ - [E=CANONICAL:%{{REQUEST_SCHEME}}://%{{HTTP_HOST}}%{{REQUEST_URI}}]\nHeader set Link \"<%{{CANONICAL}}e>; rel=\\\"canonical\\\"\" env=CANONICAL"
-        ),
-    )
-}
-
 fn path_of(url: &str) -> &str {
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
     let path = rest.find('/').map_or("/", |i| &rest[i..]);
@@ -596,9 +514,13 @@ fn of_samples(k: u32, n: u32, verb: &str) -> String {
     format!("{k} of {n} {noun} {verb}")
 }
 
-/// What the fix does for a rule, as the start of a sentence.
-fn fix_action(rule: ProbeRule, temporary: bool) -> String {
+/// What the fix does for a rule, as the start of a sentence (`offered`: a server rule is
+/// offered for it).
+fn fix_action(rule: ProbeRule, temporary: bool, offered: bool) -> String {
     let label = label_in_sentence(rule);
+    if !offered {
+        return format!("Declare the page's own URL canonical on {label}");
+    }
     if temporary {
         return format!("Make the redirects of {label} permanent (301 instead of 302, 303 or 307)");
     }
@@ -660,10 +582,17 @@ pub(crate) fn findings(rules: &[VariantRule]) -> Vec<Finding> {
                 ));
             }
             f = f.fix(Fix::ServerRule {
-                change: fix_action(r.rule, temporary),
+                change: fix_action(
+                    r.rule,
+                    temporary,
+                    [&r.nginx, &r.apache, &r.htaccess]
+                        .iter()
+                        .any(|t| server_rule_offered(t)),
+                ),
                 example: [first.url.clone(), first.base.clone()],
                 nginx: r.nginx.clone(),
                 apache: r.apache.clone(),
+                htaccess: r.htaccess.clone(),
             });
             out.push(f);
         }
@@ -1152,21 +1081,36 @@ mod tests {
             known: false,
             reach: 0,
         }];
-        let (nginx, apache) = server_rules(ProbeRule::HostWww, "https://example.test/a", &p);
-        assert!(nginx.contains("server_name www.example.test;"), "{nginx}");
+        let r = server::server_rules(ProbeRule::HostWww, "https://example.test/a", &p, &[]);
         assert!(
-            nginx.contains("return 301 $scheme://example.test$request_uri;"),
-            "{nginx}"
+            r.nginx
+                .contains(r#"if ($http_host ~* "^www\.example\.test(:[0-9]+)?$")"#),
+            "{}",
+            r.nginx
         );
-        assert!(apache.contains(r"^www\.example\.test$"), "{apache}");
-        let (nginx, _) = server_rules(ProbeRule::HostWww, "http://www.example.test:8080/", &p);
-        assert!(nginx.contains("server_name example.test;"), "{nginx}");
         assert!(
-            nginx.contains("://www.example.test:8080$request_uri"),
-            "{nginx}"
+            r.nginx
+                .contains("return 301 $scheme://example.test$1$request_uri;"),
+            "{}",
+            r.nginx
         );
-        let (_, apache) = server_rules(ProbeRule::TrailingSlash, "https://example.test/a", &p);
-        assert!(apache.contains("RewriteRule ^(.+)/$ /$1"), "{apache}");
+        assert!(
+            r.apache.contains(r"^www\.example\.test(:[0-9]+)?$"),
+            "{}",
+            r.apache
+        );
+        let r = server::server_rules(ProbeRule::HostWww, "http://www.example.test:8080/", &p, &[]);
+        assert!(
+            r.nginx.contains("://www.example.test$1$request_uri"),
+            "{}",
+            r.nginx
+        );
+        let r = server::server_rules(ProbeRule::TrailingSlash, "https://example.test/a", &p, &[]);
+        assert!(
+            r.apache.contains("RewriteRule ^ %1 [R=301,L,NE]"),
+            "{}",
+            r.apache
+        );
         assert_eq!(path_of("https://example.test/a/?x=1"), "/a/");
         assert_eq!(path_of("https://example.test"), "/");
     }

@@ -7,6 +7,11 @@
 //!
 //! A test skips, saying so, when the server binary is absent (scripts/setup-desktop.sh
 //! installs both for CI).
+//!
+//! `variants` replays the URL-variant rules the same way, in front of an application.
+
+#[path = "fix_servers/variants.rs"]
+mod variants;
 
 use audit::{FixFiles, RedirectLine};
 use std::io::{Read, Write};
