@@ -870,6 +870,7 @@ fn duplicate_metadata_table(analysis: &Analysis) -> TableData {
             let with: Vec<&str> = p
                 .later_pages
                 .iter()
+                .chain(&p.views)
                 .chain(&p.alternates)
                 .map(String::as_str)
                 .collect();

@@ -156,7 +156,7 @@
 //! | `HREFLANG-X-DEFAULT` | warning | two pages that name each other name different x-default pages |
 //! | `VARIANT-DUPLICATE` | warning | URL variants no page links to (probed after the crawl: upper-case, index file, doubled slash, other host, parameters) answer 200 with the page's content and no canonical; fix: one server rule |
 //! | `VARIANT-TEMPORARY` | notice | URL variants redirect to the page with a 302, 303 or 307; fix: make it a 301 |
-//! | `TITLE-DUPLICATE` | warning | different pages (each cluster once, through its preferred URL; indexable HTML pages answering 2xx; a list's numbered pages and hreflang alternates counted as one page) share a title, compared trimmed, whitespace collapsed, ignoring letter case; fix: a title of its own for each |
+//! | `TITLE-DUPLICATE` | warning | different pages (each cluster once, through its preferred URL; indexable HTML pages answering 2xx; a list's numbered pages and filtered or sorted views, and hreflang alternates, counted as one page) share a title, compared trimmed, whitespace collapsed, ignoring letter case; fix: a title of its own for each |
 //! | `H1-DUPLICATE` | notice | different pages share their first `<h1>` (compared as titles are) |
 //! | `META-DESCRIPTION-DUPLICATE` | notice | different pages share a meta description (compared as titles are) |
 //!

@@ -15,15 +15,22 @@
 //! **Counted as one page.** The numbered pages of one list and its first page (`/blog/`
 //! with `/blog/page/2/`, `/list` with `/list?page=3`, a post with its
 //! `/comment-page-2/`, as [`crate::urlparts::page_number`] recognises page numbers): a
-//! list's later pages commonly repeat its first page's title and description. Pages
-//! naming each other as hreflang alternates: language versions of one page.
+//! list's later pages commonly repeat its first page's title and description. The
+//! filtered and sorted views of a list and the list itself: URLs that differ from it
+//! only in parameters the parameter classifier judges a sort, a filter, pagination,
+//! tracking, a session or ignored (`/shoes?color=red&sort=price` with `/shoes`); a
+//! faceted listing's views repeat its title, and what is wrong with them is the facets
+//! (crawler trap, near-duplicate and parameter findings), one cause reported there.
+//! Pages naming each other as hreflang alternates: language versions of one page.
 
 use super::{Ctx, count};
 use crate::cluster::Clusters;
+use crate::dust::{ParamStats, ParamVerdict};
 use crate::finding::{Finding, FindingId, Fix};
 use crate::input::{FetchRow, UrlId};
+use crate::keys::Keys;
 use crate::site::{NONE, Site, soft_404_title};
-use crate::urlparts::{page_number, without_page_number};
+use crate::urlparts::{page_number, params, split, without_page_number};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::xxh3_64;
@@ -113,6 +120,10 @@ pub struct DuplicatePage {
     /// Later pages of its list that share the value, counted with it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub later_pages: Vec<String>,
+    /// Filtered and sorted views of it (and their later pages) that share the value,
+    /// counted with it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub views: Vec<String>,
     /// Its hreflang alternates that share the value, counted with it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alternates: Vec<String>,
@@ -154,7 +165,12 @@ fn collapse(value: &str) -> String {
 /// Every value different pages share, by element, then most pages first, then value.
 /// Grouping is by sorting hashes of the folded values, then verifying the values: no
 /// value is held for pages that share it with no other.
-pub(crate) fn duplicate_values(site: &Site<'_>, clusters: &Clusters) -> Vec<DuplicateValue> {
+pub(crate) fn duplicate_values(
+    site: &Site<'_>,
+    keys: &Keys,
+    clusters: &Clusters,
+    params: &[ParamStats],
+) -> Vec<DuplicateValue> {
     let pages: Vec<u32> = (0..site.n as u32)
         .filter(|&i| judged(site, clusters, i))
         .collect();
@@ -175,6 +191,23 @@ pub(crate) fn duplicate_values(site: &Site<'_>, clusters: &Clusters) -> Vec<Dupl
         .collect();
     alternates.sort_unstable();
     alternates.dedup();
+    let lists = Lists {
+        views: params
+            .iter()
+            .filter(|p| {
+                matches!(
+                    p.verdict,
+                    ParamVerdict::Sort
+                        | ParamVerdict::Filter
+                        | ParamVerdict::Pagination
+                        | ParamVerdict::Tracking
+                        | ParamVerdict::Session
+                        | ParamVerdict::Ignored
+                )
+            })
+            .map(|p| p.name.as_str())
+            .collect(),
+    };
     let mut out = Vec::new();
     let mut buf = String::new();
     for element in MetaElement::ALL {
@@ -202,7 +235,8 @@ pub(crate) fn duplicate_values(site: &Site<'_>, clusters: &Clusters) -> Vec<Dupl
             folded.sort_unstable();
             for same in folded.chunk_by(|a, b| a.0 == b.0) {
                 let members: Vec<u32> = same.iter().map(|&(_, i)| i).collect();
-                if let Some(v) = group(site, clusters, element, &members, &alternates) {
+                if let Some(v) = group(site, keys, clusters, &lists, element, &members, &alternates)
+                {
                     out.push(v);
                 }
             }
@@ -218,11 +252,49 @@ pub(crate) fn duplicate_values(site: &Site<'_>, clusters: &Clusters) -> Vec<Dupl
     out
 }
 
-/// The pages of one shared value, the numbered pages of a list and hreflang alternates
-/// counted as one; `None` when that leaves fewer than two pages.
+/// The lists of the site: which URLs are a list's later pages or its filtered and
+/// sorted views (see the module docs).
+struct Lists<'p> {
+    /// Parameters that make a view of a list (sort, filter, pagination) or no page
+    /// at all (tracking, session, ignored).
+    views: FxHashSet<&'p str>,
+}
+
+impl Lists<'_> {
+    /// The list `url` is a later page or a view of: `url` without its page number and
+    /// without its view parameters; `None` when it has neither.
+    fn list_of(&self, url: &str) -> Option<String> {
+        let paged = without_page_number(url);
+        let base = paged.as_deref().unwrap_or(url);
+        let p = split(base);
+        let Some(q) = p.query else {
+            return paged;
+        };
+        let kept: Vec<&str> = params(q)
+            .filter(|(name, _)| !self.views.contains(name))
+            .map(|(_, c)| c)
+            .collect();
+        if kept.len() == params(q).count() {
+            return paged;
+        }
+        Some(rules::url::with_query(base, &p, &kept))
+    }
+
+    /// How many view parameters `url` has.
+    fn view_params(&self, url: &str) -> usize {
+        split(url).query.map_or(0, |q| {
+            params(q).filter(|(n, _)| self.views.contains(n)).count()
+        })
+    }
+}
+
+/// The pages of one shared value, a list's later pages and views and hreflang
+/// alternates counted as one; `None` when that leaves fewer than two pages.
 fn group(
     site: &Site<'_>,
+    keys: &Keys,
     clusters: &Clusters,
+    lists: &Lists<'_>,
     element: MetaElement,
     members: &[u32],
     alternates: &[(u32, u32)],
@@ -244,24 +316,27 @@ fn group(
     }
     let position: FxHashMap<u32, usize> =
         members.iter().enumerate().map(|(k, &i)| (i, k)).collect();
-    let by_url: FxHashMap<&str, usize> = members
+    // By equivalence key under the audit policy: a list on another host name (www)
+    // or written another way is the same list.
+    let by_key: FxHashMap<&str, usize> = members
         .iter()
         .enumerate()
-        .map(|(k, &i)| (site.url(i), k))
+        .map(|(k, &i)| (keys.get(site, i).unwrap_or(site.url(i)), k))
         .collect();
-    // A numbered page with its list's first page, or with the list's other numbered
-    // pages when the first is not among them.
-    let mut lists: FxHashMap<String, usize> = FxHashMap::default();
+    // A list's later page or view with the list, or with the list's other pages and
+    // views when the list is not among them.
+    let mut seen: FxHashMap<String, usize> = FxHashMap::default();
     for (k, &i) in members.iter().enumerate() {
-        let Some(list) = without_page_number(site.url(i)) else {
+        let Some(list) = lists.list_of(site.url(i)) else {
             continue;
         };
-        match by_url.get(list.as_str()) {
+        let list = canon::equivalence_key(&list, &site.cfg.policy).unwrap_or(list);
+        match by_key.get(list.as_str()) {
             Some(&j) => union(&mut parent, k, j),
-            None => match lists.get(&list) {
+            None => match seen.get(&list) {
                 Some(&j) => union(&mut parent, k, j),
                 None => {
-                    lists.insert(list, k);
+                    seen.insert(list, k);
                 }
             },
         }
@@ -285,21 +360,29 @@ fn group(
     let mut pages: Vec<DuplicatePage> = sets
         .into_values()
         .map(|mut set| {
-            // The list's first page, else the lowest page number, else the first URL.
+            // The list itself (no page number, fewest view parameters), else the first
+            // URL.
             set.sort_by(|&a, &b| {
-                let key = |i: u32| (page_number(site.url(i)).unwrap_or(0), site.url(i));
+                let key = |i: u32| {
+                    let u = site.url(i);
+                    (page_number(u).unwrap_or(0), lists.view_params(u), u)
+                };
                 key(a).cmp(&key(b))
             });
             let first = set[0];
-            let (mut later_pages, mut alternates) = (Vec::new(), Vec::new());
+            let (mut later_pages, mut views, mut alternates) = (Vec::new(), Vec::new(), Vec::new());
             for &i in &set[1..] {
-                if page_number(site.url(i)).is_some() {
+                let u = site.url(i);
+                if lists.view_params(u) > 0 {
+                    views.push(site.url_string(i));
+                } else if page_number(u).is_some() {
                     later_pages.push(site.url_string(i));
                 } else {
                     alternates.push(site.url_string(i));
                 }
             }
             later_pages.sort_unstable();
+            views.sort_unstable();
             alternates.sort_unstable();
             let cluster = match clusters.of[first as usize] {
                 NONE => None,
@@ -311,6 +394,7 @@ fn group(
                 cluster,
                 cluster_urls: cluster.map_or(1, |c| clusters.members[c as usize].len() as u32),
                 later_pages,
+                views,
                 alternates,
             }
         })
@@ -373,6 +457,9 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
                 count(n - max, "more page", "more pages")
             ));
         }
+        if let Some(line) = one_path(&urls, what) {
+            f = f.evidence(line);
+        }
         if !v.other_spellings.is_empty() {
             let all: Vec<String> = std::iter::once(&v.value)
                 .chain(&v.other_spellings)
@@ -420,6 +507,37 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     }
 }
 
+/// When every page is one path with other query parameters (a listing filtered and
+/// sorted), the line that says so: one template writes the value whatever the
+/// parameters select.
+fn one_path(urls: &[String], what: &str) -> Option<String> {
+    let base = |u: &str| {
+        let p = split(u);
+        u[..p.origin_end + p.path.len()].to_owned()
+    };
+    let first = base(urls.first()?);
+    if urls.iter().any(|u| base(u) != first) {
+        return None;
+    }
+    let mut names: Vec<&str> = urls
+        .iter()
+        .filter_map(|u| split(u).query)
+        .flat_map(params)
+        .map(|(name, _)| name)
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    if names.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "All {} pages are {first} with other query parameters ({}): one template writes the \
+         {what} whatever the parameters select",
+        urls.len(),
+        names.join(", ")
+    ))
+}
+
 /// One page of a shared value, with its cluster and the pages counted with it.
 fn page_line(p: &DuplicatePage) -> String {
     let mut line = p.url.clone();
@@ -435,6 +553,17 @@ fn page_line(p: &DuplicatePage) -> String {
             "{} of its list ({})",
             count(p.later_pages.len(), "later page", "later pages"),
             p.later_pages.join(", ")
+        ));
+    }
+    if !p.views.is_empty() {
+        with.push(format!(
+            "{} ({})",
+            count(
+                p.views.len(),
+                "filtered or sorted view",
+                "filtered or sorted views"
+            ),
+            p.views.join(", ")
         ));
     }
     if !p.alternates.is_empty() {

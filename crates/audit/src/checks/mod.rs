@@ -139,8 +139,9 @@ impl<'s, 'a> Ctx<'s, 'a> {
     /// Every title, first heading and meta description different pages share (see
     /// [`metadata`]).
     pub(crate) fn duplicate_values(&self) -> &[metadata::DuplicateValue] {
-        self.duplicate_values
-            .get_or_init(|| metadata::duplicate_values(self.site, self.clusters))
+        self.duplicate_values.get_or_init(|| {
+            metadata::duplicate_values(self.site, self.keys, self.clusters, &self.mined.params)
+        })
     }
 
     /// [`Ctx::duplicate_values`], taken out.

@@ -317,3 +317,75 @@ fn pages_that_may_be_one_page_point_to_the_near_duplicate_review() {
         f.evidence
     );
 }
+
+#[test]
+fn a_listings_filters_sharing_its_title_name_the_template() {
+    let b = site(&[
+        ("/catalogue/", "Catalogue", "", ""),
+        ("/catalogue/?color=red", "Catalogue", "", ""),
+        ("/catalogue/?size=l&sort=price", "Catalogue", "", ""),
+    ]);
+    let a = b.analyse();
+    let f = only(&a, FindingId::TitleDuplicate);
+    assert!(
+        f.evidence.contains(
+            &"All 3 pages are https://example.com/catalogue/ with other query parameters \
+              (color, size, sort): one template writes the title whatever the parameters \
+              select"
+                .to_owned()
+        ),
+        "{:#?}",
+        f.evidence
+    );
+}
+
+#[test]
+fn a_lists_filtered_and_sorted_views_count_with_it_and_ids_do_not() {
+    let mut b = B::new();
+    // A filter the classifier sees change the page among a few values.
+    for (k, path) in [
+        "/shoes",
+        "/shoes?color=red",
+        "/shoes?color=blue",
+        "/shoes?color=black",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        b.page(&u(path), 300 + k as u64)
+            .texts(&u(path), "Shoes", "", "");
+    }
+    // A view only the www alias served: a view of the same list.
+    let www = "https://www.example.com/shoes?color=green&color=red";
+    b.page(www, 350).texts(www, "Shoes", "", "");
+    let a = b.analyse();
+    let verdict =
+        |a: &Analysis, name: &str| a.params.iter().find(|p| p.name == name).map(|p| p.verdict);
+    assert_eq!(verdict(&a, "color"), Some(ParamVerdict::Filter));
+    assert!(a.duplicate_values.is_empty(), "{:#?}", a.duplicate_values);
+
+    b.page(&u("/boots"), 400)
+        .texts(&u("/boots"), "Shoes", "", "");
+    let a = b.analyse();
+    let f = only(&a, FindingId::TitleDuplicate);
+    assert_eq!(f.urls, [u("/boots"), u("/shoes")]);
+    assert_eq!(
+        a.duplicate_values[0].pages[1].views,
+        [
+            u("/shoes?color=black"),
+            u("/shoes?color=blue"),
+            u("/shoes?color=red"),
+            www.to_owned()
+        ]
+    );
+
+    // A parameter that names the page (many values) makes pages of their own.
+    let mut b = B::new();
+    for k in 0..20 {
+        let url = u(&format!("/product?id={k}"));
+        b.page(&url, 500 + k).texts(&url, "Product", "", "");
+    }
+    let a = b.analyse();
+    assert_eq!(verdict(&a, "id"), Some(ParamVerdict::ChangesContent));
+    assert_eq!(only(&a, FindingId::TitleDuplicate).urls.len(), 20);
+}
