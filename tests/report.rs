@@ -79,7 +79,58 @@ fn report_and_export_of_the_fixture() {
             .any(|f| f["Finding"] == "SITEMAP-MISSING" && f["Addresses"].contains("/calendar")),
         "calendar pages reported as missing from the sitemap"
     );
-    // A control page is never the subject of a finding (the first address).
+    // Different pages sharing a title: one finding naming the three roundup posts, every
+    // page in duplicate_metadata.csv, and the report's section listing them.
+    let roundups: Vec<&str> = {
+        let mut r = fixture::answers::ROUNDUPS.to_vec();
+        r.sort_unstable();
+        r
+    };
+    let title = format!(
+        "{} | Example Outfitters Journal",
+        fixture::answers::SHARED_TITLE
+    );
+    let shared: Vec<_> = findings
+        .iter()
+        .filter(|f| f["Finding"] == "TITLE-DUPLICATE" && f["Summary"].contains(&title))
+        .collect();
+    assert_eq!(shared.len(), 1, "{shared:#?}");
+    assert_eq!(
+        shared[0]["Addresses"].split('\n').collect::<Vec<_>>(),
+        roundups
+    );
+    assert!(
+        shared[0]["Summary"].starts_with("3 different pages share the title"),
+        "{}",
+        shared[0]["Summary"]
+    );
+    assert!(findings.iter().any(|f| f["Finding"] == "H1-DUPLICATE"
+        && f["Summary"].contains("\"Weekly roundup\"")
+        && f["Addresses"].split('\n').collect::<Vec<_>>() == roundups));
+    let rows = read_csv(&out.join("duplicate_metadata.csv"));
+    let mut listed: Vec<&str> = rows
+        .iter()
+        .filter(|r| r["Element"] == "title" && r["Value"] == title)
+        .map(|r| r["Address"].as_str())
+        .collect();
+    listed.sort_unstable();
+    assert_eq!(listed, roundups);
+    let full = dustpan(&["report", "--db", db, "--top", "1000"], "");
+    assert_eq!(full.code, 0, "{}", full.stderr);
+    let section = full
+        .stdout
+        .split("\nShared titles, headings and descriptions")
+        .nth(1)
+        .expect("the report lists the shared titles");
+    assert!(
+        section.contains(&format!("title \"{title}\": 3 pages")),
+        "{section}"
+    );
+    for r in &roundups {
+        assert!(section.contains(r), "{r} not in:\n{section}");
+    }
+    // A control page is never the subject of a finding (the first address), nor one of
+    // the pages sharing a title, heading or description.
     let facts = site(SiteVariant::Before);
     for control in facts.controls() {
         for f in &findings {
@@ -90,6 +141,11 @@ fn report_and_export_of_the_fixture() {
                 f["Finding"]
             );
         }
+        assert!(
+            !rows.iter().any(|r| r["Address"] == control.url),
+            "control page {} shares a title, heading or description",
+            control.url
+        );
     }
 
     let clusters = read_csv(&out.join("clusters.csv"));

@@ -308,6 +308,7 @@ pub fn print(audit: impl Into<Subject>, input: &AuditInput, analysis: &Analysis,
     }
 
     print_url_variants(analysis);
+    print_duplicate_values(analysis, top);
 
     let rules: Vec<_> = analysis.learned.rules.iter().collect();
     if !rules.is_empty() {
@@ -441,6 +442,46 @@ pub fn print_log_waste(analysis: &Analysis, top: usize) {
             p.others,
             p.fake_bots
         );
+    }
+}
+
+/// Prints the titles, first headings and meta descriptions that different pages share
+/// (each cluster once, through its preferred URL): the first `top` values, titles
+/// first, then first headings, then descriptions, each most pages first, with up to
+/// eight of its pages and their clusters.
+pub fn print_duplicate_values(analysis: &Analysis, top: usize) {
+    if analysis.duplicate_values.is_empty() {
+        return;
+    }
+    // Titles first, then first headings, then descriptions; each most pages first.
+    let values = &analysis.duplicate_values;
+    println!(
+        "\nShared titles, headings and descriptions ({} values shared by different pages; \
+         duplicate_metadata.csv lists every page):",
+        values.len()
+    );
+    for v in values.iter().take(top) {
+        println!(
+            "  {} \"{}\": {} pages",
+            v.element.as_str(),
+            v.value,
+            v.pages.len()
+        );
+        for p in v.pages.iter().take(8) {
+            let cluster = p.cluster.map_or_else(String::new, |c| {
+                format!("  [cluster {c}, {} URLs]", p.cluster_urls)
+            });
+            let with = p.later_pages.len() + p.views.len() + p.alternates.len();
+            let with = match with {
+                0 => String::new(),
+                1 => "  (+1 later page, view or language version)".to_owned(),
+                n => format!("  (+{n} later pages, views or language versions)"),
+            };
+            println!("      {}{cluster}{with}", p.url);
+        }
+        if v.pages.len() > 8 {
+            println!("      ... and {} more", v.pages.len() - 8);
+        }
     }
 }
 

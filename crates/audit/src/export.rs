@@ -78,11 +78,14 @@ pub enum Table {
     /// How the server answers URL variants no page links to, one row per rule (the
     /// crawler's probes, see [`crate::probes`]), with the fix for nginx and Apache.
     UrlVariants,
+    /// Titles, first headings and meta descriptions that different pages share, one row
+    /// per value and page ([`crate::Analysis::duplicate_values`]).
+    DuplicateMetadata,
 }
 
 impl Table {
     /// Every table, in export order.
-    pub const ALL: [Table; 8] = [
+    pub const ALL: [Table; 9] = [
         Table::Pages,
         Table::Clusters,
         Table::Findings,
@@ -91,6 +94,7 @@ impl Table {
         Table::SitemapEntries,
         Table::LinksToNonPreferred,
         Table::UrlVariants,
+        Table::DuplicateMetadata,
     ];
 
     /// The file name the table is exported under.
@@ -104,6 +108,7 @@ impl Table {
             Table::SitemapEntries => "sitemap_entries.csv",
             Table::LinksToNonPreferred => "links_to_non_preferred.csv",
             Table::UrlVariants => "url_variants.csv",
+            Table::DuplicateMetadata => "duplicate_metadata.csv",
         }
     }
 }
@@ -867,7 +872,45 @@ pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> Tabl
             t
         }
         Table::UrlVariants => url_variants_table(analysis),
+        Table::DuplicateMetadata => duplicate_metadata_table(analysis),
     }
+}
+
+/// `duplicate_metadata.csv`: one row per shared title, first heading or meta
+/// description and page (a cluster's preferred URL), with the cluster (its id in
+/// `clusters.csv`) and the pages counted with it (a list's later pages, hreflang
+/// alternates).
+fn duplicate_metadata_table(analysis: &Analysis) -> TableData {
+    let mut t = TableData::new(&[
+        text("Element"),
+        text("Value"),
+        number("Pages"),
+        url("Address"),
+        number("Cluster"),
+        number("Cluster URLs"),
+        url("Counted With"),
+    ]);
+    for v in &analysis.duplicate_values {
+        for p in &v.pages {
+            let with: Vec<&str> = p
+                .later_pages
+                .iter()
+                .chain(&p.views)
+                .chain(&p.alternates)
+                .map(String::as_str)
+                .collect();
+            t.rows.push(vec![
+                v.element.as_str().into(),
+                v.value.as_str().into(),
+                int(v.pages.len() as i64),
+                p.url.as_str().into(),
+                p.cluster.into(),
+                int(p.cluster_urls),
+                with.join("\n").into(),
+            ]);
+        }
+    }
+    t
 }
 
 /// `url_variants.csv`: one row per rule of URL variants (see [`crate::probes`]).

@@ -251,6 +251,16 @@ findings! {
     /// URL variants redirect to the page with a temporary redirect.
     VariantTemporary => "VARIANT-TEMPORARY", Notice, "URL variants redirect temporarily",
         "The site sends URL variants to the page with a temporary redirect (302, 303, 307), which tells search engines the variant may come back; for a variant that always means the page, a permanent redirect (301) is the clear signal.";
+    /// Different pages (each cluster counted once, through its preferred URL) share one
+    /// page title.
+    TitleDuplicate => "TITLE-DUPLICATE", Warning, "Different pages share a title",
+        "The title is what search results show as the page's headline and the main clue to what it is about. Pages with the same title compete for the same searches, and search engines may rewrite their titles or show only one of them.";
+    /// Different pages share their first `<h1>`.
+    H1Duplicate => "H1-DUPLICATE", Notice, "Different pages share a first heading",
+        "The first heading tells visitors and search engines what the page is about. When different pages open with the same heading, nothing on them says how they differ.";
+    /// Different pages share one meta description.
+    MetaDescriptionDuplicate => "META-DESCRIPTION-DUPLICATE", Notice, "Different pages share a meta description",
+        "Search engines may show the meta description under the title in their results. A description shared by different pages describes none of them, so search engines often replace it with text of their own choosing.";
 }
 
 /// How strong the evidence behind a finding or a cluster member is.
@@ -293,7 +303,8 @@ impl FindingId {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Family {
-    /// The same page under several URLs, and clusters whose signals disagree.
+    /// The same page under several URLs, clusters whose signals disagree, and
+    /// different pages sharing a title, a first heading or a meta description.
     Duplicates,
     /// rel=canonical declarations.
     Canonicals,
@@ -314,8 +325,19 @@ impl FindingId {
     pub fn family(self) -> Family {
         use FindingId::*;
         match self {
-            DupHost | DupScheme | DupSlash | DupIndex | DupCase | DupParam | DupContent
-            | DupNear | ClusterConflict | VariantDuplicate => Family::Duplicates,
+            DupHost
+            | DupScheme
+            | DupSlash
+            | DupIndex
+            | DupCase
+            | DupParam
+            | DupContent
+            | DupNear
+            | ClusterConflict
+            | VariantDuplicate
+            | TitleDuplicate
+            | H1Duplicate
+            | MetaDescriptionDuplicate => Family::Duplicates,
             DupDust | RuleDoesNotHold => Family::Dust,
             CanonMultiple | CanonConflict | CanonInvalid | CanonOutsideHead | CanonRelative
             | CanonToRedirect | CanonToError | CanonToNoindex | CanonToBlocked | CanonChain
@@ -557,6 +579,16 @@ pub enum Fix {
         /// offered there).
         #[serde(default)]
         htaccess: String,
+    },
+    /// Give each of different pages a title, first heading or meta description of its
+    /// own (they share one today).
+    DistinctValue {
+        /// What they share.
+        element: crate::MetaElement,
+        /// The pages (at most `max_listed`).
+        pages: Vec<String>,
+        /// Pages not listed.
+        more_pages: u32,
     },
     /// Make `url` answer 200 with its content (it is the page the others should point at).
     Serve {
@@ -812,6 +844,30 @@ impl fmt::Display for Fix {
                 f,
                 "Declare sitemap {sitemap} in robots.txt: `Sitemap: {sitemap}`."
             ),
+            Fix::DistinctValue {
+                element,
+                pages,
+                more_pages,
+            } => {
+                let what = element.words();
+                let n = pages.len() + *more_pages as usize;
+                write!(
+                    f,
+                    "Give each of the {n} pages a {what} of its own that says what sets it \
+                     apart from the others: "
+                )?;
+                match (pages.as_slice(), more_pages) {
+                    ([one], 0) => f.write_str(one)?,
+                    ([rest @ .., last], 0) => write!(f, "{} and {last}", rest.join(", "))?,
+                    (all, 1) => write!(f, "{} and 1 more page", all.join(", "))?,
+                    (all, m) => write!(f, "{} and {m} more pages", all.join(", "))?,
+                }
+                write!(
+                    f,
+                    ". Where a template or a default of the site writes the {what}, change it \
+                     there, so that it writes each page's own."
+                )
+            }
             Fix::Serve { url } => write!(f, "Make {url} answer 200 with its content."),
             Fix::ServerRule {
                 change,

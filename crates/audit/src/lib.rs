@@ -156,6 +156,9 @@
 //! | `HREFLANG-X-DEFAULT` | warning | two pages that name each other name different x-default pages |
 //! | `VARIANT-DUPLICATE` | warning | URL variants no page links to (probed after the crawl: upper-case, index file, doubled slash, other host, parameters) answer 200 with the page's content and no canonical; fix: one server rule |
 //! | `VARIANT-TEMPORARY` | notice | URL variants redirect to the page with a 302, 303 or 307; fix: make it a 301 |
+//! | `TITLE-DUPLICATE` | warning | different pages (each cluster once, through its preferred URL; indexable HTML pages answering 2xx; a list's numbered pages and filtered or sorted views, and hreflang alternates, counted as one page) share a title, compared trimmed, whitespace collapsed, ignoring letter case; fix: a title of its own for each |
+//! | `H1-DUPLICATE` | notice | different pages share their first `<h1>` (compared as titles are) |
+//! | `META-DESCRIPTION-DUPLICATE` | notice | different pages share a meta description (compared as titles are) |
 //!
 //! A sitemap entry gets at most one `SITEMAP-*` finding (the first that applies, in the
 //! table's order) and a canonical target at most one target problem. A duplicate
@@ -223,6 +226,7 @@ mod urlparts;
 #[cfg(test)]
 mod tests;
 
+pub use checks::metadata::{DuplicatePage, DuplicateValue, MetaElement};
 pub use cluster::{
     Action, CanonicalContent, Cluster, Confirmation, EdgeCounts, Evidence, EvidenceKind,
     MAX_EVIDENCE, Member, Role, Signal, SignalKind,
@@ -325,6 +329,11 @@ pub struct Analysis {
     /// crawler's probes judged, see [`probes`]); empty for an audit without probes.
     #[serde(default)]
     pub url_variants: Vec<VariantRule>,
+    /// Titles, first headings and meta descriptions that different pages share, each
+    /// cluster counted once through its preferred URL (see the `TITLE-DUPLICATE`,
+    /// `H1-DUPLICATE` and `META-DESCRIPTION-DUPLICATE` findings).
+    #[serde(default)]
+    pub duplicate_values: Vec<DuplicateValue>,
     /// Counts.
     pub stats: Stats,
 }
@@ -356,14 +365,14 @@ pub fn analyse(input: &AuditInput, config: &AnalysisConfig) -> Analysis {
     let mut graph = cluster::build_graph(&site, &keys, &mined);
     let clusters = cluster::assemble(&site, &keys, &mut graph, &mined);
     let url_variants = probes::analyse(&site, &clusters);
-    let findings = {
-        let cx = checks::Ctx::new(&site, &clusters, &graph, &mined, &keys);
+    let (findings, duplicate_values) = {
+        let mut cx = checks::Ctx::new(&site, &clusters, &graph, &mined, &keys);
         let mut findings = checks::run(&cx);
         if !url_variants.is_empty() {
             probes::merge(&url_variants, &mut findings);
             findings.sort_by(|a, b| (a.severity, a.id, &a.key).cmp(&(b.severity, b.id, &b.key)));
         }
-        findings
+        (findings, cx.take_duplicate_values())
     };
     let stats = Stats {
         urls: site.n as u32,
@@ -415,6 +424,7 @@ pub fn analyse(input: &AuditInput, config: &AnalysisConfig) -> Analysis {
         live_redirects,
         log_waste,
         url_variants,
+        duplicate_values,
         stats,
     }
 }

@@ -317,6 +317,15 @@ impl<'a> Site<'a> {
         self.serves(i) && !self.noindex(i) && !self.blocked[i as usize]
     }
 
+    /// It was fetched as an HTML page (by its Content-Type; without one, when text was
+    /// read from it).
+    pub(crate) fn html(&self, i: u32) -> bool {
+        self.fetch(i).is_some_and(|f| match &f.content_type {
+            Some(ct) => ct.to_ascii_lowercase().contains("html"),
+            None => f.text_hash.is_some(),
+        })
+    }
+
     /// meta robots / X-Robots-Tag noindex.
     pub(crate) fn noindex(&self, i: u32) -> bool {
         self.fetch(i).is_some_and(|f| f.noindex)

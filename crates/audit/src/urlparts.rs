@@ -13,35 +13,84 @@ pub(crate) fn paginated(url: &str) -> bool {
 /// The page number of a page of a paginated list or of paginated comments (see
 /// [`paginated`]): `?page=3` is 3, `/comment-page-2/` is 2.
 pub(crate) fn page_number(url: &str) -> Option<u64> {
+    page_part(url).map(|(n, _)| n)
+}
+
+/// The URL of the list a numbered page belongs to: `url` without its page number (see
+/// [`page_number`]), which is the list's first page as sites write it:
+/// `/blog/page/2/` is `/blog/`, `/list?sort=a&page=3` is `/list?sort=a`,
+/// `/post/comment-page-2/` is `/post/`. `None` for a URL without a page number.
+pub(crate) fn without_page_number(url: &str) -> Option<String> {
+    let (_, bytes) = page_part(url)?;
+    let mut out = String::with_capacity(url.len());
+    out.push_str(&url[..bytes.start]);
+    out.push_str(&url[bytes.end..]);
+    Some(out)
+}
+
+/// The page number of `url` and the bytes that carry it, with one separator (`&page=2`,
+/// `/page/2`, `/comment-page-2`).
+fn page_part(url: &str) -> Option<(u64, std::ops::Range<usize>)> {
     let p = split(url);
     let number = |v: &str| {
         (!v.is_empty() && v.len() < 19 && v.bytes().all(|b| b.is_ascii_digit()))
             .then(|| v.parse::<u64>().ok())
             .flatten()
     };
-    let by_query = p.query.and_then(|q| {
-        q.split('&').find_map(|kv| {
-            let (k, v) = kv.split_once('=')?;
-            matches!(
+    if let Some(q) = p.query {
+        let q_start = p.origin_end + p.path.len() + 1;
+        let q_end = q_start + q.len();
+        let mut at = q_start;
+        for kv in q.split('&') {
+            let here = at;
+            at += kv.len() + 1;
+            let Some((k, v)) = kv.split_once('=') else {
+                continue;
+            };
+            if !matches!(
                 k.to_ascii_lowercase().as_str(),
                 "page" | "paged" | "pg" | "cpage"
-            )
-            .then(|| number(v))
-            .flatten()
-        })
-    });
-    let segments: Vec<&str> = p.path.split('/').filter(|s| !s.is_empty()).collect();
-    by_query
+            ) {
+                continue;
+            }
+            if let Some(n) = number(v) {
+                let end = here + kv.len();
+                // The `&` after it, else the `&` or `?` before it.
+                let bytes = if end < q_end {
+                    here..end + 1
+                } else {
+                    here - 1..end
+                };
+                return Some((n, bytes));
+            }
+        }
+    }
+    // Non-empty path segments with their offsets in `url`.
+    let mut segments: Vec<(usize, &str)> = Vec::new();
+    let mut at = p.origin_end;
+    for s in p.path.split('/') {
+        if !s.is_empty() {
+            segments.push((at, s));
+        }
+        at += s.len() + 1;
+    }
+    // From the `/` before the segment, when there is one.
+    let from = |offset: usize| {
+        if url.as_bytes().get(offset.wrapping_sub(1)) == Some(&b'/') {
+            offset - 1
+        } else {
+            offset
+        }
+    };
+    segments
+        .windows(2)
+        .find(|w| w[0].1.eq_ignore_ascii_case("page") && number(w[1].1).is_some())
+        .and_then(|w| Some((number(w[1].1)?, from(w[0].0)..w[1].0 + w[1].1.len())))
         .or_else(|| {
-            segments
-                .windows(2)
-                .find(|w| w[0].eq_ignore_ascii_case("page"))
-                .and_then(|w| number(w[1]))
-        })
-        .or_else(|| {
-            segments.iter().find_map(|s| {
+            segments.iter().find_map(|&(offset, s)| {
                 let lower = s.to_ascii_lowercase();
-                number(lower.strip_prefix("comment-page-")?)
+                let n = number(lower.strip_prefix("comment-page-")?)?;
+                Some((n, from(offset)..offset + s.len()))
             })
         })
 }
@@ -152,6 +201,33 @@ mod tests {
         assert_eq!(n("/page/about/"), None);
         assert_eq!(n("/2022/06/"), None);
         assert!(!paginated("https://e.com/shop/?color=red"));
+    }
+
+    #[test]
+    fn the_list_of_a_numbered_page() {
+        let first = |u: &str| {
+            without_page_number(&format!("https://e.com{u}"))
+                .map(|f| f.trim_start_matches("https://e.com").to_owned())
+        };
+        assert_eq!(first("/blog/page/2/").as_deref(), Some("/blog/"));
+        assert_eq!(first("/blog/page/2").as_deref(), Some("/blog"));
+        assert_eq!(first("/page/3/").as_deref(), Some("/"));
+        assert_eq!(
+            first("/news/post/comment-page-2/").as_deref(),
+            Some("/news/post/")
+        );
+        assert_eq!(first("/list?page=2").as_deref(), Some("/list"));
+        assert_eq!(
+            first("/list?sort=a&page=2").as_deref(),
+            Some("/list?sort=a")
+        );
+        assert_eq!(
+            first("/list?page=2&sort=a").as_deref(),
+            Some("/list?sort=a")
+        );
+        assert_eq!(first("/list?x&paged=2#top").as_deref(), Some("/list?x#top"));
+        assert_eq!(first("/page/about/"), None);
+        assert_eq!(first("/?p=31"), None);
     }
 
     #[test]

@@ -62,6 +62,7 @@ fn fix_kind(f: &Fix) -> &'static str {
         Fix::DisableRule { .. } => "normalization rules to turn off",
         Fix::RebuildSitemap { .. } | Fix::DeclareSitemap { .. } => "sitemaps to fix",
         Fix::Serve { .. } => "URLs to serve with 200",
+        Fix::DistinctValue { .. } => "shared titles, headings and descriptions to rewrite",
         Fix::ServerRule { .. } => "server rules",
         Fix::SetHreflang { .. } | Fix::RemoveHreflang { .. } => "hreflang annotations to change",
     }
@@ -276,6 +277,60 @@ mod tests {
         // The variant rule counts the site's pages it concerns, not its examples.
         assert_eq!(ranked[2].urls, 400);
         assert!(ranked[2].priority > ranked[0].priority);
+    }
+
+    #[test]
+    fn different_pages_sharing_a_title_are_an_issue_with_their_pages() {
+        use audit::{AuditInput, FetchRow, UrlRow};
+        let pages = ["/roundup/1", "/roundup/2", "/roundup/3"];
+        let input = AuditInput {
+            urls: (1..)
+                .zip(pages)
+                .map(|(id, p)| UrlRow {
+                    id,
+                    url: format!("https://example.com{p}"),
+                    ..UrlRow::default()
+                })
+                .collect(),
+            fetches: (1..)
+                .zip(pages)
+                .map(|(id, _)| FetchRow {
+                    url_id: id,
+                    status: Some(200),
+                    content_type: Some("text/html".into()),
+                    title: Some("Weekly roundup".into()),
+                    text_hash: Some(u64::from(id)),
+                    word_count: Some(300),
+                    ..FetchRow::default()
+                })
+                .collect(),
+            ..AuditInput::default()
+        };
+        let analysis = audit::analyse(&input, &audit::AnalysisConfig::default());
+        let ranked = issues(&analysis);
+        let issue = ranked
+            .iter()
+            .find(|i| i.code == "TITLE-DUPLICATE")
+            .expect("an issue for the shared title");
+        assert_eq!((issue.findings, issue.urls), (1, 3));
+        assert_eq!(issue.family, crate::types::Family::Duplicates);
+        assert_eq!(
+            issue.how_to_fix,
+            "shared titles, headings and descriptions to rewrite: 1."
+        );
+        assert!(
+            issue
+                .example_fix
+                .starts_with("Give each of the 3 pages a title of its own")
+        );
+        let (data, _) = issue_urls(&analysis);
+        let named: Vec<String> = data
+            .rows
+            .iter()
+            .filter(|r| r[0].as_text() == "TITLE-DUPLICATE")
+            .map(|r| r[2].as_text().into_owned())
+            .collect();
+        assert_eq!(named, pages.map(|p| format!("https://example.com{p}")));
     }
 
     #[test]

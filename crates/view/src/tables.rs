@@ -19,6 +19,7 @@ pub fn export_table(name: TableName) -> Option<Table> {
         TableName::SitemapEntries => Table::SitemapEntries,
         TableName::LinksToNonPreferred => Table::LinksToNonPreferred,
         TableName::UrlVariants => Table::UrlVariants,
+        TableName::DuplicateMetadata => Table::DuplicateMetadata,
         TableName::Clusters
         | TableName::Params
         | TableName::DustRules
@@ -274,6 +275,22 @@ pub fn build(
                 Some(keys),
             )
         }
+        TableName::DuplicateMetadata => {
+            let keys = analysis
+                .duplicate_values
+                .iter()
+                .flat_map(|v| {
+                    // A page has one value of each element.
+                    v.pages
+                        .iter()
+                        .map(move |p| format!("{} {}", v.element.as_str(), p.url))
+                })
+                .collect();
+            (
+                audit::export::table_data(Table::DuplicateMetadata, input, analysis),
+                Some(keys),
+            )
+        }
         TableName::Params => (params(analysis), None),
         TableName::DustRules => (dust_rules(analysis), None),
         TableName::IssueUrls => {
@@ -368,6 +385,10 @@ mod tests {
             "rule samples verdict duplicate redirect_temporary redirect_elsewhere different \
              canonical gone redirect_permanent error not_fetched example_variant example_page \
              example_answer nginx_rule apache_rule apache_htaccess_rule",
+        ),
+        (
+            TableName::DuplicateMetadata,
+            "element value pages address cluster cluster_urls counted_with",
         ),
         (
             TableName::LogWaste,

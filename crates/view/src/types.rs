@@ -84,6 +84,9 @@ pub enum TableName {
     IssueUrls,
     /// How the server answers URL variants no page links to, one row per rule.
     UrlVariants,
+    /// Titles, first headings and meta descriptions that different pages share, one
+    /// row per value and page.
+    DuplicateMetadata,
     /// An access log's requests to each cluster's non-preferred URLs, ranked: the
     /// crawl budget wasted on duplicates (empty unless the audit read an access log).
     LogWaste,
@@ -91,7 +94,7 @@ pub enum TableName {
 
 impl TableName {
     /// Every table.
-    pub const ALL: [TableName; 13] = [
+    pub const ALL: [TableName; 14] = [
         TableName::Pages,
         TableName::Clusters,
         TableName::ClusterMembers,
@@ -104,6 +107,7 @@ impl TableName {
         TableName::DustRules,
         TableName::IssueUrls,
         TableName::UrlVariants,
+        TableName::DuplicateMetadata,
         TableName::LogWaste,
     ];
 }

@@ -80,6 +80,7 @@ export const REPORT_TABLES: readonly { table: TableName; label: string }[] = [
   { table: "params", label: "Parameters" },
   { table: "dustRules", label: "DUST rules" },
   { table: "urlVariants", label: "URL variants" },
+  { table: "duplicateMetadata", label: "Duplicate titles, H1s, descriptions" },
   { table: "clusterMembers", label: "Cluster members" },
   { table: "findings", label: "Findings" },
 ];

@@ -9,6 +9,7 @@ mod hreflang;
 #[cfg(test)]
 pub(crate) use hreflang::code_check as hreflang_code;
 mod links;
+pub(crate) mod metadata;
 mod patterns;
 mod redirect;
 mod sitemap;
@@ -39,6 +40,9 @@ pub(crate) struct Ctx<'s, 'a> {
     host_pages: Vec<u32>,
     /// Template links by target index, found on first use.
     template_links: std::cell::OnceCell<FxHashMap<u32, TemplateLink>>,
+    /// Titles, first headings and meta descriptions different pages share, found on
+    /// first use.
+    duplicate_values: std::cell::OnceCell<Vec<metadata::DuplicateValue>>,
 }
 
 /// A link on most pages of a host: it comes from the site's template (menu, header,
@@ -128,7 +132,22 @@ impl<'s, 'a> Ctx<'s, 'a> {
             host_names,
             host_pages,
             template_links: std::cell::OnceCell::new(),
+            duplicate_values: std::cell::OnceCell::new(),
         }
+    }
+
+    /// Every title, first heading and meta description different pages share (see
+    /// [`metadata`]).
+    pub(crate) fn duplicate_values(&self) -> &[metadata::DuplicateValue] {
+        self.duplicate_values.get_or_init(|| {
+            metadata::duplicate_values(self.site, self.keys, self.clusters, &self.mined.params)
+        })
+    }
+
+    /// [`Ctx::duplicate_values`], taken out.
+    pub(crate) fn take_duplicate_values(&mut self) -> Vec<metadata::DuplicateValue> {
+        self.duplicate_values();
+        self.duplicate_values.take().unwrap_or_default()
     }
 
     /// Whether the links to `i` are the site's template: carried by most pages of one
@@ -472,8 +491,9 @@ pub(crate) fn link_verb(who: &str) -> &'static str {
 
 /// Runs every check; findings come out sorted by severity, id and key.
 pub(crate) fn run(cx: &Ctx<'_, '_>) -> Vec<Finding> {
-    let checks: [fn(&Ctx<'_, '_>, &mut Vec<Finding>); 7] = [
+    let checks: [fn(&Ctx<'_, '_>, &mut Vec<Finding>); 8] = [
         duplicate::check,
+        metadata::check,
         canonical::check,
         redirect::check,
         sitemap::check,

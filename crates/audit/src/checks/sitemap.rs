@@ -192,13 +192,6 @@ fn entries(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     }
 }
 
-fn is_html(cx: &Ctx<'_, '_>, u: u32) -> bool {
-    cx.site.fetch(u).is_some_and(|f| match &f.content_type {
-        Some(ct) => ct.to_ascii_lowercase().contains("html"),
-        None => f.text_hash.is_some(),
-    })
-}
-
 /// `url` with every run of digits (and a `-` right before it) replaced by `#`:
 /// `/calendar?month=-12` and `/calendar?month=7` share `/calendar?month=#`.
 fn number_pattern(url: &str) -> String {
@@ -290,7 +283,7 @@ fn missing(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             continue;
         }
         let e = site.eff_canon[u as usize];
-        if (e != NONE && e != u) || cx.clusters.preferred_of(u) != u || !is_html(cx, u) {
+        if (e != NONE && e != u) || cx.clusters.preferred_of(u) != u || !cx.site.html(u) {
             continue;
         }
         if !hosts.contains(&split(site.url(u)).host.to_ascii_lowercase()) {

@@ -8,6 +8,7 @@ mod fixes;
 mod hreflang;
 mod links;
 mod main_content;
+mod metadata;
 mod seeds;
 mod wording;
 
@@ -95,6 +96,16 @@ impl B {
         f.title = page.title;
         f.h1 = page.h1;
         f.blocks = Some(extract::blocks::encode(&page.blocks));
+        self
+    }
+
+    /// The page's title, first `<h1>` and meta description (an empty text: none).
+    pub fn texts(&mut self, url: &str, title: &str, h1: &str, description: &str) -> &mut Self {
+        let some = |t: &str| (!t.is_empty()).then(|| t.to_owned());
+        let f = self.fetch(url);
+        f.title = some(title);
+        f.h1 = some(h1);
+        f.meta_description = some(description);
         self
     }
 

@@ -213,6 +213,17 @@ const SCENARIOS: &[Scenario] = &[
         config: AnalysisConfig::default,
     },
     Scenario {
+        name: "shared titles, headings and descriptions",
+        kinds: &[
+            FindingId::TitleDuplicate,
+            FindingId::H1Duplicate,
+            FindingId::MetaDescriptionDuplicate,
+        ],
+        counts: NS,
+        build: shared_texts,
+        config: AnalysisConfig::default,
+    },
+    Scenario {
         name: "URL-variant probes",
         kinds: &[FindingId::VariantDuplicate, FindingId::VariantTemporary],
         counts: NS,
@@ -744,6 +755,41 @@ fn hreflang(n: u64) -> B {
     for (j, lang) in LANGS.iter().take(n as usize).enumerate() {
         let alt = u(&format!("/{lang}/"));
         b.page(&alt, 200 + j as u64).hreflang(&solo, lang, &alt);
+    }
+    b
+}
+
+/// `n + 1` different pages sharing a title, a first heading and a description: the
+/// first is also served on www (a cluster of two URLs) and has a numbered second page;
+/// with more, the second has an hreflang alternate, the last writes the title in
+/// another case and has near-identical text to the second.
+fn shared_texts(n: u64) -> B {
+    let mut b = B::new();
+    let texts = |b: &mut B, url: &str, title: &str| {
+        b.texts(url, title, "Weekly roundup", "What happened this week.");
+    };
+    for k in 0..=n {
+        let url = u(&format!("/roundup/{k}/"));
+        if k == n && n >= 2 {
+            b.page_sim(&url, 100 + k, super::sim(101) ^ 0b101);
+            texts(&mut b, &url, "weekly Roundup");
+        } else {
+            b.page(&url, 100 + k);
+            texts(&mut b, &url, "Weekly roundup");
+        }
+    }
+    let www = "https://www.example.com/roundup/0/";
+    b.page(www, 100);
+    texts(&mut b, www, "Weekly roundup");
+    let second = u("/roundup/0/page/2/");
+    b.page(&second, 900);
+    texts(&mut b, &second, "Weekly roundup");
+    if n >= 2 {
+        let (one, de) = (u("/roundup/1/"), u("/de/roundup/1/"));
+        b.page(&de, 901)
+            .hreflang(&one, "de", &de)
+            .hreflang(&de, "en", &one);
+        texts(&mut b, &de, "Weekly roundup");
     }
     b
 }
