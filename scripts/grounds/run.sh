@@ -114,9 +114,11 @@ if [ "$learn" = 1 ] && grep -q -- '"--list"' "$G/truth.py"; then
 urls = open(sys.argv[1]).read().split()
 random.Random(24).shuffle(urls)
 print("\n".join(urls))' "$run/truth-list.txt" >"$run/learn-list.txt"
-    echo "learn:   $bin learn $run/learn-list.txt --group   ($(wc -l <"$run/learn-list.txt") URLs, shuffled)"
+    # --site: the ground is on loopback, and a list's hosts at non-public addresses are
+    # asked only when --site (or --resolve / --allow-internal) names them.
+    echo "learn:   $bin learn $run/learn-list.txt --site $BASE/ --group   ($(wc -l <"$run/learn-list.txt") URLs, shuffled)"
     start=${EPOCHREALTIME/[,]/.}
-    "$bin" learn "$run/learn-list.txt" --group >"$run/learn-groups.tsv" 2>"$run/learn.log" || {
+    "$bin" learn "$run/learn-list.txt" --site "$BASE/" --group >"$run/learn-groups.tsv" 2>"$run/learn.log" || {
         tail -20 "$run/learn.log" >&2
         exit 1
     }

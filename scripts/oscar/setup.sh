@@ -88,7 +88,10 @@ D update_index -v0 >"$S/log/index.log" 2>&1
 
 # 4. The server, detached, loopback only.
 step "starting waitress on $BASE"
-(cd "$S" && setsid "$S/venv/bin/waitress-serve" --listen=127.0.0.1:$PORT --threads=4 \
+# One thread: every product view writes Oscar's analytics row inside the request's
+# transaction (ATOMIC_REQUESTS), and SQLite answers a second thread's read-then-write
+# "database is locked" at once, whatever the timeout (HTTP 500 under a crawl).
+(cd "$S" && setsid "$S/venv/bin/waitress-serve" --listen=127.0.0.1:$PORT --threads=1 \
     shop.wsgi:application >"$S/log/server.log" 2>&1 &)
 for _ in $(seq 1 100); do
     curl -sf -o /dev/null "$BASE/catalogue/" && break
