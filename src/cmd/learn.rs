@@ -447,11 +447,6 @@ async fn validate(
 /// compared (a pair decisively different rejects it at once).
 const MIN_TESTED_TO_REJECT: u32 = 3;
 
-/// Two pages whose SimHashes differ by more than this many bits are decisively
-/// different (as the analysis's `AnalysisConfig::different_distance`); closer ones that
-/// are not identical read only a little apart.
-const DIFFERENT_DISTANCE: u32 = 9;
-
 /// One candidate's validation so far.
 #[derive(Clone, Copy, Debug, Default)]
 struct Tally {
@@ -523,7 +518,10 @@ fn same_page(a: &SampleFetch, b: &SampleFetch, policy: &Policy) -> Option<Pair> 
     }
     if a.text_hash? != b.text_hash? {
         let close = match (a.simhash, b.simhash) {
-            (Some(x), Some(y)) => (x ^ y).count_ones() <= DIFFERENT_DISTANCE,
+            // Decisively different as the analysis says of two pages without text blocks.
+            (Some(x), Some(y)) => {
+                (x ^ y).count_ones() <= audit::AnalysisConfig::default().different_distance
+            }
             _ => false,
         };
         return Some(if close { Pair::Close } else { Pair::Different });
