@@ -66,14 +66,14 @@ fn page_part(url: &str) -> Option<(u64, std::ops::Range<usize>)> {
         }
     }
     // Non-empty path segments with their offsets in `url`.
-    let mut segments: Vec<(usize, &str)> = Vec::new();
-    let mut at = p.origin_end;
-    for s in p.path.split('/') {
-        if !s.is_empty() {
-            segments.push((at, s));
-        }
-        at += s.len() + 1;
-    }
+    let segments = || {
+        let mut at = p.origin_end;
+        p.path.split('/').filter_map(move |s| {
+            let here = at;
+            at += s.len() + 1;
+            (!s.is_empty()).then_some((here, s))
+        })
+    };
     // From the `/` before the segment, when there is one.
     let from = |offset: usize| {
         if url.as_bytes().get(offset.wrapping_sub(1)) == Some(&b'/') {
@@ -82,17 +82,23 @@ fn page_part(url: &str) -> Option<(u64, std::ops::Range<usize>)> {
             offset
         }
     };
-    segments
-        .windows(2)
-        .find(|w| w[0].1.eq_ignore_ascii_case("page") && number(w[1].1).is_some())
-        .and_then(|w| Some((number(w[1].1)?, from(w[0].0)..w[1].0 + w[1].1.len())))
-        .or_else(|| {
-            segments.iter().find_map(|&(offset, s)| {
-                let lower = s.to_ascii_lowercase();
-                let n = number(lower.strip_prefix("comment-page-")?)?;
-                Some((n, from(offset)..offset + s.len()))
-            })
-        })
+    let mut previous: Option<(usize, &str)> = None;
+    for (offset, s) in segments() {
+        if let Some((at, before)) = previous
+            && before.eq_ignore_ascii_case("page")
+            && let Some(n) = number(s)
+        {
+            return Some((n, from(at)..offset + s.len()));
+        }
+        previous = Some((offset, s));
+    }
+    segments().find_map(|(offset, s)| {
+        let rest = s
+            .get(..13)?
+            .eq_ignore_ascii_case("comment-page-")
+            .then(|| &s[13..])?;
+        Some((number(rest)?, from(offset)..offset + s.len()))
+    })
 }
 
 /// The host without a leading `www.` label.

@@ -130,7 +130,7 @@ pub struct DuplicatePage {
 }
 
 /// Whether page `i` is one whose title, first heading and description must be its own
-/// (see the module docs).
+/// (see the module docs), but for what [`judged_in_group`] checks.
 fn judged(site: &Site<'_>, clusters: &Clusters, i: u32) -> bool {
     let eff = site.eff_canon[i as usize];
     !site.external[i as usize]
@@ -138,7 +138,12 @@ fn judged(site: &Site<'_>, clusters: &Clusters, i: u32) -> bool {
         && site.indexable(i)
         && (eff == NONE || eff == i)
         && clusters.preferred_of(i) == i
-        && site.html(i)
+}
+
+/// The rest of [`judged`], checked only for pages that share a value: an HTML page
+/// not titled like an error page.
+fn judged_in_group(site: &Site<'_>, i: u32) -> bool {
+    site.html(i)
         && !site
             .fetch(i)
             .and_then(|f| f.title.as_deref())
@@ -153,7 +158,11 @@ fn fold(value: &str, out: &mut String) {
         if !out.is_empty() {
             out.push(' ');
         }
-        out.extend(w.chars().flat_map(char::to_lowercase));
+        if w.is_ascii() {
+            out.extend(w.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+        } else {
+            out.extend(w.chars().flat_map(char::to_lowercase));
+        }
     }
 }
 
@@ -234,7 +243,14 @@ pub(crate) fn duplicate_values(
                 .collect();
             folded.sort_unstable();
             for same in folded.chunk_by(|a, b| a.0 == b.0) {
-                let members: Vec<u32> = same.iter().map(|&(_, i)| i).collect();
+                let members: Vec<u32> = same
+                    .iter()
+                    .map(|&(_, i)| i)
+                    .filter(|&i| judged_in_group(site, i))
+                    .collect();
+                if members.len() < 2 {
+                    continue;
+                }
                 if let Some(v) = group(site, keys, clusters, &lists, element, &members, &alternates)
                 {
                     out.push(v);
@@ -314,38 +330,48 @@ fn group(
             parent[ra.max(rb)] = ra.min(rb);
         }
     }
-    let position: FxHashMap<u32, usize> =
-        members.iter().enumerate().map(|(k, &i)| (i, k)).collect();
-    // By equivalence key under the audit policy: a list on another host name (www)
-    // or written another way is the same list.
-    let by_key: FxHashMap<&str, usize> = members
+    // The list each member is a later page or a view of (most are none).
+    let of_list: Vec<(usize, String)> = members
         .iter()
         .enumerate()
-        .map(|(k, &i)| (keys.get(site, i).unwrap_or(site.url(i)), k))
+        .filter_map(|(k, &i)| Some((k, lists.list_of(site.url(i))?)))
         .collect();
-    // A list's later page or view with the list, or with the list's other pages and
-    // views when the list is not among them.
-    let mut seen: FxHashMap<String, usize> = FxHashMap::default();
-    for (k, &i) in members.iter().enumerate() {
-        let Some(list) = lists.list_of(site.url(i)) else {
-            continue;
-        };
-        let list = canon::equivalence_key(&list, &site.cfg.policy).unwrap_or(list);
-        match by_key.get(list.as_str()) {
-            Some(&j) => union(&mut parent, k, j),
-            None => match seen.get(&list) {
+    if !of_list.is_empty() {
+        // By equivalence key under the audit policy: a list on another host name (www)
+        // or written another way is the same list.
+        let by_key: FxHashMap<&str, usize> = members
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| (keys.get(site, i).unwrap_or(site.url(i)), k))
+            .collect();
+        // A list's later page or view with the list, or with the list's other pages
+        // and views when the list is not among them.
+        let mut seen: FxHashMap<String, usize> = FxHashMap::default();
+        for (k, list) in of_list {
+            let list = canon::equivalence_key(&list, &site.cfg.policy).unwrap_or(list);
+            match by_key.get(list.as_str()) {
                 Some(&j) => union(&mut parent, k, j),
-                None => {
-                    seen.insert(list, k);
-                }
-            },
+                None => match seen.get(&list) {
+                    Some(&j) => union(&mut parent, k, j),
+                    None => {
+                        seen.insert(list, k);
+                    }
+                },
+            }
         }
     }
-    for (k, &i) in members.iter().enumerate() {
+    let alternates_of = |i: u32| {
         let from = alternates.partition_point(|&(a, _)| a < i);
-        for &(_, t) in alternates[from..].iter().take_while(|&&(a, _)| a == i) {
-            if let Some(&j) = position.get(&t) {
-                union(&mut parent, k, j);
+        alternates[from..].iter().take_while(move |&&(a, _)| a == i)
+    };
+    if members.iter().any(|&i| alternates_of(i).next().is_some()) {
+        let position: FxHashMap<u32, usize> =
+            members.iter().enumerate().map(|(k, &i)| (i, k)).collect();
+        for (k, &i) in members.iter().enumerate() {
+            for &(_, t) in alternates_of(i) {
+                if let Some(&j) = position.get(&t) {
+                    union(&mut parent, k, j);
+                }
             }
         }
     }
@@ -400,10 +426,16 @@ fn group(
         })
         .collect();
     pages.sort_by(|a, b| a.url.cmp(&b.url));
-    // Every spelling, most common first.
+    // Every spelling, most common first (most often, every page writes it alike).
+    let raw: Vec<&str> = members
+        .iter()
+        .filter_map(|&i| site.fetch(i).and_then(|f| element.of(f)))
+        .collect();
     let mut spellings: FxHashMap<String, u32> = FxHashMap::default();
-    for &i in members {
-        if let Some(v) = site.fetch(i).and_then(|f| element.of(f)) {
+    if raw.iter().all(|v| *v == raw[0]) {
+        spellings.insert(collapse(raw.first()?), raw.len() as u32);
+    } else {
+        for v in raw {
             *spellings.entry(collapse(v)).or_default() += 1;
         }
     }
