@@ -975,7 +975,7 @@ impl Finding {
         self
     }
 
-    /// How many of the site's URLs the finding concerns: [`Finding::affects`], else
+    /// How many of the site's URLs the finding concerns: the field `affects`, else
     /// its distinct URLs.
     pub fn concerns(&self) -> usize {
         match self.affects {
