@@ -8,9 +8,12 @@
 //! widget, a category list, a cookie notice). What remains, in document order, is the
 //! page's main content:
 //!
-//! * `hash`: xxh3 of its block hashes *sorted*, so the same items in another order (a
-//!   listing sorted differently) are the same content, while a listing of other items is
-//!   not (host-wide template left out, see below);
+//! * `hash`: xxh3 of its block hashes in document order (host-wide template left out,
+//!   see below): two pages with the same `hash` show the same text in the same order.
+//!   The same items in another order (a listing sorted differently) are not identical;
+//! * `reordered`: the same over the block hashes sorted, so that a pair whose `hash`
+//!   differs but whose `reordered` agrees is the same blocks in another order (a sort
+//!   order of one listing): near-identical, said so in its finding, never merged;
 //! * `words`: its word count;
 //! * `shingles`: the sorted set of its word 3-shingle hashes, whose Jaccard similarity
 //!   measures near-identical content ([`near_pairs`]).
@@ -59,9 +62,11 @@ const WINDOW: usize = 64;
 /// Every page's main content, indexed like the site's URLs.
 #[derive(Default)]
 pub(crate) struct MainContent {
-    /// Hash of the main content with only host-wide template left out (0: none: not a
-    /// 2xx page with stored blocks).
+    /// Hash of the main content with only host-wide template left out, in document
+    /// order (0: none: not a 2xx page with stored blocks).
     hash: Vec<u64>,
+    /// The same blocks' hash in sorted order (0: none).
+    reordered: Vec<u64>,
     /// Words of main content.
     words: Vec<u32>,
     /// Sorted, distinct shingle hashes per page (CSR over `shingles`).
@@ -82,6 +87,18 @@ impl MainContent {
             Some(&h) if h != 0 => Some((h, self.words[i as usize])),
             _ => None,
         }
+    }
+
+    /// Whether pages `a` and `b` show the same main-content blocks in another order (a
+    /// listing sorted differently): not identical, the same items.
+    pub(crate) fn reordered(&self, a: u32, b: u32) -> bool {
+        let (Some(&x), Some(&y)) = (
+            self.reordered.get(a as usize),
+            self.reordered.get(b as usize),
+        ) else {
+            return false;
+        };
+        x != 0 && x == y && self.hash[a as usize] != self.hash[b as usize]
     }
 
     /// Words of main content of page `i`, when known.
@@ -239,6 +256,7 @@ pub(crate) fn learn(site: &Site<'_>) -> MainContent {
     drop(per_type);
     out.type_blocks = out.template_blocks - host_wide.len() as u32;
     out.hash = vec![0; n];
+    out.reordered = vec![0; n];
     out.words = vec![0; n];
     out.start = vec![0; n + 1];
     // The main shingles' count first, so that their one array is allocated once at its
@@ -294,13 +312,10 @@ pub(crate) fn learn(site: &Site<'_>) -> MainContent {
             }
         }
         out.shingles.truncate(w);
-        page_blocks.sort_unstable();
-        let mut bytes = Vec::with_capacity(page_blocks.len() * 8);
-        for h in &page_blocks {
-            bytes.extend_from_slice(&h.to_le_bytes());
-        }
         // 0 means "none": an empty main content still has a hash of its own.
-        out.hash[i as usize] = xxh3_64(&bytes).max(1);
+        out.hash[i as usize] = hash_blocks(&page_blocks);
+        page_blocks.sort_unstable();
+        out.reordered[i as usize] = hash_blocks(&page_blocks);
         out.words[i as usize] = words;
     }
     while next <= n {
@@ -308,6 +323,12 @@ pub(crate) fn learn(site: &Site<'_>) -> MainContent {
         next += 1;
     }
     out
+}
+
+/// One hash of a sequence of block hashes, never 0 (0 means "none").
+fn hash_blocks(blocks: &[u64]) -> u64 {
+    let bytes: Vec<u8> = blocks.iter().flat_map(|h| h.to_le_bytes()).collect();
+    xxh3_64(&bytes).max(1)
 }
 
 /// Each page's type (see the module docs), as a small id per entry of `pages`.

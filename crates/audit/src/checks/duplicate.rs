@@ -582,29 +582,35 @@ fn near_for_review(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             );
             format!("{} (title \"{title}\", h1 \"{h1}\"{words})", site.url(i))
         };
-        out.push(
-            Finding::new(
-                FindingId::DupNear,
-                &[&ua, &ub],
-                format!(
-                    "{ua} and {ub} have near-identical main content ({similarity}% similar); \
+        let mut f = Finding::new(
+            FindingId::DupNear,
+            &[&ua, &ub],
+            format!(
+                "{ua} and {ub} have near-identical main content ({similarity}% similar); \
                      nothing else says they are one page."
-                ),
-            )
-            .urls([ua.clone(), ub.clone()])
-            .evidence(describe(a))
-            .evidence(describe(b))
-            .evidence(format!(
-                "{similarity}% of their main content's word 3-shingles are shared (Jaccard); \
+            ),
+        )
+        .urls([ua.clone(), ub.clone()])
+        .evidence(describe(a))
+        .evidence(describe(b))
+        .evidence(format!(
+            "{similarity}% of their main content's word 3-shingles are shared (Jaccard); \
                  weak evidence: not merged, no canonical proposed"
-            ))
-            .fix(Fix::ReviewNearDuplicate {
-                pages: [ua, ub],
-                similarity,
-            }),
-        );
+        ));
+        if site.main.reordered(a, b) {
+            f = f.evidence(REORDERED.to_owned());
+        }
+        out.push(f.fix(Fix::ReviewNearDuplicate {
+            pages: [ua, ub],
+            similarity,
+        }));
     }
 }
+
+/// Said of a near-identical pair whose main content is the same text blocks in another
+/// order.
+const REORDERED: &str = "the same text blocks in another order (a listing sorted \
+                         differently): the same items, not the same page";
 
 /// At least this many near-identical pairs that differ only in their query become one
 /// finding.
@@ -659,6 +665,16 @@ fn near_by_query(cx: &Ctx<'_, '_>, host: &str, list: &[(u32, u32, f64)]) -> Find
             site.url(a),
             site.url(b),
             percent(s)
+        ));
+    }
+    let reordered = list
+        .iter()
+        .filter(|&&(a, b, _)| site.main.reordered(a, b))
+        .count();
+    if reordered > 0 {
+        f = f.evidence(format!(
+            "{} of them: {REORDERED}",
+            super::count(reordered, "pair", "pairs")
         ));
     }
     f = f.evidence(
