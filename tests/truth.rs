@@ -173,3 +173,188 @@ fn a_listing_template_canonical_is_one_finding_with_one_fix_and_no_merge() {
         other => panic!("{other:#?}"),
     }
 }
+
+/// Every pair of pages the audit calls identical (the evidence "identical content", or a
+/// canonical whose pages' content is identical), fetched again with curl from a fresh
+/// fixture server and compared: their visible text is the same, block for block and in
+/// the same order, except blocks outside `<main>` (the site's template, which the
+/// fixture keeps outside `<main>`).
+#[test]
+fn every_identical_content_claim_survives_curl_and_diff() {
+    use audit::{CanonicalContent, EvidenceKind};
+    let demo = demo_analysis();
+    let mut url_of = HashMap::new();
+    for c in &demo.analysis.clusters {
+        for m in &c.members {
+            url_of.insert(m.url_id, m.url.as_str());
+        }
+    }
+    let mut claims: BTreeSet<(&str, &str)> = BTreeSet::new();
+    for c in &demo.analysis.clusters {
+        for m in &c.members {
+            for e in &m.evidence {
+                let identical = match &e.kind {
+                    EvidenceKind::IdenticalContent => true,
+                    EvidenceKind::Canonical { content, .. } => {
+                        *content == CanonicalContent::Identical
+                    }
+                    _ => false,
+                };
+                if identical {
+                    let (a, b) = (url_of[&e.from], url_of[&e.to]);
+                    claims.insert((a.min(b), a.max(b)));
+                }
+            }
+        }
+    }
+    assert!(claims.len() >= 20, "{} claims: {claims:#?}", claims.len());
+
+    let site = crate::util::Site::start(fixture::FixtureConfig {
+        log_requests: false,
+        ..fixture::FixtureConfig::default()
+    });
+    let port = site.server.port();
+    let curl = |url: &str| -> String {
+        let out = std::process::Command::new("curl")
+            .args([
+                "--silent",
+                "--show-error",
+                "--compressed",
+                "--max-time",
+                "20",
+            ])
+            // Every host and port of the audit, on the fixture's loopback port.
+            .args(["--connect-to", &format!("::127.0.0.1:{port}")])
+            .arg("--cacert")
+            .arg(&site.ca)
+            .arg(url)
+            .output()
+            .expect("curl runs (scripts/setup-desktop.sh installs it)");
+        assert!(
+            out.status.success(),
+            "curl {url}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let mut failed = Vec::new();
+    for &(a, b) in &claims {
+        let (ta, tb) = (visible_main_blocks(&curl(a)), visible_main_blocks(&curl(b)));
+        if ta != tb {
+            let only_a: Vec<&String> = ta.iter().filter(|x| !tb.contains(x)).take(3).collect();
+            let only_b: Vec<&String> = tb.iter().filter(|x| !ta.contains(x)).take(3).collect();
+            let reordered = only_a.is_empty() && only_b.is_empty();
+            failed.push(if reordered {
+                format!("{a} vs {b}: the same blocks in another order")
+            } else {
+                format!(
+                    "{a} vs {b}:\n  only in the first: {only_a:?}\n  only in the second: {only_b:?}"
+                )
+            });
+        }
+    }
+    eprintln!(
+        "{} identical-content claims re-fetched with curl",
+        claims.len()
+    );
+    assert!(
+        failed.is_empty(),
+        "{} of {} identical claims do not survive curl + diff:\n{}",
+        failed.len(),
+        claims.len(),
+        failed.join("\n")
+    );
+}
+
+/// The visible text of `<main>` (the whole `<body>` when there is none), as blocks in
+/// document order: text runs split at block-level tags, whitespace collapsed, the
+/// common entities decoded; script, style and template content left out.
+fn visible_main_blocks(html: &str) -> Vec<String> {
+    let lower = html.to_ascii_lowercase();
+    let region = match (lower.find("<main"), lower.rfind("</main>")) {
+        (Some(s), Some(e)) if s < e => &html[s..e],
+        _ => match (lower.find("<body"), lower.rfind("</body>")) {
+            (Some(s), Some(e)) if s < e => &html[s..e],
+            _ => html,
+        },
+    };
+    const BLOCK: &[&str] = &[
+        "p",
+        "div",
+        "li",
+        "ul",
+        "ol",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "section",
+        "article",
+        "header",
+        "footer",
+        "nav",
+        "aside",
+        "main",
+        "table",
+        "tr",
+        "td",
+        "th",
+        "form",
+        "label",
+        "option",
+        "select",
+        "button",
+        "br",
+        "dt",
+        "dd",
+        "blockquote",
+        "pre",
+        "figure",
+        "figcaption",
+    ];
+    let mut out = Vec::new();
+    let mut text = String::new();
+    let flush = |text: &mut String, out: &mut Vec<String>| {
+        let t = text
+            .replace("&nbsp;", " ")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&#39;", "'")
+            .replace("&amp;", "&");
+        let t = t.split_whitespace().collect::<Vec<_>>().join(" ");
+        if !t.is_empty() {
+            out.push(t);
+        }
+        text.clear();
+    };
+    let mut rest = region;
+    while let Some(lt) = rest.find('<') {
+        text.push_str(&rest[..lt]);
+        let Some(gt) = rest[lt..].find('>') else {
+            rest = "";
+            break;
+        };
+        let tag = rest[lt + 1..lt + gt].to_ascii_lowercase();
+        rest = &rest[lt + gt + 1..];
+        let name: String = tag
+            .trim_start_matches('/')
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        if !tag.starts_with('/') && ["script", "style", "template"].contains(&name.as_str()) {
+            let close = format!("</{name}");
+            let end = rest.to_ascii_lowercase().find(&close).unwrap_or(rest.len());
+            rest = &rest[end..];
+            continue;
+        }
+        if BLOCK.contains(&name.as_str()) {
+            flush(&mut text, &mut out);
+        }
+    }
+    text.push_str(rest);
+    flush(&mut text, &mut out);
+    out
+}
