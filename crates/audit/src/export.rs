@@ -118,6 +118,9 @@ struct Index<'a> {
     url: HashMap<UrlId, &'a str>,
     fetch: HashMap<UrlId, &'a FetchRow>,
     preferred: HashMap<UrlId, &'a str>,
+    /// The clusters' preferred URLs, by id (their found spelling may differ from the
+    /// cluster's form of it: `%c3%a9` for `%C3%A9`).
+    preferred_ids: std::collections::HashSet<UrlId>,
     cluster: HashMap<UrlId, u32>,
     main_words: HashMap<UrlId, u32>,
     blocked: std::collections::HashSet<UrlId>,
@@ -129,16 +132,21 @@ impl<'a> Index<'a> {
     fn new(input: &'a AuditInput, analysis: &'a Analysis) -> Index<'a> {
         let mut preferred = HashMap::new();
         let mut cluster = HashMap::new();
+        let mut preferred_ids = std::collections::HashSet::new();
         for c in &analysis.clusters {
             for m in &c.members {
                 preferred.insert(m.url_id, c.preferred_url.as_str());
                 cluster.insert(m.url_id, c.id);
+                if m.role == Role::Preferred {
+                    preferred_ids.insert(m.url_id);
+                }
             }
         }
         Index {
             url: input.urls.iter().map(|u| (u.id, u.found_url())).collect(),
             fetch: input.fetches.iter().map(|f| (f.url_id, f)).collect(),
             preferred,
+            preferred_ids,
             cluster,
             main_words: analysis.main_words.iter().copied().collect(),
             blocked: input.robots_blocks.iter().copied().collect(),
@@ -843,6 +851,10 @@ pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> Tabl
                 .iter()
                 .map(|a| ((a.from, a.to), a.text.as_str()))
                 .collect();
+            // Links that stay as they are (`Analysis::kept_links`: a control, a URL
+            // the page declares canonical) are no links to change.
+            let kept: std::collections::HashSet<UrlId> =
+                analysis.kept_links.iter().map(|&(id, _)| id).collect();
             // A URL a page declares (shortlink, og:url, ...) is no link to change; a
             // page Dustpan made up (a URL-variant probe) is none of the site's.
             for l in input
@@ -851,13 +863,13 @@ pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> Tabl
                 .filter(|l| !l.kind.is_declared() && !ix.made_up.contains(&l.from))
             {
                 // A link to the page itself (a fragment, a skip link) is no link to fix.
-                let Some(to) = l.to.filter(|&to| to != l.from) else {
+                let Some(to) = l.to.filter(|&to| to != l.from && !kept.contains(&to)) else {
                     continue;
                 };
                 let Some(preferred) = ix.preferred.get(&to) else {
                     continue;
                 };
-                if *preferred == ix.url(to) {
+                if *preferred == ix.url(to) || ix.preferred_ids.contains(&to) {
                     continue;
                 }
                 t.rows.push(vec![

@@ -226,6 +226,7 @@ mod urlparts;
 #[cfg(test)]
 mod tests;
 
+pub use checks::KeptLink;
 pub use checks::metadata::{DuplicatePage, DuplicateValue, MetaElement};
 pub use cluster::{
     Action, CanonicalContent, Cluster, Confirmation, EdgeCounts, Evidence, EvidenceKind,
@@ -325,6 +326,10 @@ pub struct Analysis {
     /// requests first; empty otherwise.
     #[serde(default)]
     pub log_waste: Vec<LogWaste>,
+    /// URLs that are not their cluster's preferred URL, yet whose internal links stay
+    /// as they are, and why (no link fix, no row in `links_to_non_preferred.csv`).
+    #[serde(default)]
+    pub kept_links: Vec<(UrlId, KeptLink)>,
     /// How the server answers URL variants no page links to, rule by rule (the
     /// crawler's probes judged, see [`probes`]); empty for an audit without probes.
     #[serde(default)]
@@ -365,14 +370,26 @@ pub fn analyse(input: &AuditInput, config: &AnalysisConfig) -> Analysis {
     let mut graph = cluster::build_graph(&site, &keys, &mined);
     let clusters = cluster::assemble(&site, &keys, &mut graph, &mined);
     let url_variants = probes::analyse(&site, &clusters);
-    let (findings, duplicate_values) = {
+    let (findings, duplicate_values, kept_links) = {
         let mut cx = checks::Ctx::new(&site, &clusters, &graph, &mined, &keys);
+        let mut linked: Vec<u32> = input
+            .links
+            .iter()
+            .filter_map(|l| site.idx(l.to?))
+            .filter(|&i| clusters.preferred_of(i) != i)
+            .collect();
+        linked.sort_unstable();
+        linked.dedup();
+        let kept_links = linked
+            .into_iter()
+            .filter_map(|i| Some((site.id(i), cx.kept_link(i)?)))
+            .collect();
         let mut findings = checks::run(&cx);
         if !url_variants.is_empty() {
             probes::merge(&url_variants, &mut findings);
             findings.sort_by(|a, b| (a.severity, a.id, &a.key).cmp(&(b.severity, b.id, &b.key)));
         }
-        (findings, cx.take_duplicate_values())
+        (findings, cx.take_duplicate_values(), kept_links)
     };
     let stats = Stats {
         urls: site.n as u32,
@@ -425,6 +442,7 @@ pub fn analyse(input: &AuditInput, config: &AnalysisConfig) -> Analysis {
         log_waste,
         url_variants,
         duplicate_values,
+        kept_links,
         stats,
     }
 }

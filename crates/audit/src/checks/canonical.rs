@@ -529,6 +529,10 @@ fn linked(cx: &Ctx<'_, '_>, i: u32, t: u32, out: &mut Vec<Finding>) {
     if !site.indexable(t) || site.eff_canon[t as usize] != t && site.eff_canon[t as usize] != NONE {
         return;
     }
+    // A sort or filter control, a reply link: the canonical is the fix, the link stays.
+    if cx.control_link(i) {
+        return;
+    }
     let from: Vec<u32> = cx.linkers(i).into_iter().filter(|&x| x != t).collect();
     if from.is_empty() {
         return;

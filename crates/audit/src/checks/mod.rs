@@ -15,12 +15,13 @@ mod redirect;
 mod sitemap;
 
 use crate::cluster::{Clusters, Graph};
-use crate::dust::Mined;
+use crate::dust::{Mined, ParamVerdict};
 use crate::finding::{Finding, Fix};
 use crate::input::UrlId;
 use crate::keys::Keys;
 use crate::site::{Chain, NONE, Site};
 use rustc_hash::{FxHashMap, FxHashSet};
+use serde::{Deserialize, Serialize};
 
 /// What every check can read.
 pub(crate) struct Ctx<'s, 'a> {
@@ -57,6 +58,58 @@ pub(crate) struct TemplateLink {
     pub anchor: Option<String>,
     /// Where in the pages it sits, when recorded.
     pub region: Option<crate::LinkRegion>,
+}
+
+/// Why links to a URL that is not its cluster's preferred URL stay as they are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KeptLink {
+    /// The cluster's preferred page declares this very URL its canonical: the site
+    /// chose it, and a link changed to the preferred URL would contradict the page.
+    DeclaredCanonical,
+    /// The link is a control, not a reference: a sort or filter parameter, or a
+    /// reply, log-in, basket or add-to-cart link (a link to page 1 of a list is a
+    /// reference: it may name the list's own URL). Changing it would
+    /// break what it does.
+    Control,
+}
+
+impl KeptLink {
+    /// Why, in words.
+    pub fn reason(self) -> &'static str {
+        match self {
+            KeptLink::DeclaredCanonical => "the page linked to declares this URL its canonical",
+            KeptLink::Control => "the link is a control (sort, filter, reply, log-in or basket)",
+        }
+    }
+}
+
+/// A query parameter or last path segment that names an action of the site (reply
+/// to a comment, log in or out, a basket, a wish list, a comparison), lower-case or
+/// not, with `-` or `_`.
+fn is_function_name(name: &str) -> bool {
+    const ACTIONS: &[&str] = &[
+        "replytocom",
+        "reply",
+        "replyto",
+        "login",
+        "logout",
+        "signin",
+        "signout",
+        "register",
+        "wp-login.php",
+        "cart",
+        "basket",
+        "checkout",
+        "add-to-cart",
+        "addtocart",
+        "add-to-wishlist",
+        "wishlist",
+        "compare",
+        "unsubscribe",
+    ];
+    let name = name.to_ascii_lowercase().replace('_', "-");
+    ACTIONS.contains(&name.as_str())
 }
 
 /// A link is the template's when at least this share of a host's pages carry it...
@@ -364,10 +417,45 @@ impl<'s, 'a> Ctx<'s, 'a> {
         )
     }
 
-    /// The fix "update internal links to `from` into `to`", when `from` has any: one
-    /// change in the template for a template link, else the pages to edit.
+    /// Why the links to `i` must stay as they are although `i` is not its cluster's
+    /// preferred URL, if they must: changing them would go against the page's own
+    /// canonical or break a function of the site.
+    pub(crate) fn kept_link(&self, i: u32) -> Option<KeptLink> {
+        let preferred = self.clusters.preferred_of(i);
+        if preferred != i && self.site.eff_canon[preferred as usize] == i {
+            return Some(KeptLink::DeclaredCanonical);
+        }
+        self.control_link(i).then_some(KeptLink::Control)
+    }
+
+    /// Whether a link to `i` is a control of the page rather than a reference to a page
+    /// ([`KeptLink::Control`]).
+    pub(crate) fn control_link(&self, i: u32) -> bool {
+        let parts = crate::urlparts::split(self.site.url(i));
+        let control = parts.query.is_some_and(|q| {
+            q.split('&')
+                .map(|kv| kv.split_once('=').map_or(kv, |x| x.0))
+                .any(|name| {
+                    is_function_name(name)
+                        || self.mined.params.iter().any(|p| {
+                            p.name == name
+                                && matches!(p.verdict, ParamVerdict::Sort | ParamVerdict::Filter)
+                        })
+                })
+        });
+        let action_path = parts
+            .path
+            .rsplit('/')
+            .find(|s| !s.is_empty())
+            .is_some_and(is_function_name);
+        control || action_path
+    }
+
+    /// The fix "update internal links to `from` into `to`", when `from` has any and
+    /// they may change ([`Ctx::kept_link`]): one change in the template for a template
+    /// link, else the pages to edit.
     pub(crate) fn update_links(&self, from: u32, to: u32) -> Option<Fix> {
-        if self.linkers(from).is_empty() {
+        if self.linkers(from).is_empty() || self.kept_link(from).is_some() {
             return None;
         }
         if let Some(t) = self.template_link(from) {

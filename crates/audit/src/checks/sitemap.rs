@@ -300,6 +300,16 @@ fn missing(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         if crate::urlparts::paginated(site.url(u)) {
             continue;
         }
+        // A thin page (an image's attachment page, a media page: a title and little
+        // text besides the template) is one a site leaves out of its sitemaps on
+        // purpose, not a sitemap candidate.
+        let words = site
+            .main
+            .words(u)
+            .or_else(|| site.fetch(u).and_then(|f| f.word_count));
+        if words.is_some_and(|w| w < site.cfg.min_words) {
+            continue;
+        }
         let Some((row, siblings)) = listed_by_shape
             .get(&shape(site.url(u)))
             .and_then(|rows| {

@@ -598,6 +598,10 @@ fn sitemap_missing_only_on_sitemap_hosts() {
     for (path, id) in [("/page/2/", 75), ("/page/3/", 76), ("/2022/06/", 77)] {
         b.page(&u(path), id).link(&u("/"), &u(path));
     }
+    // A thin page like /a (an image's attachment page: a title, an image, a few words)
+    // is one the site leaves out on purpose.
+    b.page(&u("/photo-1"), 81).link(&u("/"), &u("/photo-1"));
+    b.fetch(&u("/photo-1")).word_count = Some(6);
     let a = b.analyse();
     check(&a, "SITEMAP-MISSING https://example.com/a");
     assert_eq!(

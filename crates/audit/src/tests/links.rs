@@ -195,3 +195,71 @@ fn declared_urls_are_discovery_not_links() {
         link_findings(&declaring_site(LinkKind::A).analyse())
     );
 }
+
+/// Fixes never change links that do something (a reply link, a sort control) nor
+/// relink away from the URL a page declares its canonical.
+#[test]
+fn links_that_are_controls_or_declared_canonical_are_kept() {
+    let s = |p: &str| format!("https://example.com{p}");
+    let mut b = B::new();
+    // A post and its reply-to-comment variant: the same page, linked from the post.
+    b.page(&s("/post/"), 1)
+        .page(&s("/post/?replytocom=5"), 1)
+        .anchor(&s("/post/"), &s("/post/?replytocom=5"), "Reply");
+    // A listing's sort control whose page declares the listing canonical.
+    b.page(&s("/shop/"), 2)
+        .page(&s("/shop/?orderby=price"), 3)
+        .canonical(&s("/shop/?orderby=price"), &s("/shop/"))
+        .canonical(&s("/shop/"), &s("/shop/"))
+        .anchor(&s("/shop/"), &s("/shop/?orderby=price"), "Sort by price");
+    // A page the site declares under its lower-case spelling, linked that way.
+    b.page(&s("/caf%C3%A9/"), 4)
+        .page(&s("/caf%c3%a9/"), 4)
+        .canonical(&s("/caf%C3%A9/"), &s("/caf%c3%a9/"))
+        .canonical(&s("/caf%c3%a9/"), &s("/caf%c3%a9/"))
+        .anchor(&s("/post/"), &s("/caf%c3%a9/"), "Café");
+    // The site's home links to each page.
+    b.page(&s("/"), 5);
+    for p in ["/post/", "/shop/", "/caf%C3%A9/"] {
+        b.link(&s("/"), &s(p));
+    }
+    let a = b.analyse();
+    // Links to the declared spelling stay; links to the other spelling may change to it.
+    let kept_urls = [
+        s("/post/?replytocom=5"),
+        s("/shop/?orderby=price"),
+        s("/caf%c3%a9/"),
+    ];
+    let mut changed: Vec<String> = Vec::new();
+    for f in &a.findings {
+        for fix in &f.fixes {
+            match fix {
+                Fix::UpdateLinks { from, .. } | Fix::UpdateTemplateLink { from, .. }
+                    if kept_urls.contains(from) =>
+                {
+                    changed.push(format!("{}: {from}", f.key));
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(changed.is_empty(), "{changed:#?}\n{}", render(&a));
+    let kept: Vec<String> = a
+        .kept_links
+        .iter()
+        .map(|(id, why)| format!("{} {why:?}", b.input.urls[*id as usize - 1].url))
+        .collect();
+    assert!(
+        kept.contains(&format!("{} Control", s("/post/?replytocom=5"))),
+        "{kept:#?}\n{}",
+        render(&a)
+    );
+    let links = crate::export::table_data(crate::export::Table::LinksToNonPreferred, &b.input, &a);
+    for row in &links.rows {
+        let destination = format!("{:?}", row[1]);
+        assert!(
+            !kept_urls.iter().any(|k| destination.contains(k.as_str())),
+            "{row:?}"
+        );
+    }
+}
