@@ -590,6 +590,18 @@ pub enum Fix {
         /// Pages not listed.
         more_pages: u32,
     },
+    /// Pairs of pages of one URL pattern share a title, heading or description (a
+    /// product page and its "write a review" page): give the pattern's template its own.
+    DistinctValueForPattern {
+        /// What they share.
+        element: crate::MetaElement,
+        /// How the second page of each pair differs from the first, in words.
+        pattern: String,
+        /// How many pairs.
+        pairs: u32,
+        /// One pair.
+        example: [String; 2],
+    },
     /// Make `url` answer 200 with its content (it is the page the others should point at).
     Serve {
         /// The URL.
@@ -844,6 +856,22 @@ impl fmt::Display for Fix {
                 f,
                 "Declare sitemap {sitemap} in robots.txt: `Sitemap: {sitemap}`."
             ),
+            Fix::DistinctValueForPattern {
+                element,
+                pattern,
+                pairs,
+                example,
+            } => {
+                let what = element.words();
+                let [page, other] = example;
+                write!(
+                    f,
+                    "In the template of the second page of each of the {pairs} pairs (a page \
+                     {pattern}), write a {what} of its own that says what that page is for \
+                     (for example, {other} repeats the {what} of {page}); \
+                     duplicate_metadata.csv lists every page."
+                )
+            }
             Fix::DistinctValue {
                 element,
                 pages,

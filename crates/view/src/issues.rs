@@ -63,6 +63,9 @@ fn fix_kind(f: &Fix) -> &'static str {
         Fix::RebuildSitemap { .. } | Fix::DeclareSitemap { .. } => "sitemaps to fix",
         Fix::Serve { .. } => "URLs to serve with 200",
         Fix::DistinctValue { .. } => "shared titles, headings and descriptions to rewrite",
+        Fix::DistinctValueForPattern { .. } => {
+            "templates to give their own titles, headings and descriptions"
+        }
         Fix::ServerRule { .. } => "server rules",
         Fix::SetHreflang { .. } | Fix::RemoveHreflang { .. } => "hreflang annotations to change",
     }

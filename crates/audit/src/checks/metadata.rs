@@ -23,6 +23,7 @@
 //! (crawler trap, near-duplicate and parameter findings), one cause reported there.
 //! Pages naming each other as hreflang alternates: language versions of one page.
 
+use super::duplicate::differing_parts;
 use super::{Ctx, count};
 use crate::cluster::Clusters;
 use crate::dust::{ParamStats, ParamVerdict};
@@ -33,6 +34,7 @@ use crate::site::{NONE, Site, soft_404_title};
 use crate::urlparts::{page_number, params, split, without_page_number};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use xxhash_rust::xxh3::xxh3_64;
 
 /// The part of a page whose value different pages share.
@@ -468,8 +470,37 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         .flat_map(|(a, b)| [(a, b), (b, a)])
         .collect();
     let max = site.cfg.max_listed;
+    // Pairs of pages that differ by one URL part and share a value, on at least
+    // MIN_PATTERN_PAIRS values: one template writes it on both (a product page and
+    // its "write a review" page). One finding per element and pattern.
+    let mut by_pattern: BTreeMap<(MetaElement, String, String, String), Vec<usize>> =
+        BTreeMap::new();
+    for (k, v) in values.iter().enumerate() {
+        if let [a, b] = v.pages.as_slice() {
+            let (pa, pb) = (split(&a.url), split(&b.url));
+            let (x, y) = differing_parts(&a.url[pa.origin_end..], &b.url[pb.origin_end..]);
+            by_pattern
+                .entry((v.element, pa.host.to_ascii_lowercase(), x, y))
+                .or_default()
+                .push(k);
+        }
+    }
+    let mut grouped = vec![false; values.len()];
+    for ((element, host, x, y), list) in &by_pattern {
+        if list.len() < MIN_PATTERN_PAIRS {
+            continue;
+        }
+        for &k in list {
+            grouped[k] = true;
+        }
+        let pairs: Vec<&DuplicateValue> = list.iter().map(|&k| &values[k]).collect();
+        out.push(one_pattern(cx, *element, host, (x, y), &pairs));
+    }
     let mut key = String::new();
-    for v in values {
+    for (k, v) in values.iter().enumerate() {
+        if grouped[k] {
+            continue;
+        }
         let what = v.element.words();
         let n = v.pages.len();
         let urls: Vec<String> = v.pages.iter().map(|p| p.url.clone()).collect();
@@ -537,6 +568,61 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         });
         out.push(f);
     }
+}
+
+/// At least this many shared values, each on two pages that differ by the same URL
+/// part, are one finding.
+const MIN_PATTERN_PAIRS: usize = 3;
+
+/// How the two URLs of a pattern differ, in words: "and the same URL with `reviews/add/`
+/// added" (`x` the first URL's part, `y` the second's).
+fn pattern_words(x: &str, y: &str) -> String {
+    match (x.is_empty(), y.is_empty()) {
+        (true, false) => format!("and the same URL with `{y}` added"),
+        (false, true) => format!("and the same URL without `{x}`"),
+        _ => format!("and the same URL with `{y}` instead of `{x}`"),
+    }
+}
+
+/// One finding for the values that pairs of pages of one URL pattern share.
+fn one_pattern(
+    cx: &Ctx<'_, '_>,
+    element: MetaElement,
+    host: &str,
+    (x, y): (&str, &str),
+    pairs: &[&DuplicateValue],
+) -> Finding {
+    let what = element.words();
+    let n = pairs.len();
+    let words = pattern_words(x, y);
+    let first = pairs[0];
+    let example = [first.pages[0].url.clone(), first.pages[1].url.clone()];
+    let urls: Vec<String> = pairs
+        .iter()
+        .flat_map(|v| v.pages.iter().map(|p| p.url.clone()))
+        .collect();
+    let mut f = Finding::new(
+        element.finding(),
+        &[&format!("pattern {host} {x} -> {y}")],
+        format!(
+            "{n} pairs of pages on {host} share a {what}: each pair is a page {words}, so one \
+             template writes the same {what} on both."
+        ),
+    )
+    .urls(urls.into_iter().take(cx.site.cfg.max_listed));
+    for v in pairs.iter().take(3) {
+        f = f.evidence(format!(
+            "for example: {} and {} share the {what} \"{}\"",
+            v.pages[0].url, v.pages[1].url, v.value
+        ));
+    }
+    f = f.evidence(format!("duplicate_metadata.csv lists all {} pages", 2 * n));
+    f.fix(Fix::DistinctValueForPattern {
+        element,
+        pattern: words,
+        pairs: n as u32,
+        example,
+    })
 }
 
 /// When every page is one path with other query parameters (a listing filtered and

@@ -389,3 +389,73 @@ fn a_lists_filtered_and_sorted_views_count_with_it_and_ids_do_not() {
     assert_eq!(verdict(&a, "id"), Some(ParamVerdict::ChangesContent));
     assert_eq!(only(&a, FindingId::TitleDuplicate).urls.len(), 20);
 }
+
+/// A shop whose "write a review" page repeats its product's title, heading and
+/// description: one cause, one finding per element, with the template fix, not one
+/// finding per product.
+#[test]
+fn pairs_of_one_url_pattern_sharing_values_are_one_finding_per_element() {
+    let mut pages: Vec<(String, String, String, String)> = Vec::new();
+    for n in 1..=5 {
+        let (title, h1, description) = (
+            format!("Map {n} | Shop"),
+            format!("Map {n}"),
+            format!("A map of place {n}."),
+        );
+        for path in [format!("/p/map-{n}/"), format!("/p/map-{n}/reviews/add/")] {
+            pages.push((path, title.clone(), h1.clone(), description.clone()));
+        }
+    }
+    // Two pages that share a title for another reason stay a finding of their own.
+    pages.push((
+        "/pricing".into(),
+        "Pricing".into(),
+        "Pricing".into(),
+        "Costs.".into(),
+    ));
+    pages.push((
+        "/plans".into(),
+        "Pricing".into(),
+        "Plans".into(),
+        "Plans.".into(),
+    ));
+    let list: Vec<(&str, &str, &str, &str)> = pages
+        .iter()
+        .map(|(a, b, c, d)| (a.as_str(), b.as_str(), c.as_str(), d.as_str()))
+        .collect();
+    let a = site(&list).analyse();
+    let keys: Vec<&str> = a.findings.iter().map(|f| f.key.as_str()).collect();
+    assert_eq!(
+        keys,
+        [
+            "TITLE-DUPLICATE pattern example.com  -> reviews/add/",
+            "TITLE-DUPLICATE pricing",
+            "H1-DUPLICATE pattern example.com  -> reviews/add/",
+            "META-DESCRIPTION-DUPLICATE pattern example.com  -> reviews/add/",
+        ],
+        "{}",
+        super::render(&a)
+    );
+    let f = &a.findings[0];
+    assert_eq!(
+        f.summary,
+        "5 pairs of pages on example.com share a title: each pair is a page and the same URL \
+         with `reviews/add/` added, so one template writes the same title on both."
+    );
+    assert_eq!(
+        f.fixes[0].to_string(),
+        "In the template of the second page of each of the 5 pairs (a page and the same URL \
+         with `reviews/add/` added), write a title of its own that says what that page is for \
+         (for example, https://example.com/p/map-1/reviews/add/ repeats the title of \
+         https://example.com/p/map-1/); duplicate_metadata.csv lists every page."
+    );
+    // Every page stays in the export's table.
+    assert_eq!(
+        a.duplicate_values
+            .iter()
+            .filter(|v| v.element == MetaElement::Title)
+            .map(|v| v.pages.len())
+            .sum::<usize>(),
+        12
+    );
+}
