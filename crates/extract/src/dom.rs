@@ -164,6 +164,12 @@ impl Kind {
     }
 }
 
+/// A `class` attribute with the token `widget`: a CMS's sidebar or footer widget
+/// (`<section class="widget widget_recent_comments">`).
+pub(crate) fn is_widget_class(a: &Attribute) -> bool {
+    a.name.local == local_name!("class") && a.value.split_ascii_whitespace().any(|t| t == "widget")
+}
+
 /// What a node is.
 #[derive(Debug)]
 pub(crate) enum Data {
@@ -416,6 +422,9 @@ impl TreeSink for Sink {
         let kind = Kind::classify(&name);
         let attrs = if kind.keeps_attrs() {
             attrs
+        } else if kind == Kind::Block {
+            // A block keeps only a class naming it a CMS widget (see `is_widget`).
+            attrs.into_iter().filter(is_widget_class).collect()
         } else {
             Vec::new()
         };

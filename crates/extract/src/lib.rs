@@ -812,6 +812,12 @@ impl<'a> Walker<'a> {
                 false
             }
             Kind::Block => {
+                // A CMS widget (`<section class="widget …">`) is the sidebar's, whatever
+                // element holds it.
+                // (Blocks keep their class only when it names a widget.)
+                if self.in_open_region() && self.attr(node, &local_name!("class")).is_some() {
+                    self.regions.push((node, LinkRegion::Sidebar));
+                }
                 self.boundary();
                 true
             }
@@ -844,7 +850,13 @@ impl<'a> Walker<'a> {
             }
             Kind::Content => {
                 self.content_depth += 1;
-                self.regions.push((node, LinkRegion::Main));
+                // An `<article>` inside the page's footer, header, sidebar or navigation
+                // (a "latest comments" list) is still that region's.
+                let region = match self.regions.last() {
+                    Some(&(_, r)) if r != LinkRegion::Main => r,
+                    _ => LinkRegion::Main,
+                };
+                self.regions.push((node, region));
                 self.boundary();
                 true
             }
@@ -881,7 +893,10 @@ impl<'a> Walker<'a> {
                     self.set_link_text(i, text);
                 }
             }
-            Kind::Block => self.boundary(),
+            Kind::Block => {
+                self.close_region(node);
+                self.boundary();
+            }
             Kind::Chrome => {
                 self.chrome_depth = self.chrome_depth.saturating_sub(1);
                 self.close_region(node);
@@ -916,6 +931,12 @@ impl<'a> Walker<'a> {
     /// Whether the element `node` has the (HTML namespace) local name.
     fn is(&self, node: NodeId, name: &LocalName) -> bool {
         matches!(&self.dom.nodes[node as usize].data, Data::Element { name: q, .. } if q.local == *name)
+    }
+
+    /// Whether the current node is outside `<main>`, `<article>` and the page's own
+    /// header, footer, navigation and sidebars (a widget inside the content is content).
+    fn in_open_region(&self) -> bool {
+        self.regions.is_empty()
     }
 
     /// Closes the region `node` opened, if it opened one.

@@ -754,3 +754,34 @@ fn declared_urls_of_a_link_header() {
         1
     );
 }
+
+#[test]
+fn widgets_are_sidebars_and_a_footer_stays_a_footer_around_an_article() {
+    // A classic theme's widget area in a plain `div` (a widget `section`), and a block
+    // theme's "latest comments" (each comment an `article`) in the page's footer.
+    let p = page(
+        r#"<html><body><main><article><p>Post text.</p></article></main>
+        <div id="secondary" class="widget-area"><section id="recent-comments-2"
+          class="widget widget_recent_comments"><h2>Recent Comments</h2><ul><li>
+          <span>Ann</span> on <a href="/post/#comment-5">Hello world</a></li></ul></section>
+          <div class="other"><a href="/plain">plain</a></div></div>
+        <footer><ol class="wp-block-latest-comments"><li><article><footer>
+          <a href="/author/">Ann</a> on <a href="/post2/#comment-1">Hello again</a>
+          </footer></article></li></ol></footer>
+        </body></html>"#,
+    );
+    let got: Vec<(&str, &str, &str)> = p
+        .links
+        .iter()
+        .map(|l| (l.href.as_str(), l.text.as_str(), l.region.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("/post/#comment-5", "Hello world", "sidebar"),
+            ("/plain", "plain", "body"),
+            ("/author/", "Ann", "footer"),
+            ("/post2/#comment-1", "Hello again", "footer"),
+        ]
+    );
+}
