@@ -112,6 +112,22 @@ fn is_function_name(name: &str) -> bool {
     ACTIONS.contains(&name.as_str())
 }
 
+/// A link is also the template's, whatever share of the host's pages carries it, when
+/// at least this share of its links sit in the template's regions (navigation, header,
+/// footer, sidebar): the footer of one kind of page.
+const TEMPLATE_REGION_SHARE: f64 = 0.9;
+
+/// Regions the site's template writes.
+fn is_template_region(r: crate::LinkRegion) -> bool {
+    matches!(
+        r,
+        crate::LinkRegion::Navigation
+            | crate::LinkRegion::Header
+            | crate::LinkRegion::Footer
+            | crate::LinkRegion::Sidebar
+    )
+}
+
 /// A link is the template's when at least this share of a host's pages carry it...
 const TEMPLATE_LINK_SHARE: f64 = 0.5;
 /// ...and at least this many (below it, listing the pages is as short as naming the
@@ -235,17 +251,36 @@ impl<'s, 'a> Ctx<'s, 'a> {
             }
             by_host.iter().any(|&(h, n)| passes(n, h).is_some())
         };
-        // Targets whose linking pages are most pages of one host, with those pages.
+        // Targets linked almost only from the template's regions (the footer, a menu,
+        // a sidebar): template links whatever share of the host's pages carries them
+        // (a footer of one kind of page), counted in link rows.
+        let mut rows: FxHashMap<UrlId, (u32, u32)> = FxHashMap::default();
+        for l in &site.input.links {
+            if let Some(to) = l.to.filter(|_| !l.kind.is_declared()) {
+                let e = rows.entry(to).or_default();
+                e.1 += 1;
+                e.0 += u32::from(l.region.is_some_and(is_template_region));
+            }
+        }
+        let by_region = |i: u32| {
+            rows.get(&site.id(i)).is_some_and(|&(template, all)| {
+                f64::from(template) >= TEMPLATE_REGION_SHARE * f64::from(all)
+            })
+        };
+        // Targets whose linking pages are most pages of one host (or that the template's
+        // regions link), with those pages.
         let mut linking: FxHashMap<UrlId, (u32, FxHashSet<UrlId>)> = FxHashMap::default();
         for i in 0..site.n as u32 {
             // First on every page linking it (no list to make): most URLs fail here.
             if site.inlinks(i) < TEMPLATE_LINK_MIN_PAGES
-                || !most_of_a_host(&mut site.linked_from(i).iter().copied())
+                || !(by_region(i) || most_of_a_host(&mut site.linked_from(i).iter().copied()))
             {
                 continue;
             }
             let linkers = self.linkers(i);
-            if most_of_a_host(&mut linkers.iter().copied()) {
+            if linkers.len() as u32 >= TEMPLATE_LINK_MIN_PAGES
+                && (by_region(i) || most_of_a_host(&mut linkers.iter().copied()))
+            {
                 let pages = linkers.iter().map(|&p| site.id(p)).collect();
                 linking.insert(site.id(i), (i, pages));
             }
@@ -285,7 +320,15 @@ impl<'s, 'a> Ctx<'s, 'a> {
             else {
                 continue;
             };
-            if let Some(of) = passes(on_host, host) {
+            let of = passes(on_host, host).or_else(|| {
+                // In a template region on most of the pages that carry it.
+                let linkers = linking[&to].1.len() as u32;
+                (region.is_some_and(is_template_region)
+                    && on_host >= TEMPLATE_LINK_MIN_PAGES
+                    && f64::from(on_host) >= TEMPLATE_REGION_SHARE * f64::from(linkers))
+                .then(|| self.host_pages[host as usize].max(on_host))
+            });
+            if let Some(of) = of {
                 let pages = linking[&to].1.len() as u32;
                 found.insert(
                     to,

@@ -1080,6 +1080,47 @@ fn one_slot_of_the_template_linking_each_page_s_own_broken_url_is_one_finding() 
     );
 }
 
+/// A footer link that only one kind of page carries (the posts' footer menu, on 12 of a
+/// host's 40 pages), also linked from the posts' reply-to-comment variants: one template
+/// link, counted over the host's own pages, with one fix.
+#[test]
+fn a_footer_link_of_one_kind_of_page_is_one_template_finding() {
+    let mut b = B::new();
+    b.page(&u("/"), 1).start(&u("/"));
+    let (old, page) = (u("/?page_id=2"), u("/sample-page/"));
+    b.redirect(&old, &page, 301)
+        .page(&page, 2)
+        .link(&u("/"), &page);
+    for k in 0..12u64 {
+        let post = u(&format!("/2024/05/post-{k}/"));
+        let reply = format!("{post}?replytocom={k}");
+        b.page(&post, 100 + k)
+            .page(&reply, 100 + k)
+            .link(&u("/"), &post)
+            .link(&post, &reply)
+            .link_in(&post, &old, LinkRegion::Footer, "Sample page")
+            .link_in(&reply, &old, LinkRegion::Footer, "Sample page");
+    }
+    for k in 0..27u64 {
+        let other = u(&format!("/tag/t{k}/"));
+        b.page(&other, 300 + k).link(&u("/"), &other);
+    }
+    let a = b.analyse();
+    let f = only(&a, FindingId::LinkToRedirect);
+    assert!(
+        matches!(
+            &f.fixes[..],
+            [Fix::UpdateTemplateLink {
+                pages: 12,
+                region: Some(LinkRegion::Footer),
+                ..
+            }]
+        ),
+        "{f:#?}"
+    );
+    assert!(f.summary.len() < 300, "{}", f.summary);
+}
+
 #[test]
 fn redirects_to_errors_of_one_pattern_are_one_finding() {
     // A wiki's editors write `talk:` in lower case: each such link redirects to the
