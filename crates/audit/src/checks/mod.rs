@@ -256,7 +256,11 @@ impl<'s, 'a> Ctx<'s, 'a> {
         // (a footer of one kind of page), counted in link rows.
         let mut rows: FxHashMap<UrlId, (u32, u32)> = FxHashMap::default();
         for l in &site.input.links {
-            if let Some(to) = l.to.filter(|_| !l.kind.is_declared()) {
+            let popular = |to: UrlId| {
+                site.idx(to)
+                    .is_some_and(|i| site.inlinks(i) >= TEMPLATE_LINK_MIN_PAGES)
+            };
+            if let Some(to) = l.to.filter(|&to| !l.kind.is_declared() && popular(to)) {
                 let e = rows.entry(to).or_default();
                 e.1 += 1;
                 e.0 += u32::from(l.region.is_some_and(is_template_region));
