@@ -178,7 +178,8 @@ fn a_listing_template_canonical_is_one_finding_with_one_fix_and_no_merge() {
 /// canonical whose pages' content is identical), fetched again with curl from a fresh
 /// fixture server and compared: their visible text is the same, block for block and in
 /// the same order, except blocks outside `<main>` (the site's template, which the
-/// fixture keeps outside `<main>`).
+/// fixture keeps outside `<main>`). The text is read by the fixture's own reader
+/// (`fixture::visible`), not by Dustpan's extractor.
 #[test]
 fn every_identical_content_claim_survives_curl_and_diff() {
     use audit::{CanonicalContent, EvidenceKind};
@@ -239,7 +240,7 @@ fn every_identical_content_claim_survives_curl_and_diff() {
     };
     let mut failed = Vec::new();
     for &(a, b) in &claims {
-        let (ta, tb) = (visible_main_blocks(&curl(a)), visible_main_blocks(&curl(b)));
+        let (ta, tb) = (main_blocks(&curl(a)), main_blocks(&curl(b)));
         if ta != tb {
             let only_a: Vec<&String> = ta.iter().filter(|x| !tb.contains(x)).take(3).collect();
             let only_b: Vec<&String> = tb.iter().filter(|x| !ta.contains(x)).take(3).collect();
@@ -266,95 +267,13 @@ fn every_identical_content_claim_survives_curl_and_diff() {
     );
 }
 
-/// The visible text of `<main>` (the whole `<body>` when there is none), as blocks in
-/// document order: text runs split at block-level tags, whitespace collapsed, the
-/// common entities decoded; script, style and template content left out.
-fn visible_main_blocks(html: &str) -> Vec<String> {
-    let lower = html.to_ascii_lowercase();
-    let region = match (lower.find("<main"), lower.rfind("</main>")) {
-        (Some(s), Some(e)) if s < e => &html[s..e],
-        _ => match (lower.find("<body"), lower.rfind("</body>")) {
-            (Some(s), Some(e)) if s < e => &html[s..e],
-            _ => html,
-        },
-    };
-    const BLOCK: &[&str] = &[
-        "p",
-        "div",
-        "li",
-        "ul",
-        "ol",
-        "h1",
-        "h2",
-        "h3",
-        "h4",
-        "h5",
-        "h6",
-        "section",
-        "article",
-        "header",
-        "footer",
-        "nav",
-        "aside",
-        "main",
-        "table",
-        "tr",
-        "td",
-        "th",
-        "form",
-        "label",
-        "option",
-        "select",
-        "button",
-        "br",
-        "dt",
-        "dd",
-        "blockquote",
-        "pre",
-        "figure",
-        "figcaption",
-    ];
-    let mut out = Vec::new();
-    let mut text = String::new();
-    let flush = |text: &mut String, out: &mut Vec<String>| {
-        let t = text
-            .replace("&nbsp;", " ")
-            .replace("&lt;", "<")
-            .replace("&gt;", ">")
-            .replace("&quot;", "\"")
-            .replace("&#39;", "'")
-            .replace("&amp;", "&");
-        let t = t.split_whitespace().collect::<Vec<_>>().join(" ");
-        if !t.is_empty() {
-            out.push(t);
-        }
-        text.clear();
-    };
-    let mut rest = region;
-    while let Some(lt) = rest.find('<') {
-        text.push_str(&rest[..lt]);
-        let Some(gt) = rest[lt..].find('>') else {
-            rest = "";
-            break;
-        };
-        let tag = rest[lt + 1..lt + gt].to_ascii_lowercase();
-        rest = &rest[lt + gt + 1..];
-        let name: String = tag
-            .trim_start_matches('/')
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric())
-            .collect();
-        if !tag.starts_with('/') && ["script", "style", "template"].contains(&name.as_str()) {
-            let close = format!("</{name}");
-            let end = rest.to_ascii_lowercase().find(&close).unwrap_or(rest.len());
-            rest = &rest[end..];
-            continue;
-        }
-        if BLOCK.contains(&name.as_str()) {
-            flush(&mut text, &mut out);
-        }
-    }
-    text.push_str(rest);
-    flush(&mut text, &mut out);
-    out
+/// The text blocks of a page's `<main>` (of its `<body>` when it has none), in order.
+fn main_blocks(html: &str) -> Vec<String> {
+    use fixture::visible::{blocks, head_body, main_of};
+    let main = main_of(html);
+    blocks(if main.is_empty() {
+        head_body(html).1
+    } else {
+        main
+    })
 }
