@@ -14,6 +14,9 @@ Each pair is one of:
   same       the visible text is the same, block for block;
   template   it differs only in blocks found on at least 30 % of the pages fetched here
              (a sidebar of recent items, a counter in the header);
+  chrome     it differs only in the page's chrome (`nav`, `aside`, a page-level
+             `header` or `footer`: template by position, not by frequency), which the
+             crawl leaves out of a page's text: a claim of identical *main* content;
   DIFFERENT  anything else: the claim does not hold. Printed with the blocks only one
              side has.
 Exit code 1 when a pair is DIFFERENT (or a page no longer answers 200), else 0.
@@ -42,14 +45,26 @@ HIDDEN = {"script", "style", "template", "noscript", "head"}
 
 
 class Blocks(html.parser.HTMLParser):
+    """Visible text blocks, each marked whether it sits in the page's chrome (`nav`,
+    `aside`, or a `header` / `footer` outside `main` and `article`)."""
+
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.out, self.text, self.hidden = [], [], 0
+        self.stack = []  # open chrome / content elements
+
+    def chrome(self):
+        for tag in reversed(self.stack):
+            if tag in ("main", "article"):
+                return False
+            if tag in ("nav", "aside", "header", "footer"):
+                return True
+        return False
 
     def flush(self):
         t = " ".join("".join(self.text).split())
         if t:
-            self.out.append(t)
+            self.out.append((t, self.chrome()))
         self.text = []
 
     def handle_starttag(self, tag, attrs):
@@ -57,12 +72,17 @@ class Blocks(html.parser.HTMLParser):
             self.hidden += 1
         elif tag in BLOCK:
             self.flush()
+        if tag in ("nav", "aside", "header", "footer", "main", "article"):
+            self.stack.append(tag)
 
     def handle_endtag(self, tag):
         if tag in HIDDEN:
             self.hidden = max(0, self.hidden - 1)
         elif tag in BLOCK:
             self.flush()
+        if tag in self.stack:
+            while self.stack and self.stack.pop() != tag:
+                pass
 
     def handle_data(self, data):
         if not self.hidden:
@@ -115,12 +135,15 @@ def main(argv):
                 pages[u] = fetch(u)
     df = Counter()
     for _, blocks in pages.values():
-        df.update(set(blocks))
+        df.update({t for t, _ in blocks})
     common = {b for b, n in df.items() if n >= 0.3 * len(pages) and len(pages) >= 10}
     counts = Counter()
-    bad = []
+    bad, chrome = [], []
     for a, b, why in pairs:
-        (sa, ba), (sb, bb) = pages[a], pages[b]
+        (sa, fa), (sb, fb) = pages[a], pages[b]
+        ba, bb = [t for t, _ in fa], [t for t, _ in fb]
+        main_a = [t for t, chrome in fa if not chrome]
+        main_b = [t for t, chrome in fb if not chrome]
         if sa != 200 or sb != 200:
             counts["not 200 now"] += 1
             bad.append(f"{a} ({sa}) vs {b} ({sb}): {why}")
@@ -135,14 +158,20 @@ def main(argv):
             bad.append(f"{a} vs {b}: the same blocks in another order; claimed: {why}")
         elif all(x in common for x in only_a + only_b):
             counts["template"] += 1
+        elif main_a == main_b:
+            counts["chrome"] += 1
+            chrome.append(f"{a} vs {b}: outside the chrome the same; in it, only in the "
+                          f"first: {only_a[:2]}, only in the second: {only_b[:2]}")
         else:
             counts["DIFFERENT"] += 1
             bad.append(f"{a} vs {b}: claimed: {why}\n    only in the first: {only_a[:3]}\n"
                        f"    only in the second: {only_b[:3]}")
     print(f"identical claims in {args.export}/clusters.csv: {len(pairs)} pairs, "
           f"{len(pages)} pages fetched again")
-    for k in ("same", "template", "DIFFERENT", "DIFFERENT (order)", "not 200 now"):
+    for k in ("same", "template", "chrome", "DIFFERENT", "DIFFERENT (order)", "not 200 now"):
         print(f"  {k}: {counts[k]}")
+    for line in chrome[:5]:
+        print(f"  chrome: {line}")
     for line in bad[:30]:
         print(f"  {line}")
     return 1 if bad else 0
