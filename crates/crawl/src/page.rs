@@ -222,6 +222,15 @@ pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
         return record;
     }
 
+    // A DUST rule confirmed since the URL was queued may predict it duplicates another
+    // queued URL: skipped now as it would have been when found (but for the
+    // verification sample).
+    if ctx.lock_frontier().skips_claimed(url.as_str()) {
+        record.state = UrlState::Skipped;
+        record.reason = Some(ReasonKind::DustDuplicate.into());
+        return record;
+    }
+
     let mut crawl_delay = None;
     if ctx.config.obey_robots {
         let rules = ctx.robots_for(&url).await;
