@@ -143,3 +143,96 @@ async fn samples_are_fetched_within_scope_and_robots_txt() {
     assert!(!requested.iter().any(|u| u.contains("/search")));
     assert!(!requested.iter().any(|u| u.contains("elsewhere")));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_fixture_s_reply_to_comment_links_are_learned_and_mostly_skipped_with_no_wrong_prediction()
+ {
+    let server = FixtureServer::start(FixtureConfig::default())
+        .await
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("replies.sqlite"))
+        .await
+        .unwrap();
+    let config = config(&server);
+    let (progress, _rx) = watch::channel(Progress::default());
+    let summary = crawl::start_audit(&store, &config, &progress, &CancellationToken::new())
+        .await
+        .unwrap();
+    let facts = fixture::answers::site(fixture::answers::SiteVariant::Before);
+    let replies: Vec<&str> = facts
+        .urls
+        .iter()
+        .filter(|f| f.url.contains("?replytocom="))
+        .map(|f| f.url)
+        .collect();
+    let total = (fixture::answers::JOURNAL_POSTS * fixture::answers::JOURNAL_COMMENTS) as usize;
+    assert_eq!(replies.len(), total);
+    let urls = store.urls(summary.audit).await.unwrap();
+    let (mut skipped, mut fetched) = (0usize, 0usize);
+    for r in &replies {
+        match urls
+            .iter()
+            .find(|u| u.url == *r)
+            .map(|u| (u.state, u.reason.clone()))
+        {
+            Some((UrlState::Skipped, Some(reason))) if reason.kind == ReasonKind::DustDuplicate => {
+                skipped += 1;
+            }
+            Some((UrlState::Done, _)) => fetched += 1,
+            other => panic!("{r}: {other:?}"),
+        }
+    }
+    let asked = server
+        .requests()
+        .iter()
+        .filter(|r| r.url().contains("?replytocom="))
+        .count();
+    let dust = summary.dust.clone().unwrap();
+    eprintln!("{fetched} of {total} reply pages fetched, {skipped} skipped; {dust:?}");
+    assert_eq!(asked, fetched, "skipped URLs are never requested");
+    assert!(
+        skipped * 5 >= total,
+        "{skipped} of {total} skipped; {dust:?}"
+    );
+    assert_eq!(dust.wrong, 0, "{dust:?}");
+    let learned = crawl::audit_config(&store, summary.audit)
+        .await
+        .unwrap()
+        .learned_during_crawl
+        .unwrap();
+    assert!(
+        learned.confirmed().any(|r| r.id == "drop_param:replytocom"),
+        "{learned:?}"
+    );
+    eprintln!(
+        "{:?}",
+        learned
+            .rules
+            .iter()
+            .map(|r| (&r.id, r.status))
+            .collect::<Vec<_>>()
+    );
+    // Every URL skipped as a predicted duplicate is a duplicate by the oracle.
+    for u in urls.iter().filter(|u| {
+        u.state == UrlState::Skipped
+            && u.reason.as_ref().map(|r| r.kind) == Some(ReasonKind::DustDuplicate)
+    }) {
+        let fact = facts.get(&u.url);
+        eprintln!(
+            "skipped {} ({:?})",
+            u.url,
+            fact.and_then(|f| f.duplicate_of)
+        );
+        assert!(
+            fact.is_some_and(|f| f.duplicate_of.is_some()),
+            "{} skipped, but it is a page of its own; rules: {:?}",
+            u.url,
+            learned
+                .rules
+                .iter()
+                .map(|r| (&r.id, r.status))
+                .collect::<Vec<_>>()
+        );
+    }
+}
