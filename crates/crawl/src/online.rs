@@ -131,13 +131,9 @@ impl OnlineDust {
     /// predict it to duplicate a fetched page (a verification sample, or a page fetched
     /// before the rule was confirmed), and learns when the fetched pages reach the next
     /// round.
-    pub(crate) fn observe(&self, url: &str, text_hash: u64, simhash: Option<u64>) -> Changes {
+    pub(crate) fn observe(&self, url: &str, text: Text) -> Changes {
         let Ok(key) = canon::equivalence_key(url, &self.policy) else {
             return Changes::default();
-        };
-        let text = Text {
-            hash: text_hash,
-            simhash,
         };
         let mut changes = Changes::default();
         let mut inner = self.lock();
@@ -283,6 +279,18 @@ impl OnlineDust {
 mod tests {
     use super::*;
 
+    fn text(hash: u64, simhash: Option<u64>) -> Text {
+        Text {
+            hash,
+            simhash,
+            blocks: None,
+        }
+    }
+
+    fn see(dust: &OnlineDust, url: &str, hash: u64, simhash: Option<u64>) -> Changes {
+        dust.observe(url, text(hash, simhash))
+    }
+
     fn page(k: u64) -> (u64, Option<u64>) {
         (
             1000 + k,
@@ -300,27 +308,27 @@ mod tests {
                 format!("https://s.test/p/{k}"),
                 format!("https://s.test/p/{k}?view=full"),
             ] {
-                confirmed.extend(dust.observe(&url, h, s).confirmed);
+                confirmed.extend(see(&dust, &url, h, s).confirmed);
             }
         }
         let ids: Vec<&str> = confirmed.iter().map(|r| r.id.as_str()).collect();
         assert!(ids.contains(&"drop_param:view"), "{ids:?}");
         // A sample whose twin was not fetched says nothing.
         let (h, s) = page(999);
-        let changes = dust.observe("https://s.test/p/500?view=full", h, s);
+        let changes = see(&dust, "https://s.test/p/500?view=full", h, s);
         assert!(changes.dropped.is_empty());
         // A sample that matches its twin is verified.
         let verified = dust.counts().verified;
         let (h8, s8) = page(8);
         assert!(
-            dust.observe("https://s.test/p/8?view=print", h8, s8)
+            see(&dust, "https://s.test/p/8?view=print", h8, s8)
                 .dropped
                 .is_empty()
         );
         assert_eq!(dust.counts().verified, verified + 1);
         // A sample that is another page: a wrong prediction, and the rule goes.
         let (h7, s7) = page(7);
-        let changes = dust.observe("https://s.test/p/9?view=compact", h7, s7);
+        let changes = see(&dust, "https://s.test/p/9?view=compact", h7, s7);
         assert_eq!(changes.dropped, ["drop_param:view"]);
         let counts = dust.counts();
         assert_eq!(counts.wrong, 1, "{counts:?}");
@@ -338,15 +346,13 @@ mod tests {
         let mut confirmed = Vec::new();
         for k in 0..80u64 {
             let (h, s) = page(k);
-            confirmed.extend(
-                dust.observe(&format!("https://s.test/post/{k}"), h, s)
-                    .confirmed,
-            );
+            confirmed.extend(see(&dust, &format!("https://s.test/post/{k}"), h, s).confirmed);
             // The reply form names the comment: the text differs by a few words.
             for c in 0..2u64 {
                 let reply = s.map(|s| s ^ (1 << c));
                 confirmed.extend(
-                    dust.observe(
+                    see(
+                        &dust,
                         &format!("https://s.test/post/{k}?replytocom={}", 10 * k + c),
                         h ^ (c + 1),
                         reply,
@@ -358,7 +364,8 @@ mod tests {
         let ids: Vec<&str> = confirmed.iter().map(|r| r.id.as_str()).collect();
         assert!(ids.contains(&"drop_param:replytocom"), "{ids:?}");
         let (h, s) = page(3);
-        let changes = dust.observe(
+        let changes = see(
+            &dust,
             "https://s.test/post/3?replytocom=999",
             h ^ 7,
             s.map(|s| s ^ 0b11),
@@ -369,7 +376,7 @@ mod tests {
         assert!(counts.close > 0, "{counts:?}");
         // A reply page that is another post: decisively different, dropped at once.
         let (h9, s9) = page(9);
-        let changes = dust.observe("https://s.test/post/4?replytocom=998", h9, s9);
+        let changes = see(&dust, "https://s.test/post/4?replytocom=998", h9, s9);
         assert_eq!(changes.dropped, ["drop_param:replytocom"]);
         assert_eq!(dust.counts().wrong, 1);
     }
@@ -383,7 +390,7 @@ mod tests {
                 format!("https://s.test/log/{k}"),
                 format!("https://s.test/log/{k}?limit=50"),
             ] {
-                dust.observe(&url, h, s);
+                see(&dust, &url, h, s);
             }
         }
         assert!(
@@ -394,9 +401,9 @@ mod tests {
         // A longer log: a little apart. One miss keeps the rule, a second drops it.
         let (h, s) = page(20);
         let near = s.map(|s| s ^ 0b1);
-        let once = dust.observe("https://s.test/log/20?limit=500", h + 1, near);
+        let once = see(&dust, "https://s.test/log/20?limit=500", h + 1, near);
         assert!(once.dropped.is_empty());
-        let twice = dust.observe("https://s.test/log/20?limit=5000", h + 2, near);
+        let twice = see(&dust, "https://s.test/log/20?limit=5000", h + 2, near);
         assert_eq!(twice.dropped, ["drop_param:limit"]);
         let counts = dust.counts();
         assert_eq!((counts.wrong, counts.close), (0, 2), "{counts:?}");
@@ -408,10 +415,7 @@ mod tests {
         let mut confirmed = Vec::new();
         for k in 0..300u64 {
             let (h, s) = page(k);
-            confirmed.extend(
-                dust.observe(&format!("https://s.test/show?id={k}"), h, s)
-                    .confirmed,
-            );
+            confirmed.extend(see(&dust, &format!("https://s.test/show?id={k}"), h, s).confirmed);
         }
         assert!(confirmed.is_empty(), "{confirmed:?}");
     }

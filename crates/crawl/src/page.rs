@@ -696,7 +696,12 @@ fn html(
             .as_ref()
             .is_some_and(|f| f.status.is_some_and(|s| (200..300).contains(&s)))
     {
-        let changes = dust.observe(url.as_str(), page.text_hash, Some(page.simhash));
+        let text = crate::same_page::Text {
+            hash: page.text_hash,
+            simhash: Some(page.simhash),
+            blocks: Some(crate::same_page::blocks_order(&page.blocks)),
+        };
+        let changes = dust.observe(url.as_str(), text);
         if !changes.confirmed.is_empty() || !changes.dropped.is_empty() {
             let mut frontier = ctx.lock_frontier();
             frontier.add_dust_rules(changes.confirmed);

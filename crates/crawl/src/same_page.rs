@@ -10,7 +10,9 @@
 //!   most [`DIFFERENT_DISTANCE`] bits apart. One such pair says too little to reject a
 //!   rule, and near-identical text never merges pages in the analysis either.
 //! * [`Pair::Different`]: decisively two pages (SimHashes further apart than
-//!   [`DIFFERENT_DISTANCE`]), or two choices a page offers side by side.
+//!   [`DIFFERENT_DISTANCE`]), two choices a page offers side by side, or the same text
+//!   blocks in another order: a sort order, which on a listing of several pages shows
+//!   other items first (where the blocks are known).
 
 use std::collections::HashSet;
 
@@ -35,20 +37,54 @@ pub enum Pair {
 }
 
 /// The text fingerprints of a fetched HTML page: the hash of its visible text and its
-/// SimHash (see the `extract` crate).
+/// SimHash (see the `extract` crate), and where known its text blocks' order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Text {
     /// xxh3 of the normalized visible text.
     pub hash: u64,
     /// The SimHash of its words, when the page has any.
     pub simhash: Option<u64>,
+    /// Its text blocks in order and as a set ([`blocks_order`]).
+    pub blocks: Option<BlockOrder>,
 }
 
-/// Two pages' visible texts compared: identical, a little apart or decisively different.
-/// Without SimHashes to measure, texts that are not identical are different.
+/// A page's text blocks (`extract::Page::blocks`) hashed in their order and regardless
+/// of it: two pages with the same set and another order show the same items sorted
+/// another way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockOrder {
+    /// The block hashes in order.
+    pub ordered: u64,
+    /// The block hashes as a multiset.
+    pub unordered: u64,
+}
+
+/// The [`BlockOrder`] of a page's text blocks.
+pub fn blocks_order(blocks: &[extract::blocks::TextBlock]) -> BlockOrder {
+    let mut ordered = xxhash_rust::xxh3::Xxh3::new();
+    let mut unordered = 0u64;
+    for b in blocks {
+        ordered.update(&b.hash.to_le_bytes());
+        unordered = unordered.wrapping_add(xxhash_rust::xxh3::xxh3_64(&b.hash.to_le_bytes()));
+    }
+    BlockOrder {
+        ordered: ordered.digest(),
+        unordered,
+    }
+}
+
+/// Two pages' visible texts compared: identical, a little apart or decisively different
+/// (the same blocks in another order included). Without SimHashes to measure, texts that
+/// are not identical are different.
 pub fn text_pair(a: Text, b: Text) -> Pair {
     if a.hash == b.hash {
         return Pair::Same;
+    }
+    if let (Some(x), Some(y)) = (a.blocks, b.blocks)
+        && x.unordered == y.unordered
+        && x.ordered != y.ordered
+    {
+        return Pair::Different;
     }
     match (a.simhash, b.simhash) {
         (Some(x), Some(y)) if (x ^ y).count_ones() <= DIFFERENT_DISTANCE => Pair::Close,
@@ -87,6 +123,7 @@ pub fn pair(a: &SampleFetch, b: &SampleFetch, policy: &Policy) -> Option<Pair> {
         f.text_hash.map(|hash| Text {
             hash,
             simhash: f.simhash,
+            blocks: None,
         })
     };
     let verdict = text_pair(text(a)?, text(b)?);
@@ -134,6 +171,7 @@ mod tests {
         let t = |hash, simhash| Text {
             hash,
             simhash: Some(simhash),
+            blocks: None,
         };
         assert_eq!(text_pair(t(1, 5), t(1, 99)), Pair::Same);
         // "Reply to Ann" instead of "Leave a reply": a few bits apart.
@@ -142,8 +180,35 @@ mod tests {
         let bare = Text {
             hash: 2,
             simhash: None,
+            blocks: None,
         };
         assert_eq!(text_pair(t(1, 0), bare), Pair::Different);
+    }
+
+    #[test]
+    fn the_same_blocks_in_another_order_are_a_sort_order_another_page() {
+        let block = |hash| extract::blocks::TextBlock {
+            hash,
+            words: 5,
+            shingles: Vec::new(),
+        };
+        let page = |hash, order: &[u64]| Text {
+            hash,
+            simhash: Some(0),
+            blocks: Some(blocks_order(
+                &order.iter().map(|&h| block(h)).collect::<Vec<_>>(),
+            )),
+        };
+        // A listing sorted another way: a few SimHash bits apart, but the same items.
+        assert_eq!(
+            text_pair(page(1, &[10, 20, 30]), page(2, &[30, 10, 20])),
+            Pair::Different
+        );
+        // A reply form naming the comment: one block changed, close.
+        assert_eq!(
+            text_pair(page(1, &[10, 20, 30]), page(2, &[10, 20, 31])),
+            Pair::Close
+        );
     }
 
     #[test]

@@ -215,6 +215,7 @@ async fn the_fixture_s_reply_to_comment_links_are_learned_and_mostly_skipped_wit
             Some(crawl::same_page::Text {
                 hash: f.text_hash?,
                 simhash: f.simhash,
+                blocks: None,
             })
         }
     };
