@@ -69,6 +69,10 @@ fn crawled() -> &'static Crawled {
                 &max_body,
                 "--timeout",
                 "20",
+                // The crawl's own DUST rules spare URLs depending on the order pages
+                // arrive in (crates/crawl/tests/dust.rs); here every reachable URL is
+                // fetched.
+                "--no-dust-learning",
             ],
         );
         let out = run(&args);
@@ -149,6 +153,17 @@ impl Crawled {
                 }
                 if f.robots_blocked {
                     continue;
+                }
+                // A journal post's comments section (after `<main>`, outside the links
+                // the answers list) links its reply-to-comment pages.
+                if f.scenario == answers::Scenario::ReplyToComment && f.duplicate_of.is_none() {
+                    reached.extend(
+                        self.facts
+                            .urls
+                            .iter()
+                            .filter(|r| r.duplicate_of == Some(f.url))
+                            .map(|r| r.url),
+                    );
                 }
                 reached.extend(f.location);
                 reached.extend(f.meta_refresh);

@@ -14,7 +14,7 @@
 #
 # The binary is $DUSTPAN, else target/release/dustpan, else target/debug/dustpan.
 # Each run writes STATE_DIR/runs/RUN/ (audit.log, export/, score.txt, score.json,
-# learn-list.txt, learn-groups.tsv, learn.log, learn-score.txt) with a fresh audit
+# dust.txt, learn-list.txt, learn-groups.tsv, learn.log, learn-score.txt) with a fresh audit
 # database STATE_DIR/runs/RUN/audit.sqlite; STATE_DIR/audit.sqlite links to the newest.
 # The crawl is held to http(s)://127.0.0.1:PORT/ by --include.
 set -euo pipefail
@@ -105,6 +105,9 @@ ln -sfn "$db" "$S/audit.sqlite"
 }
 python3 "$HERE/score.py" --truth "$G/truth.py" --state "$S" --export "$run/export" --json >"$run/score.json"
 python3 "$HERE/score.py" --truth "$G/truth.py" --state "$S" --export "$run/export" | tee "$run/score.txt"
+# DUST during the crawl, per query parameter: fetched, skipped, fetched pairs compared.
+echo
+python3 "$HERE/dust.py" --db "$db" --log "$run/audit.log" | tee "$run/dust.txt"
 
 # dustpan learn over the truth's URL list, shuffled with a fixed seed.
 if [ "$learn" = 1 ] && grep -q -- '"--list"' "$G/truth.py"; then

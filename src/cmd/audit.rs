@@ -854,8 +854,8 @@ pub async fn print_summary(store: &Store, summary: &CrawlSummary) -> Result<()> 
             n => format!("{n} rules"),
         };
         println!(
-            "  DUST          {rules} learned during the crawl, {} dropped after a wrong prediction: {saved} fetches saved; of the predictions fetched to check them, {} right, {} wrong",
-            d.dropped, d.verified, d.wrong
+            "  DUST          {rules} learned during the crawl, {} dropped after a wrong prediction or repeated misses: {saved} fetches saved; of the predictions fetched to check them, {} right ({} of them a little apart: a form, a counter), {} wrong",
+            d.dropped, d.verified, d.close, d.wrong
         );
     }
     if let Some(stop) = &s.audit.stop {

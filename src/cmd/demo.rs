@@ -23,6 +23,10 @@ pub struct Args {
     /// predicted duplicates are skipped, a verification sample is fetched.
     #[arg(long, value_name = "FILE")]
     rules: Option<std::path::PathBuf>,
+    /// Do not learn DUST rules during the crawl (which URLs they spare depends on the
+    /// order pages arrive in; without them every run fetches the same URLs).
+    #[arg(long)]
+    no_dust_learning: bool,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -51,6 +55,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let mut config = demo_config(&site);
         if let Some(path) = &args.rules {
             config.learned_rules = Some(load_rules(path)?);
+        }
+        if args.no_dust_learning {
+            config.learn_dust = false;
         }
         eprintln!(
             "Fixture site on {} (served as {}); auditing it into {}",

@@ -83,6 +83,10 @@ struct Predictor {
     rules: rules::LearnedRules,
     /// Hashes of the keys (under the rules' policy) of the URLs queued so far.
     queued: HashSet<u64>,
+    /// Hashes of the keys of queued URLs that are fetched whatever the rules predict:
+    /// verification samples, start URLs and their variants (URL-variant probes
+    /// included, which exist to be fetched).
+    fetch_anyway: HashSet<u64>,
     check_every: u64,
     /// Predictions made so far.
     predicted: u64,
@@ -103,6 +107,7 @@ impl Predictor {
         Some(Self {
             rules,
             queued: HashSet::new(),
+            fetch_anyway: HashSet::new(),
             check_every: config.dust_check_every,
             predicted: 0,
         })
@@ -123,6 +128,9 @@ impl Predictor {
         }
         let sample = self.check_every > 0 && self.predicted.is_multiple_of(self.check_every);
         self.predicted += 1;
+        if sample {
+            self.fetch_anyway.insert(xxh3_64(key.as_bytes()));
+        }
         !sample
     }
 }
@@ -143,6 +151,23 @@ impl Frontier {
                 }
             }
         }
+    }
+
+    /// Whether a queued URL, now that it is handed to a fetcher, is skipped after all: a
+    /// rule confirmed since it was queued predicts it to duplicate another queued URL
+    /// (and it is not a verification sample, a start URL or a variant). The rules an
+    /// audit learns while its queue fills then also spare the URLs queued before.
+    pub(crate) fn skips_claimed(&mut self, url: &str) -> bool {
+        let Some(p) = self.predictor.as_mut() else {
+            return false;
+        };
+        if p.rules.confirmed().next().is_none() {
+            return false;
+        }
+        let Some(key) = p.key(url) else {
+            return false;
+        };
+        !p.fetch_anyway.contains(&xxh3_64(key.as_bytes())) && p.skips(&key)
     }
 
     /// A rule whose prediction failed: it predicts nothing more.
@@ -635,10 +660,14 @@ impl Frontier {
             && let Some(p) = self.predictor.as_mut()
             && let Some(key) = p.key(found.url.as_str())
         {
-            if p.skips(&key) {
+            let hash = xxh3_64(key.as_bytes());
+            if matches!(found.via, FoundVia::Start | FoundVia::Variant) {
+                p.fetch_anyway.insert(hash);
+                p.queued.insert(hash);
+            } else if p.skips(&key) {
                 reason = Some(ReasonKind::DustDuplicate.into());
             } else {
-                p.queued.insert(xxh3_64(key.as_bytes()));
+                p.queued.insert(hash);
             }
         }
         let id = self.next_id;

@@ -42,6 +42,7 @@ pub mod probe;
 mod redirects;
 mod robots;
 mod run;
+pub mod same_page;
 mod sample;
 mod scope;
 mod sitemaps;

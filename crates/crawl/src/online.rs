@@ -1,15 +1,25 @@
 //! DUST learned during the crawl: once the pages fetched so far show a URL rule (a
 //! substitution, a parameter that never changes the page) on enough pairs with no
 //! counter-example, the frontier stops fetching the URLs the rule says duplicate a URL
-//! already known, except a verification sample (one in
-//! [`CrawlConfig::dust_check_every`](crate::CrawlConfig::dust_check_every)). A sampled
-//! URL whose page differs from its predicted twin is a wrong prediction: it is counted
-//! and the rule is dropped at once.
+//! already known, those found from then on and those already queued, except a
+//! verification sample (one in
+//! [`CrawlConfig::dust_check_every`](crate::CrawlConfig::dust_check_every)).
+//!
+//! Pairs are judged as `dustpan learn` judges its samples ([`crate::same_page`]): one
+//! page (identical visible text), a little apart (a form, a counter: a reply-to-comment
+//! page whose reply form names the comment) or decisively two pages. A rule is
+//! confirmed on [`MIN_AGREEING`] pairs of fetched pages with none decisively different.
+//! A verification sample decisively different from its predicted twin is a wrong
+//! prediction: the rule is dropped at once. A sample a little apart is no wrong
+//! prediction; it is what a rule confirmed on such pairs predicts, and a miss for a rule
+//! confirmed on identical pages only, which [`MAX_MISSES`] misses drop.
 //!
 //! Rules are learned from the fetched URLs with [`rules::learn::learn`] (the envelopes of a URL
 //! list), and confirmed on the text of pages already fetched, never on extra requests.
-//! Learning runs when the fetched pages reach 200, then each time they double, so its
-//! cost stays proportional to the crawl.
+//! Learning runs when the fetched pages reach [`FIRST_ROUND`], then each time they grow
+//! by a quarter (at least by half of [`FIRST_ROUND`]), so its cost stays proportional
+//! to the crawl while a rule that appears midway is confirmed before most of its URLs
+//! are fetched.
 
 use std::sync::Mutex;
 
@@ -17,10 +27,14 @@ use canon::Policy;
 use rules::{DustRule, RuleStatus};
 use rustc_hash::FxHashMap;
 
+use crate::same_page::{Pair, Text, text_pair};
+
 /// Fetched pages before the first learning round.
-const FIRST_ROUND: usize = 200;
-/// Agreeing pairs of fetched pages a rule needs, with no pair that disagrees.
+const FIRST_ROUND: usize = 100;
+/// Agreeing pairs of fetched pages a rule needs, with no pair decisively different.
 const MIN_AGREEING: u32 = 5;
+/// Samples a little apart from their twin that drop a rule confirmed on identical pages.
+const MAX_MISSES: u32 = 2;
 
 /// What observing a page changes in the frontier's predictions.
 #[derive(Debug, Default)]
@@ -36,11 +50,15 @@ pub(crate) struct Changes {
 pub struct OnlineCounts {
     /// Rules confirmed during the crawl.
     pub rules: usize,
-    /// Of those, rules dropped after a wrong prediction.
+    /// Of those, rules dropped after a wrong prediction or repeated misses.
     pub dropped: usize,
-    /// Verification samples that matched their predicted twin.
+    /// Fetched pages a rule predicts to duplicate another fetched page (verification
+    /// samples, and pages fetched before the rule was confirmed) that were one page with
+    /// it: identical, or a little apart (a form, a counter).
     pub verified: u64,
-    /// Verification samples that did not: wrong predictions.
+    /// Of those, pages only a little apart from their twin.
+    pub close: u64,
+    /// Predicted pages decisively different from their twin: wrong predictions.
     pub wrong: u64,
 }
 
@@ -49,6 +67,11 @@ pub struct OnlineCounts {
 struct Learned {
     rule: DustRule,
     active: bool,
+    /// Whether the pairs that confirmed it were all identical ([`Pair::Same`]), or some
+    /// only a little apart ([`Pair::Close`]).
+    basis: Pair,
+    /// Samples a little apart from their twin under a rule confirmed on identical pages.
+    misses: u32,
 }
 
 #[derive(Debug, Default)]
@@ -56,7 +79,7 @@ struct Inner {
     /// Fetched pages, as fetched.
     urls: Vec<String>,
     /// Their text fingerprints by equivalence key.
-    pages: FxHashMap<String, (u64, Option<u64>)>,
+    pages: FxHashMap<String, Text>,
     /// Observations at which the next learning round runs.
     next_round: usize,
     rules: Vec<Learned>,
@@ -76,7 +99,12 @@ impl OnlineDust {
     pub(crate) fn new(policy: Policy, earlier: Vec<DustRule>) -> Self {
         let rules = earlier
             .into_iter()
-            .map(|rule| Learned { rule, active: true })
+            .map(|rule| Learned {
+                rule,
+                active: true,
+                basis: Pair::Close,
+                misses: 0,
+            })
             .collect::<Vec<_>>();
         let counts = OnlineCounts {
             rules: rules.len(),
@@ -100,15 +128,15 @@ impl OnlineDust {
     }
 
     /// Records a fetched HTML page's text fingerprints, checks it against the rules that
-    /// predicted it (a verification sample), and learns when the fetched pages reach the
-    /// next round.
-    pub(crate) fn observe(&self, url: &str, text_hash: u64, simhash: Option<u64>) -> Changes {
+    /// predict it to duplicate a fetched page (a verification sample, or a page fetched
+    /// before the rule was confirmed), and learns when the fetched pages reach the next
+    /// round.
+    pub(crate) fn observe(&self, url: &str, text: Text) -> Changes {
         let Ok(key) = canon::equivalence_key(url, &self.policy) else {
             return Changes::default();
         };
         let mut changes = Changes::default();
         let mut inner = self.lock();
-        // A page an active rule predicts to duplicate a fetched page: compare.
         let mut verdicts = Vec::new();
         for (k, l) in inner.rules.iter().enumerate() {
             if !l.active {
@@ -116,32 +144,51 @@ impl OnlineDust {
             }
             if let Some(twin) = l.rule.apply(&key)
                 && twin != key
-                && let Some(&(h, s)) = inner.pages.get(&twin)
+                && let Some(&t) = inner.pages.get(&twin)
             {
-                verdicts.push((k, same((text_hash, simhash), (h, s))));
+                verdicts.push((k, text_pair(text, t)));
             }
         }
-        for (k, ok) in verdicts {
-            if ok {
-                inner.counts.verified += 1;
-            } else {
-                inner.counts.wrong += 1;
+        for (k, verdict) in verdicts {
+            let inner = &mut *inner;
+            let learned = &mut inner.rules[k];
+            let drop = match verdict {
+                Pair::Same => {
+                    inner.counts.verified += 1;
+                    false
+                }
+                Pair::Close => {
+                    inner.counts.verified += 1;
+                    inner.counts.close += 1;
+                    if learned.basis == Pair::Same {
+                        learned.misses += 1;
+                    }
+                    learned.misses >= MAX_MISSES
+                }
+                Pair::Different => {
+                    inner.counts.wrong += 1;
+                    true
+                }
+            };
+            if drop && learned.active {
+                learned.active = false;
                 inner.counts.dropped += 1;
-                inner.rules[k].active = false;
-                changes.dropped.push(inner.rules[k].rule.id.clone());
+                changes.dropped.push(learned.rule.id.clone());
             }
         }
-        inner.pages.insert(key, (text_hash, simhash));
+        inner.pages.insert(key, text);
         inner.urls.push(url.to_owned());
         if inner.urls.len() >= inner.next_round {
-            inner.next_round = inner.urls.len() * 2;
+            let n = inner.urls.len();
+            inner.next_round = n + (n / 4).max(FIRST_ROUND / 2);
             changes.confirmed = self.learn_round(&mut inner);
         }
         changes
     }
 
-    /// Learns candidates from the fetched URLs and confirms those whose pairs of fetched
-    /// pages all agree (at least [`MIN_AGREEING`]).
+    /// Learns candidates from the fetched URLs and confirms those with at least
+    /// [`MIN_AGREEING`] pairs of fetched pages that are one page and none decisively
+    /// different.
     fn learn_round(&self, inner: &mut Inner) -> Vec<DustRule> {
         let options = rules::learn::Options {
             policy: self.policy.clone(),
@@ -154,7 +201,7 @@ impl OnlineDust {
             if inner.rules.iter().any(|l| l.rule.id == c.rule.id) {
                 continue;
             }
-            let (mut agreed, mut differ) = (0u32, 0u32);
+            let (mut same, mut close, mut differ) = (0u32, 0u32, 0u32);
             for &(a, b) in &c.pairs {
                 let fingerprint = |i: u32| {
                     learned.keys[i as usize]
@@ -163,13 +210,14 @@ impl OnlineDust {
                         .copied()
                 };
                 if let (Some(x), Some(y)) = (fingerprint(a), fingerprint(b)) {
-                    if same(x, y) {
-                        agreed += 1;
-                    } else {
-                        differ += 1;
+                    match text_pair(x, y) {
+                        Pair::Same => same += 1,
+                        Pair::Close => close += 1,
+                        Pair::Different => differ += 1,
                     }
                 }
             }
+            let agreed = same + close;
             if differ == 0 && agreed >= MIN_AGREEING {
                 let mut rule = c.rule;
                 rule.agreed = agreed;
@@ -180,6 +228,8 @@ impl OnlineDust {
                 inner.rules.push(Learned {
                     rule: rule.clone(),
                     active: true,
+                    basis: if close == 0 { Pair::Same } else { Pair::Close },
+                    misses: 0,
                 });
                 confirmed.push(rule);
             }
@@ -199,7 +249,7 @@ impl OnlineDust {
     }
 
     /// Every rule learned during this run and the earlier ones: in use (confirmed) or
-    /// dropped after a wrong prediction (rejected).
+    /// dropped after a wrong prediction or repeated misses (rejected).
     pub(crate) fn rules(&self) -> Vec<DustRule> {
         self.lock()
             .rules
@@ -225,17 +275,21 @@ impl OnlineDust {
     }
 }
 
-/// Two fetched pages are one when their visible text is identical. Nearly identical
-/// text is two pages: on a page made mostly of the site's template, a few lines of
-/// difference leave it nearly the same, and near-identical evidence never merges in the
-/// analysis either.
-fn same(a: (u64, Option<u64>), b: (u64, Option<u64>)) -> bool {
-    a.0 == b.0
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn text(hash: u64, simhash: Option<u64>) -> Text {
+        Text {
+            hash,
+            simhash,
+            blocks: None,
+        }
+    }
+
+    fn see(dust: &OnlineDust, url: &str, hash: u64, simhash: Option<u64>) -> Changes {
+        dust.observe(url, text(hash, simhash))
+    }
 
     fn page(k: u64) -> (u64, Option<u64>) {
         (
@@ -254,27 +308,27 @@ mod tests {
                 format!("https://s.test/p/{k}"),
                 format!("https://s.test/p/{k}?view=full"),
             ] {
-                confirmed.extend(dust.observe(&url, h, s).confirmed);
+                confirmed.extend(see(&dust, &url, h, s).confirmed);
             }
         }
         let ids: Vec<&str> = confirmed.iter().map(|r| r.id.as_str()).collect();
         assert!(ids.contains(&"drop_param:view"), "{ids:?}");
         // A sample whose twin was not fetched says nothing.
         let (h, s) = page(999);
-        let changes = dust.observe("https://s.test/p/500?view=full", h, s);
+        let changes = see(&dust, "https://s.test/p/500?view=full", h, s);
         assert!(changes.dropped.is_empty());
         // A sample that matches its twin is verified.
         let verified = dust.counts().verified;
         let (h8, s8) = page(8);
         assert!(
-            dust.observe("https://s.test/p/8?view=print", h8, s8)
+            see(&dust, "https://s.test/p/8?view=print", h8, s8)
                 .dropped
                 .is_empty()
         );
         assert_eq!(dust.counts().verified, verified + 1);
         // A sample that is another page: a wrong prediction, and the rule goes.
         let (h7, s7) = page(7);
-        let changes = dust.observe("https://s.test/p/9?view=compact", h7, s7);
+        let changes = see(&dust, "https://s.test/p/9?view=compact", h7, s7);
         assert_eq!(changes.dropped, ["drop_param:view"]);
         let counts = dust.counts();
         assert_eq!(counts.wrong, 1, "{counts:?}");
@@ -287,15 +341,81 @@ mod tests {
     }
 
     #[test]
+    fn a_reply_parameter_a_form_apart_is_confirmed_and_its_samples_are_no_wrong_predictions() {
+        let dust = OnlineDust::new(Policy::seo(), Vec::new());
+        let mut confirmed = Vec::new();
+        for k in 0..80u64 {
+            let (h, s) = page(k);
+            confirmed.extend(see(&dust, &format!("https://s.test/post/{k}"), h, s).confirmed);
+            // The reply form names the comment: the text differs by a few words.
+            for c in 0..2u64 {
+                let reply = s.map(|s| s ^ (1 << c));
+                confirmed.extend(
+                    see(
+                        &dust,
+                        &format!("https://s.test/post/{k}?replytocom={}", 10 * k + c),
+                        h ^ (c + 1),
+                        reply,
+                    )
+                    .confirmed,
+                );
+            }
+        }
+        let ids: Vec<&str> = confirmed.iter().map(|r| r.id.as_str()).collect();
+        assert!(ids.contains(&"drop_param:replytocom"), "{ids:?}");
+        let (h, s) = page(3);
+        let changes = see(
+            &dust,
+            "https://s.test/post/3?replytocom=999",
+            h ^ 7,
+            s.map(|s| s ^ 0b11),
+        );
+        assert!(changes.dropped.is_empty(), "{changes:?}");
+        let counts = dust.counts();
+        assert_eq!(counts.wrong, 0, "{counts:?}");
+        assert!(counts.close > 0, "{counts:?}");
+        // A reply page that is another post: decisively different, dropped at once.
+        let (h9, s9) = page(9);
+        let changes = see(&dust, "https://s.test/post/4?replytocom=998", h9, s9);
+        assert_eq!(changes.dropped, ["drop_param:replytocom"]);
+        assert_eq!(dust.counts().wrong, 1);
+    }
+
+    #[test]
+    fn a_rule_confirmed_on_identical_pages_goes_after_repeated_misses_not_one() {
+        let dust = OnlineDust::new(Policy::seo(), Vec::new());
+        for k in 0..150u64 {
+            let (h, s) = page(k);
+            for url in [
+                format!("https://s.test/log/{k}"),
+                format!("https://s.test/log/{k}?limit=50"),
+            ] {
+                see(&dust, &url, h, s);
+            }
+        }
+        assert!(
+            dust.active_rules()
+                .iter()
+                .any(|r| r.id == "drop_param:limit")
+        );
+        // A longer log: a little apart. One miss keeps the rule, a second drops it.
+        let (h, s) = page(20);
+        let near = s.map(|s| s ^ 0b1);
+        let once = see(&dust, "https://s.test/log/20?limit=500", h + 1, near);
+        assert!(once.dropped.is_empty());
+        let twice = see(&dust, "https://s.test/log/20?limit=5000", h + 2, near);
+        assert_eq!(twice.dropped, ["drop_param:limit"]);
+        let counts = dust.counts();
+        assert_eq!((counts.wrong, counts.close), (0, 2), "{counts:?}");
+    }
+
+    #[test]
     fn an_identifier_is_never_confirmed() {
         let dust = OnlineDust::new(Policy::seo(), Vec::new());
         let mut confirmed = Vec::new();
         for k in 0..300u64 {
             let (h, s) = page(k);
-            confirmed.extend(
-                dust.observe(&format!("https://s.test/show?id={k}"), h, s)
-                    .confirmed,
-            );
+            confirmed.extend(see(&dust, &format!("https://s.test/show?id={k}"), h, s).confirmed);
         }
         assert!(confirmed.is_empty(), "{confirmed:?}");
     }

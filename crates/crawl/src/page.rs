@@ -222,6 +222,15 @@ pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
         return record;
     }
 
+    // A DUST rule confirmed since the URL was queued may predict it duplicates another
+    // queued URL: skipped now as it would have been when found (but for the
+    // verification sample).
+    if ctx.lock_frontier().skips_claimed(url.as_str()) {
+        record.state = UrlState::Skipped;
+        record.reason = Some(ReasonKind::DustDuplicate.into());
+        return record;
+    }
+
     let mut crawl_delay = None;
     if ctx.config.obey_robots {
         let rules = ctx.robots_for(&url).await;
@@ -687,7 +696,12 @@ fn html(
             .as_ref()
             .is_some_and(|f| f.status.is_some_and(|s| (200..300).contains(&s)))
     {
-        let changes = dust.observe(url.as_str(), page.text_hash, Some(page.simhash));
+        let text = crate::same_page::Text {
+            hash: page.text_hash,
+            simhash: Some(page.simhash),
+            blocks: Some(crate::same_page::blocks_order(&page.blocks)),
+        };
+        let changes = dust.observe(url.as_str(), text);
         if !changes.confirmed.is_empty() || !changes.dropped.is_empty() {
             let mut frontier = ctx.lock_frontier();
             frontier.add_dust_rules(changes.confirmed);

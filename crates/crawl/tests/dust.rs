@@ -58,6 +58,8 @@ async fn learned_rules_skip_predicted_duplicates_but_fetch_a_sample() {
     let mut config = config(&server);
     config.learned_rules = Some(story_rules());
     config.dust_check_every = 4;
+    // The carried rule alone (the crawl's own learning has its own tests).
+    config.learn_dust = false;
     let (progress, _rx) = watch::channel(Progress::default());
     let summary = crawl::start_audit(&store, &config, &progress, &CancellationToken::new())
         .await
@@ -140,4 +142,124 @@ async fn samples_are_fetched_within_scope_and_robots_txt() {
     let requested: Vec<String> = server.requests().iter().map(|r| r.url()).collect();
     assert!(!requested.iter().any(|u| u.contains("/search")));
     assert!(!requested.iter().any(|u| u.contains("elsewhere")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_fixture_s_reply_to_comment_links_are_learned_and_mostly_skipped_with_no_wrong_prediction()
+ {
+    let server = FixtureServer::start(FixtureConfig::default())
+        .await
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("replies.sqlite"))
+        .await
+        .unwrap();
+    let config = config(&server);
+    let (progress, _rx) = watch::channel(Progress::default());
+    let summary = crawl::start_audit(&store, &config, &progress, &CancellationToken::new())
+        .await
+        .unwrap();
+    let facts = fixture::answers::site(fixture::answers::SiteVariant::Before);
+    let replies: Vec<&str> = facts
+        .urls
+        .iter()
+        .filter(|f| f.url.contains("?replytocom="))
+        .map(|f| f.url)
+        .collect();
+    let total = (fixture::answers::JOURNAL_POSTS * fixture::answers::JOURNAL_COMMENTS) as usize;
+    assert_eq!(replies.len(), total);
+    let urls = store.urls(summary.audit).await.unwrap();
+    let (mut skipped, mut fetched) = (0usize, 0usize);
+    for r in &replies {
+        match urls
+            .iter()
+            .find(|u| u.url == *r)
+            .map(|u| (u.state, u.reason.clone()))
+        {
+            Some((UrlState::Skipped, Some(reason))) if reason.kind == ReasonKind::DustDuplicate => {
+                skipped += 1;
+            }
+            Some((UrlState::Done, _)) => fetched += 1,
+            other => panic!("{r}: {other:?}"),
+        }
+    }
+    let asked = server
+        .requests()
+        .iter()
+        .filter(|r| r.url().contains("?replytocom="))
+        .count();
+    let dust = summary.dust.clone().unwrap();
+    eprintln!("{fetched} of {total} reply pages fetched, {skipped} skipped; {dust:?}");
+    assert_eq!(asked, fetched, "skipped URLs are never requested");
+    assert!(
+        skipped * 5 >= total,
+        "{skipped} of {total} skipped; {dust:?}"
+    );
+    let learned = crawl::audit_config(&store, summary.audit)
+        .await
+        .unwrap()
+        .learned_during_crawl
+        .unwrap();
+    // The reply rule is confirmed and never dropped: no prediction of it was wrong.
+    assert!(
+        learned.confirmed().any(|r| r.id == "drop_param:replytocom"),
+        "{learned:?}"
+    );
+    // Each reply page fetched is one page with its post by the verdict the crawl judges
+    // its checks with: identical, or a little apart (the reply form's heading).
+    let text = |url: &str| {
+        let id = urls.iter().find(|u| u.url == url).map(|u| u.id);
+        let store = &store;
+        async move {
+            let f = store.fetch(summary.audit, id?).await.unwrap()?;
+            Some(crawl::same_page::Text {
+                hash: f.text_hash?,
+                simhash: f.simhash,
+                blocks: None,
+            })
+        }
+    };
+    let mut close = 0;
+    for r in &replies {
+        let Some(reply) = text(r).await else { continue };
+        let post = facts.get(r).and_then(|f| f.duplicate_of).unwrap();
+        let post = text(post).await.unwrap();
+        let verdict = crawl::same_page::text_pair(reply, post);
+        assert_ne!(verdict, crawl::same_page::Pair::Different, "{r}");
+        close += usize::from(verdict == crawl::same_page::Pair::Close);
+    }
+    assert_eq!(
+        close, fetched,
+        "every reply page reads a little apart from its post"
+    );
+    eprintln!(
+        "{:?}",
+        learned
+            .rules
+            .iter()
+            .map(|r| (&r.id, r.status))
+            .collect::<Vec<_>>()
+    );
+    // Every URL skipped as a predicted duplicate is a duplicate by the oracle.
+    for u in urls.iter().filter(|u| {
+        u.state == UrlState::Skipped
+            && u.reason.as_ref().map(|r| r.kind) == Some(ReasonKind::DustDuplicate)
+    }) {
+        let fact = facts.get(&u.url);
+        eprintln!(
+            "skipped {} ({:?})",
+            u.url,
+            fact.and_then(|f| f.duplicate_of)
+        );
+        assert!(
+            fact.is_some_and(|f| f.duplicate_of.is_some()),
+            "{} skipped, but it is a page of its own; rules: {:?}",
+            u.url,
+            learned
+                .rules
+                .iter()
+                .map(|r| (&r.id, r.status))
+                .collect::<Vec<_>>()
+        );
+    }
 }
