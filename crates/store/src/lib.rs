@@ -132,6 +132,18 @@ impl Store {
         &self.path
     }
 
+    /// Bytes the database takes on disk: its file and its write-ahead log (`-wal`), as
+    /// the file system reports them now (0 for a file that cannot be read).
+    pub fn disk_bytes(&self) -> u64 {
+        let mut wal = self.path.clone().into_os_string();
+        wal.push("-wal");
+        [self.path.as_os_str(), wal.as_os_str()]
+            .iter()
+            .filter_map(|p| std::fs::metadata(p).ok())
+            .map(|m| m.len())
+            .sum()
+    }
+
     /// Closes every connection (waits for them to be returned).
     pub async fn close(&self) {
         self.pool.close().await;
