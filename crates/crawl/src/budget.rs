@@ -7,12 +7,13 @@
 //! for its integers, the row header and its index entries. The count runs ahead of the
 //! writer but under the file (B-tree pages are never full), so it is calibrated on the
 //! disk: every 32nd of the budget (every 200th past 90 % of it) the crawl has the writer
-//! commit what it was handed and reads the growth of the database file and its
-//! write-ahead log since the run started (two `stat` calls); the growth per counted byte
-//! scales the count from then on, and the run has spent the scaled count or the growth
-//! measured at each record, whichever is larger. The writer keeps the log under a 64th
-//! of the budget ([`wal_limit`]), so a log that only holds pages on their way into the
-//! file does not stop the crawl early.
+//! commit what it was handed and checkpoint the write-ahead log into the file, and reads
+//! the growth of the file and the log since the run started (two `stat` calls); the
+//! growth per counted byte scales the count from then on. Between calibrations the log
+//! holds at most a 64th of the budget ([`wal_limit`]) and the transaction being written,
+//! and that much of the budget is kept for it; the pages in flight when the budget stops
+//! the run are accounted for in advance, twice (they are the last transaction, which the
+//! closing checkpoint copies into the file before it truncates the log).
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -156,15 +157,18 @@ pub(crate) struct Budget {
     pages: AtomicU64,
     page_bytes: AtomicU64,
     concurrency: u64,
+    /// Room kept for the write-ahead log beside the file ([`wal_limit`]), when the disk
+    /// is measured.
+    wal_reserve: u64,
 }
 
 /// The write-ahead log a crawl's writer may keep ([`store::WriterOptions::wal_limit_bytes`]):
-/// a 64th of the storage budget, at most the writer's default.
+/// a 64th of the storage budget, at most the writer's default, at least its minimum.
 pub(crate) fn wal_limit(config: &CrawlConfig) -> u64 {
     let default = store::WriterOptions::default().wal_limit_bytes;
     match config.max_db_bytes {
         0 => default,
-        max => (max / 64).min(default),
+        max => (max / 64).clamp(store::WAL_LIMIT_MIN_BYTES, default),
     }
 }
 
@@ -196,6 +200,7 @@ impl Budget {
             pages: AtomicU64::new(0),
             page_bytes: AtomicU64::new(0),
             concurrency: config.concurrency as u64,
+            wal_reserve: if disk.is_some() { wal_limit(config) } else { 0 },
         }
     }
 
@@ -229,11 +234,13 @@ impl Budget {
         self.check();
     }
 
-    /// The count scaled by the calibration, or the growth on disk, whichever is larger.
+    /// The count scaled by the calibration. (Not the growth on disk read at any moment:
+    /// while a large transaction sits in the log beside the pages it rewrites, the disk
+    /// holds more than the audit will.)
     fn spent(&self) -> u64 {
         let counted = u128::from(self.bytes.load(Ordering::Relaxed));
         let scaled = counted * u128::from(self.factor_permille.load(Ordering::Relaxed)) / 1_000;
-        u64::try_from(scaled).unwrap_or(u64::MAX).max(self.growth())
+        u64::try_from(scaled).unwrap_or(u64::MAX)
     }
 
     /// How much the database grew on disk in this run (file and WAL).
@@ -276,9 +283,10 @@ impl Budget {
     }
 
     /// Bytes this run spent: those handed to the writer (scaled by the calibration), or
-    /// the database's growth on disk, whichever is larger.
+    /// the database's growth on disk, whichever is larger (at the end of a run, when the
+    /// writer has checkpointed its log, the growth is the file's).
     pub(crate) fn bytes(&self) -> u64 {
-        self.spent()
+        self.spent().max(self.growth())
     }
 
     /// Counts `n` bytes of a sitemap handed to the writer (see [`Budget::add_bytes`]).
@@ -295,8 +303,7 @@ impl Budget {
                 >= self.max_bytes / 100 * SITEMAP_SHARE_PERCENT
     }
 
-    /// Counts `n` bytes handed to the writer; past the storage budget (counted or
-    /// measured on disk), stops the run.
+    /// Counts `n` bytes handed to the writer; past the storage budget, stops the run.
     pub(crate) fn add_bytes(&self, n: u64) {
         self.bytes.fetch_add(n, Ordering::Relaxed);
         self.check();
@@ -332,7 +339,10 @@ impl Budget {
         }
         let total = self.bytes_before + self.spent();
         let in_flight = self.in_flight();
-        if total.saturating_add(in_flight) > self.max_bytes {
+        // The pages in flight are stored after the stop, in the last transaction, which
+        // the closing checkpoint holds in the log and the file at once for a moment.
+        let reserve = in_flight.saturating_mul(2).saturating_add(self.wal_reserve);
+        if total.saturating_add(reserve) > self.max_bytes {
             let detail = if total > self.max_bytes {
                 format!(
                     "{} MB stored, over the budget of {} MB (--max-db-bytes)",
@@ -484,10 +494,11 @@ mod tests {
         assert_eq!(stop.reason, StopReason::MaxDbBytes);
         assert_eq!(budget.bytes(), 700);
 
-        // The pages in flight count too: two more pages of the average would go over.
+        // The pages in flight count too, twice (the log and the file at the closing
+        // checkpoint): two pages of the average in flight, 1,200 bytes.
         let budget = Budget::new(
             &CrawlConfig {
-                max_db_bytes: 1_000,
+                max_db_bytes: 2_000,
                 concurrency: 2,
                 ..CrawlConfig::default()
             },
@@ -495,6 +506,7 @@ mod tests {
             None,
             &cancel,
         );
+        budget.add_page_bytes(300);
         budget.add_page_bytes(300);
         assert!(!budget.token().is_cancelled());
         budget.add_page_bytes(300);

@@ -896,8 +896,9 @@ async fn crawl(
             break Err(e.into());
         }
         if ctx.budget.wants_calibration() {
-            // Everything counted is on disk once the writer committed it.
-            if let Err(e) = ctx.writer.flush().await {
+            // Everything counted is in the database file once the writer committed it
+            // and checkpointed the log.
+            if let Err(e) = ctx.writer.checkpoint().await {
                 break Err(e.into());
             }
             ctx.budget.calibrate();

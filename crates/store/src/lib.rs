@@ -60,7 +60,7 @@ pub use read::{FetchFingerprint, SitemapRow, UrlRow};
 pub use summary::{AnalysisSummary, AuditListing};
 pub use validation::ValidationRecord;
 pub use versioned::{AUDIT_CONFIG_VERSION, OVERVIEW_VERSION, SITEMAP_ISSUES_VERSION};
-pub use writer::{Writer, WriterOptions, WriterStats};
+pub use writer::{WAL_LIMIT_MIN_BYTES, Writer, WriterOptions, WriterStats};
 
 /// How long a statement waits for another connection's write lock before failing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(30);

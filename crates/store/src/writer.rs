@@ -58,8 +58,8 @@ impl Default for WriterOptions {
 const WAL_LIMIT_BYTES: u64 = 10_000 * 4096;
 
 /// The smallest [`WriterOptions::wal_limit_bytes`] a writer uses: checkpoints more often
-/// than every 64 pages cost more than they save.
-const WAL_LIMIT_MIN_BYTES: u64 = 64 * 4096;
+/// than every 32 pages cost more than they save.
+pub const WAL_LIMIT_MIN_BYTES: u64 = 32 * 4096;
 
 /// The writer connection's page cache, in KiB.
 const WRITER_CACHE_KIB: u32 = 64 * 1024;
@@ -93,6 +93,9 @@ enum Command {
         reply: oneshot::Sender<Vec<Claimed>>,
     },
     Flush {
+        reply: oneshot::Sender<()>,
+    },
+    Checkpoint {
         reply: oneshot::Sender<()>,
     },
     Close,
@@ -232,6 +235,19 @@ impl Writer {
     pub async fn flush(&self) -> Result<(), StoreError> {
         let (reply, answer) = oneshot::channel();
         self.send(Command::Flush { reply }).await?;
+        match answer.await {
+            Ok(()) => Ok(()),
+            Err(_) => Err(self.stopped().await),
+        }
+    }
+
+    /// Commits everything sent so far and moves the write-ahead log into the database
+    /// file, truncating the log, so that the file's size is what is stored. A checkpoint
+    /// that another connection's read keeps from completing leaves the log as it is
+    /// (everything is committed either way).
+    pub async fn checkpoint(&self) -> Result<(), StoreError> {
+        let (reply, answer) = oneshot::channel();
+        self.send(Command::Checkpoint { reply }).await?;
         match answer.await {
             Ok(()) => Ok(()),
             Err(_) => Err(self.stopped().await),
@@ -696,6 +712,16 @@ impl State {
                     self.commit(conn).await?;
                     let _ = reply.send(());
                 }
+                Command::Checkpoint { reply } => {
+                    self.commit(conn).await?;
+                    if let Err(error) = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+                        .execute(&mut **conn)
+                        .await
+                    {
+                        tracing::debug!(%error, "store writer: checkpoint");
+                    }
+                    let _ = reply.send(());
+                }
                 Command::Close => {
                     self.commit(conn).await?;
                     finish(conn).await;
@@ -896,7 +922,10 @@ impl State {
                 .ctx("storing a robots.txt fetch")?;
             }
             Command::Error(e) => b.errors.push(e),
-            Command::Claim { .. } | Command::Flush { .. } | Command::Close => {}
+            Command::Claim { .. }
+            | Command::Flush { .. }
+            | Command::Checkpoint { .. }
+            | Command::Close => {}
         }
         Ok(())
     }
