@@ -207,7 +207,9 @@ fn a_killed_crawls_lease_is_taken_over_after_the_timeout() {
     let late = run_with_env(&resume, &env);
     assert_eq!(late.code, 0, "{}{}", late.stdout, late.stderr);
     assert!(
-        late.stdout.starts_with(&format!("Audit {audit} finished")),
+        late.stdout.starts_with(&format!(
+            "Resuming audit {audit} with its stored configuration:"
+        )) && late.stdout.contains(&format!("\nAudit {audit} finished")),
         "{}",
         late.stdout
     );
@@ -317,5 +319,53 @@ fn like_prints_what_it_runs_and_refuses_an_edited_configuration() {
         line.contains("https://elsewhere.test/ [not run: audit "),
         "{}",
         list.stdout
+    );
+}
+
+/// A resume runs the configuration stored in the database file, which anyone holding
+/// the file may have changed: it is printed before the crawl, as `--like` prints it,
+/// what decides where requests go included.
+#[test]
+fn resume_prints_the_stored_configuration_it_runs() {
+    let site = Site::start(fixture::generated_site(20, SEED));
+    let out = run(&site.audit_args("https://example.test/", &["-q"]));
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let audit = crate::util::audit_id(&out.stdout);
+    edit(
+        &site,
+        &format!(
+            "UPDATE audits SET status = 'cancelled',
+             config = json_set(config, '$.data.exclude_patterns', json_array('/private/*'),
+                               '$.data.allow_internal', json('true'),
+                               '$.data.user_agent', 'Edited/1.0')
+             WHERE id = {audit}"
+        ),
+    );
+    let out = run(&on_audit(&site, &["audit", "--resume"], audit, &["-q"]));
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        format!("Resuming audit {audit} with its stored configuration:"),
+        "{}",
+        out.stdout
+    );
+    for expected in [
+        "  Start URLs    https://example.test/",
+        "  Exclude       /private/*",
+        "  Addresses     internal addresses allowed (--allow-internal)",
+    ] {
+        assert!(
+            lines.contains(&expected),
+            "{expected:?} in:\n{}",
+            out.stdout
+        );
+    }
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("  Robots.txt    obeyed; user agent Edited/1.0")),
+        "{}",
+        out.stdout
     );
 }

@@ -83,6 +83,7 @@ fn the_cli_and_the_app_export_identical_reports() {
         user_agent: None,
         preset: None,
         policy_file: None,
+        allow_internal: false,
         resolve: fixture::HOSTS
             .iter()
             .map(|h| format!("{h}:{}:127.0.0.1", site.server.port()))

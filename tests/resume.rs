@@ -101,7 +101,9 @@ fn a_killed_audit_resumes_without_refetching_stored_pages() {
     ]);
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
     assert!(
-        out.stdout.starts_with(&format!("Audit {audit} finished")),
+        out.stdout.starts_with(&format!(
+            "Resuming audit {audit} with its stored configuration:"
+        )) && out.stdout.contains(&format!("\nAudit {audit} finished")),
         "{}",
         out.stdout
     );

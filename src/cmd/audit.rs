@@ -422,7 +422,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
             (Some(id), _) => {
                 let lease = store.acquire_lease(AuditId(id)).await?;
                 match resumable_config(&store, AuditId(id)).await {
-                    Ok(config) => (lease, allow_internal(config, args.allow_internal)),
+                    Ok(config) => {
+                        // The stored configuration is data in a file that anyone with
+                        // the file may have changed: shown before it runs, as --like
+                        // shows it.
+                        let config = allow_internal(config, args.allow_internal);
+                        println!("Resuming audit {id} with its stored configuration:");
+                        print_config(&config);
+                        (lease, config)
+                    }
                     Err(e) => {
                         release(lease).await;
                         return Err(e);
@@ -614,6 +622,24 @@ pub fn print_config(config: &CrawlConfig) {
     if let Some(rules) = &config.learned_rules {
         println!("  Learned rules {}", rules.rules.len());
     }
+    let mut addresses = if config.allow_internal {
+        "internal addresses allowed (--allow-internal)".to_owned()
+    } else {
+        "public only".to_owned()
+    };
+    if !config.start_addresses.is_empty() {
+        let hosts: Vec<String> = config
+            .start_addresses
+            .iter()
+            .map(|(host, ips)| {
+                let ips: Vec<String> = ips.iter().map(ToString::to_string).collect();
+                format!("{host} at {}", ips.join(", "))
+            })
+            .collect();
+        addresses.push_str("; start hosts as earlier runs found them: ");
+        addresses.push_str(&list(&hosts));
+    }
+    println!("  Addresses     {addresses}");
 }
 
 /// A duration in seconds (`90`) or with a unit (`90s`, `30m`, `2h`), in milliseconds.

@@ -180,7 +180,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     for t in sections.iter().filter(|t| !t.rows.is_empty()) {
         println!("\n{} ({}):", t.title, t.rows.len());
-        println!("  {}", t.headers.join(" | "));
+        println!(
+            "  {}",
+            t.headers
+                .iter()
+                .map(|h| h.title)
+                .collect::<Vec<_>>()
+                .join(" | ")
+        );
         for row in t.rows.iter().take(args.top) {
             let cells: Vec<String> = row.iter().map(|c| printable(c)).collect();
             println!("  {}", cells.join(" | "));

@@ -63,6 +63,7 @@ describe("validateForm", () => {
         preset: "seo",
         policyFile: null,
         resolve: ["site.test:443:127.0.0.1", "www.site.test:80:127.0.0.1"],
+        allowInternal: false,
       } satisfies StartAuditRequest,
     });
   });
@@ -156,6 +157,7 @@ describe("NewAudit", () => {
           preset: "aggressive",
           policyFile: null,
           resolve: ["site.test:443:127.0.0.1"],
+          allowInternal: false,
         },
       ],
     ]);
@@ -183,6 +185,25 @@ describe("NewAudit", () => {
     expect(screen.queryByTestId("progress-cancel")).toBeNull();
     await fireEvent.click(screen.getByTestId("progress-open"));
     expect(app.auditId).toBe(12);
+  });
+
+  it("allows internal addresses only when its box is ticked, worded as the command line's flag", async () => {
+    const backend = new FakeBackend();
+    renderWith(NewAudit, {}, backend);
+    const box = screen.getByTestId("audit-allow-internal") as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    const help = screen.getByTestId("audit-allow-internal-help").textContent ?? "";
+    // The command line's --allow-internal help, word for word up to its flag names.
+    expect(help.replace(/\s+/g, " ")).toContain(
+      "a site whose host name resolves to a non-public address (loopback, private, link-local, a cloud metadata service): refused without it, since a DNS answer cannot tell a staging server from a machine's other services",
+    );
+    await fireEvent.input(screen.getByTestId("audit-url"), { target: { value: "http://staging.test/" } });
+    await fireEvent.click(screen.getByTestId("audit-start"));
+    await fireEvent.click(box);
+    await fireEvent.click(screen.getByTestId("audit-start"));
+    await waitFor(() => expect(backend.callsOf("startAudit")).toHaveLength(2));
+    const calls = backend.callsOf("startAudit") as [StartAuditRequest][];
+    expect(calls.map(([request]) => request.allowInternal)).toEqual([false, true]);
   });
 
   it("resumes a cancelled audit", async () => {

@@ -4,8 +4,16 @@
 //!
 //! Stored bytes are counted as the crawl hands records to the writer (no database query
 //! on the way): the lengths of the text each row holds, plus a fixed estimate per row
-//! for its integers, the row header and its index entries, calibrated on link-heavy
-//! pages to stay within a few tens of percent of the file's growth.
+//! for its integers, the row header and its index entries. The count runs ahead of the
+//! writer but under the file (B-tree pages are never full), so it is calibrated on the
+//! disk: every 32nd of the budget (every 200th past 90 % of it) the crawl has the writer
+//! commit what it was handed and checkpoint the write-ahead log into the file, and reads
+//! the growth of the file and the log since the run started (two `stat` calls); the
+//! growth per counted byte scales the count from then on. Between calibrations the log
+//! holds at most a 64th of the budget ([`wal_limit`]) and the transaction being written,
+//! and that much of the budget is kept for it; the pages in flight when the budget stops
+//! the run are accounted for in advance, twice (they are the last transaction, which the
+//! closing checkpoint copies into the file before it truncates the log).
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -136,6 +144,32 @@ pub(crate) struct Budget {
     /// Of those, the sitemaps' (their rows, entries and the URLs they admitted).
     sitemap_bytes: AtomicU64,
     max_bytes: u64,
+    /// The database whose growth is measured, with its size on disk (file and WAL) when
+    /// the run started.
+    disk: Option<(store::Store, u64)>,
+    /// The database's growth per counted byte, in thousandths (at least 1,000), as the
+    /// last calibration found it.
+    factor_permille: AtomicU64,
+    /// What the audit had spent at the last calibration.
+    calibrated_at: AtomicU64,
+    /// Pages counted in this run, and their bytes: the pages still in flight when the
+    /// budget stops the run are stored too, so the stop comes that much earlier.
+    pages: AtomicU64,
+    page_bytes: AtomicU64,
+    concurrency: u64,
+    /// Room kept for the write-ahead log beside the file ([`wal_limit`]), when the disk
+    /// is measured.
+    wal_reserve: u64,
+}
+
+/// The write-ahead log a crawl's writer may keep ([`store::WriterOptions::wal_limit_bytes`]):
+/// a 64th of the storage budget, at most the writer's default, at least its minimum.
+pub(crate) fn wal_limit(config: &CrawlConfig) -> u64 {
+    let default = store::WriterOptions::default().wal_limit_bytes;
+    match config.max_db_bytes {
+        0 => default,
+        max => (max / 64).clamp(store::WAL_LIMIT_MIN_BYTES, default),
+    }
 }
 
 /// The share of the storage budget (percent) that sitemaps may spend in a run: the rest
@@ -145,9 +179,14 @@ pub(crate) struct Budget {
 pub(crate) const SITEMAP_SHARE_PERCENT: u64 = 40;
 
 impl Budget {
-    /// The budgets of a run whose audit stored `bytes_before` in earlier runs; `cancel`
-    /// is the user's token.
-    pub(crate) fn new(config: &CrawlConfig, bytes_before: u64, cancel: &CancellationToken) -> Self {
+    /// The budgets of a run whose audit stored `bytes_before` in earlier runs, in the
+    /// database `disk` whose growth also counts; `cancel` is the user's token.
+    pub(crate) fn new(
+        config: &CrawlConfig,
+        bytes_before: u64,
+        disk: Option<&store::Store>,
+        cancel: &CancellationToken,
+    ) -> Self {
         Self {
             token: cancel.child_token(),
             stop: Mutex::new(None),
@@ -155,7 +194,60 @@ impl Budget {
             bytes: AtomicU64::new(0),
             sitemap_bytes: AtomicU64::new(0),
             max_bytes: config.max_db_bytes,
+            disk: disk.map(|store| (store.clone(), store.disk_bytes())),
+            factor_permille: AtomicU64::new(1_000),
+            calibrated_at: AtomicU64::new(bytes_before),
+            pages: AtomicU64::new(0),
+            page_bytes: AtomicU64::new(0),
+            concurrency: config.concurrency as u64,
+            wal_reserve: if disk.is_some() { wal_limit(config) } else { 0 },
         }
+    }
+
+    /// Whether the count should be calibrated on the disk now ([`Budget::calibrate`],
+    /// after the writer committed what it was handed): every 32nd of the budget, every
+    /// 200th once 90 % of it is spent.
+    pub(crate) fn wants_calibration(&self) -> bool {
+        if self.disk.is_none() || self.max_bytes == 0 || self.token.is_cancelled() {
+            return false;
+        }
+        let spent = self.bytes_before + self.spent();
+        let step = if spent > self.max_bytes / 10 * 9 {
+            self.max_bytes / 200
+        } else {
+            self.max_bytes / 32
+        };
+        spent >= self.calibrated_at.load(Ordering::Relaxed) + step.max(1)
+    }
+
+    /// Calibrates the count on the database's growth on disk; call it when the writer
+    /// has committed every record counted so far. Past the budget, stops the run.
+    pub(crate) fn calibrate(&self) {
+        let counted = self.bytes.load(Ordering::Relaxed);
+        if counted > 0 {
+            let factor = (u128::from(self.growth()) * 1_000 / u128::from(counted)).max(1_000);
+            self.factor_permille
+                .store(u64::try_from(factor).unwrap_or(u64::MAX), Ordering::Relaxed);
+        }
+        self.calibrated_at
+            .store(self.bytes_before + self.spent(), Ordering::Relaxed);
+        self.check();
+    }
+
+    /// The count scaled by the calibration. (Not the growth on disk read at any moment:
+    /// while a large transaction sits in the log beside the pages it rewrites, the disk
+    /// holds more than the audit will.)
+    fn spent(&self) -> u64 {
+        let counted = u128::from(self.bytes.load(Ordering::Relaxed));
+        let scaled = counted * u128::from(self.factor_permille.load(Ordering::Relaxed)) / 1_000;
+        u64::try_from(scaled).unwrap_or(u64::MAX)
+    }
+
+    /// How much the database grew on disk in this run (file and WAL).
+    fn growth(&self) -> u64 {
+        self.disk.as_ref().map_or(0, |(store, before)| {
+            store.disk_bytes().saturating_sub(*before)
+        })
     }
 
     /// The token every part of the run watches: cancelled by the user or by a budget.
@@ -190,9 +282,11 @@ impl Budget {
             .clone()
     }
 
-    /// Bytes handed to the writer in this run.
+    /// Bytes this run spent: those handed to the writer (scaled by the calibration), or
+    /// the database's growth on disk, whichever is larger (at the end of a run, when the
+    /// writer has checkpointed its log, the growth is the file's).
     pub(crate) fn bytes(&self) -> u64 {
-        self.bytes.load(Ordering::Relaxed)
+        self.spent().max(self.growth())
     }
 
     /// Counts `n` bytes of a sitemap handed to the writer (see [`Budget::add_bytes`]).
@@ -211,17 +305,59 @@ impl Budget {
 
     /// Counts `n` bytes handed to the writer; past the storage budget, stops the run.
     pub(crate) fn add_bytes(&self, n: u64) {
-        let now = self.bytes.fetch_add(n, Ordering::Relaxed) + n;
-        let total = self.bytes_before + now;
-        if self.max_bytes > 0 && total > self.max_bytes {
-            self.hit(
-                StopReason::MaxDbBytes,
+        self.bytes.fetch_add(n, Ordering::Relaxed);
+        self.check();
+    }
+
+    /// Counts the `n` bytes of one page's record handed to the writer (see
+    /// [`Budget::add_bytes`]).
+    pub(crate) fn add_page_bytes(&self, n: u64) {
+        self.pages.fetch_add(1, Ordering::Relaxed);
+        self.page_bytes.fetch_add(n, Ordering::Relaxed);
+        self.add_bytes(n);
+    }
+
+    /// What the pages in flight will store: `concurrency` pages of the run's average,
+    /// scaled by the calibration.
+    fn in_flight(&self) -> u64 {
+        let pages = self.pages.load(Ordering::Relaxed);
+        if pages == 0 {
+            return 0;
+        }
+        let average = u128::from(self.page_bytes.load(Ordering::Relaxed) / pages);
+        let bytes = average
+            * u128::from(self.concurrency)
+            * u128::from(self.factor_permille.load(Ordering::Relaxed))
+            / 1_000;
+        u64::try_from(bytes).unwrap_or(u64::MAX)
+    }
+
+    /// Past the storage budget, with what the pages in flight will add, stops the run.
+    fn check(&self) {
+        if self.max_bytes == 0 {
+            return;
+        }
+        let total = self.bytes_before + self.spent();
+        let in_flight = self.in_flight();
+        // The pages in flight are stored after the stop, in the last transaction, which
+        // the closing checkpoint holds in the log and the file at once for a moment.
+        let reserve = in_flight.saturating_mul(2).saturating_add(self.wal_reserve);
+        if total.saturating_add(reserve) > self.max_bytes {
+            let detail = if total > self.max_bytes {
                 format!(
                     "{} MB stored, over the budget of {} MB (--max-db-bytes)",
                     mb(total),
                     mb(self.max_bytes)
-                ),
-            );
+                )
+            } else {
+                format!(
+                    "{} MB stored and about {} MB in flight, over the budget of {} MB (--max-db-bytes)",
+                    mb(total),
+                    mb(in_flight),
+                    mb(self.max_bytes)
+                )
+            };
+            self.hit(StopReason::MaxDbBytes, detail);
         }
     }
 }
@@ -345,6 +481,7 @@ mod tests {
                 ..CrawlConfig::default()
             },
             400,
+            None,
             &cancel,
         );
         budget.add_bytes(500);
@@ -357,9 +494,32 @@ mod tests {
         assert_eq!(stop.reason, StopReason::MaxDbBytes);
         assert_eq!(budget.bytes(), 700);
 
+        // The pages in flight count too, twice (the log and the file at the closing
+        // checkpoint): two pages of the average in flight, 1,200 bytes.
+        let budget = Budget::new(
+            &CrawlConfig {
+                max_db_bytes: 2_000,
+                concurrency: 2,
+                ..CrawlConfig::default()
+            },
+            0,
+            None,
+            &cancel,
+        );
+        budget.add_page_bytes(300);
+        budget.add_page_bytes(300);
+        assert!(!budget.token().is_cancelled());
+        budget.add_page_bytes(300);
+        assert!(budget.token().is_cancelled());
+        let stop = budget.stop().unwrap();
+        assert_eq!(
+            stop.detail,
+            "0.0 MB stored and about 0.0 MB in flight, over the budget of 0.0 MB (--max-db-bytes)"
+        );
+
         // A user's cancel is not a budget stop.
         let cancel = CancellationToken::new();
-        let budget = Budget::new(&CrawlConfig::default(), 0, &cancel);
+        let budget = Budget::new(&CrawlConfig::default(), 0, None, &cancel);
         cancel.cancel();
         budget.hit(StopReason::MaxDuration, "after".into());
         assert_eq!(budget.stop(), None);

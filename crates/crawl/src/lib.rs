@@ -87,7 +87,7 @@ pub enum CrawlError {
     /// address that the user has not allowed: for a new audit, any (without
     /// [`CrawlConfig::allow_internal`]); for a resume or an audit started like another,
     /// one that its earlier runs did not use ([`CrawlConfig::start_addresses`]).
-    #[error("{}", internal_address_message(host, *address, known))]
+    #[error("{}", CrawlError::internal_address_message(host, *address, known, &format!("give --allow-internal (or --resolve {host}:PORT:{address})")))]
     InternalAddress {
         /// The host name.
         host: String,
@@ -98,14 +98,27 @@ pub enum CrawlError {
     },
 }
 
+impl CrawlError {
+    /// The message of [`CrawlError::InternalAddress`], with `how` (what the user gives
+    /// to audit the host there on purpose: a flag on the command line, a box to tick
+    /// in the app) after "to audit it there on purpose,".
+    pub fn internal_address_message(
+        host: &str,
+        address: std::net::IpAddr,
+        known: &[std::net::IpAddr],
+        how: &str,
+    ) -> String {
+        internal_address_message(host, address, known, how)
+    }
+}
+
 fn internal_address_message(
     host: &str,
     address: std::net::IpAddr,
     known: &[std::net::IpAddr],
+    how: &str,
 ) -> String {
-    let how = format!(
-        "to audit it there on purpose, give --allow-internal (or --resolve {host}:PORT:{address})"
-    );
+    let how = format!("to audit it there on purpose, {how}");
     if known.is_empty() {
         format!(
             "{host} resolves to {address}, which is not a public address (loopback, private, link-local or a cloud metadata service): not audited without an opt-in; {how}"

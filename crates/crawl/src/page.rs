@@ -20,6 +20,19 @@ use crate::scope::Route;
 
 /// Bodies larger than this are parsed on the blocking pool, not on a runtime worker.
 const INLINE_PARSE_BYTES: usize = 256 * 1024;
+/// Bytes of pages over [`INLINE_PARSE_BYTES`] parsed at once. The extractor's working
+/// set is several times the page (the decoded text, the tree, the visible text and its
+/// words), so a crawl that meets many large pages parses them a few at a time, one at a
+/// time at the response cap, while the other fetches go on: the memory of a run is its
+/// bodies in flight (`concurrency` × `max_response_bytes` at most) plus the working set
+/// of this many bytes of HTML. Parsing is CPU work: more at once than this would not be
+/// faster on a machine of a few cores.
+pub(crate) const PARSE_BUDGET_BYTES: usize = 16 << 20;
+
+/// The semaphore of [`PARSE_BUDGET_BYTES`], in KiB.
+pub(crate) fn parse_budget() -> tokio::sync::Semaphore {
+    tokio::sync::Semaphore::new(PARSE_BUDGET_BYTES / 1024)
+}
 /// Anchor texts are stored up to this many characters: a card link wrapping a headline
 /// and its teaser runs to 150-250.
 const MAX_ANCHOR_CHARS: usize = 300;
@@ -281,7 +294,7 @@ pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
         attempts,
         ..FetchRecord::default()
     };
-    let response = match result {
+    let mut response = match result {
         Ok(response) => response,
         Err(failure) => {
             if let Some(head) = &failure.partial {
@@ -422,7 +435,9 @@ pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
         && !response.body.is_empty()
         && fetch::is_html(response.header("content-type"), &response.body)
     {
-        match parse(&response).await {
+        let content_type = response.header("content-type").map(str::to_owned);
+        let body = std::mem::take(&mut response.body);
+        match parse(ctx, body, content_type).await {
             Ok(page) => html(
                 ctx,
                 &mut record,
@@ -526,18 +541,22 @@ fn multiple_locations(url_id: UrlId, values: &[String]) -> ErrorRecord {
 /// The fetch error kind of a page whose HTML the extractor could not process.
 pub(crate) const EXTRACT_FAILED: &str = "extract";
 
-/// Runs the HTML extractor, off the runtime's workers for large bodies. A panic in the
-/// extractor is the error's message.
-async fn parse(response: &Response) -> Result<Page, String> {
-    let content_type = response.header("content-type").map(str::to_owned);
-    if response.body.len() <= INLINE_PARSE_BYTES {
-        let body = &response.body;
+/// Runs the HTML extractor, off the runtime's workers for large bodies, at most
+/// [`PARSE_BUDGET_BYTES`] of them at once. A panic in the extractor is the error's
+/// message.
+async fn parse(ctx: &Ctx, body: Vec<u8>, content_type: Option<String>) -> Result<Page, String> {
+    if body.len() <= INLINE_PARSE_BYTES {
         return std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            extract::extract(body, content_type.as_deref())
+            extract::extract(&body, content_type.as_deref())
         }))
         .map_err(|payload| panic_message(payload.as_ref()));
     }
-    let body = response.body.clone();
+    let kib = body.len().div_ceil(1024).min(PARSE_BUDGET_BYTES / 1024);
+    let _permit = ctx
+        .parsing
+        .acquire_many(u32::try_from(kib).unwrap_or(u32::MAX))
+        .await
+        .map_err(|e| e.to_string())?;
     tokio::task::spawn_blocking(move || extract::extract(&body, content_type.as_deref()))
         .await
         .map_err(|e| match e.try_into_panic() {

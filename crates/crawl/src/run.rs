@@ -63,6 +63,8 @@ pub(crate) struct Ctx {
     pub probes: crate::probe::ProbeMarks,
     /// DUST rules learned during the crawl (`learn_dust`).
     pub dust: Option<OnlineDust>,
+    /// The large pages being parsed, in KiB ([`crate::page::PARSE_BUDGET_BYTES`]).
+    pub parsing: tokio::sync::Semaphore,
 }
 
 impl Ctx {
@@ -360,6 +362,7 @@ pub(crate) async fn run(
             audit,
             WriterOptions {
                 elapsed_base_ms: point.elapsed_ms,
+                wal_limit_bytes: budget::wal_limit(config),
                 ..WriterOptions::default()
             },
         )
@@ -384,12 +387,13 @@ pub(crate) async fn run(
         agent,
         gate: HostGate::new(config.requests_per_second),
         writer,
-        budget: Budget::new(config, audit_row.stored_bytes, cancel),
+        budget: Budget::new(config, audit_row.stored_bytes, Some(store), cancel),
         frontier: Mutex::new(frontier),
         robots,
         sitemaps: tokio::sync::Mutex::new(book),
         robots_sitemaps: Mutex::new(Vec::new()),
         probes,
+        parsing: crate::page::parse_budget(),
     });
     for (sitemaps, url) in stored_robots {
         if ctx.guard.scope().origin_in_scope(&url) && !config.list_only() {
@@ -887,9 +891,17 @@ async fn crawl(
             }
         };
         tally.count(&record, &url);
-        ctx.budget.add_bytes(budget::page(&record));
+        ctx.budget.add_page_bytes(budget::page(&record));
         if let Err(e) = ctx.writer.page(record).await {
             break Err(e.into());
+        }
+        if ctx.budget.wants_calibration() {
+            // Everything counted is in the database file once the writer committed it
+            // and checkpointed the log.
+            if let Err(e) = ctx.writer.checkpoint().await {
+                break Err(e.into());
+            }
+            ctx.budget.calibrate();
         }
         drained = false;
         if last_report.elapsed() >= Duration::from_millis(50) {
@@ -910,7 +922,7 @@ async fn crawl(
                 .map(|(_, url)| url)
                 .unwrap_or_default();
             tally.count(&record, &url);
-            ctx.budget.add_bytes(budget::page(&record));
+            ctx.budget.add_page_bytes(budget::page(&record));
             if ctx.writer.page(record).await.is_err() {
                 break;
             }

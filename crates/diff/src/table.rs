@@ -2,19 +2,18 @@
 
 use crate::{AuditDiff, ClusterChange, ClusterChangeKind, FindingRef};
 use audit::Action;
-use serde::Serialize;
+use audit::export::{ColumnType, Header, csv_cell};
 use std::io::Write;
 
 /// One section of a diff as a table of text cells.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DiffTable {
     /// A stable key (`findings`, `clusters`, ...), also the CSV file's name without `.csv`.
     pub key: &'static str,
     /// A title for people.
     pub title: &'static str,
-    /// Column headers.
-    pub headers: Vec<&'static str>,
+    /// Column headers with what each column holds (a URL column is written exactly).
+    pub headers: Vec<Header>,
     /// Rows, each with one cell per header.
     pub rows: Vec<Vec<String>>,
 }
@@ -25,19 +24,42 @@ impl DiffTable {
         format!("{}.csv", self.key)
     }
 
-    /// Writes the table as CSV (RFC 4180, a header row); cells a spreadsheet would run as a
-    /// formula are prefixed with `'` ([`audit::export::spreadsheet_safe`]).
+    /// Writes the table as CSV (RFC 4180, a header row) as the report's export writes its
+    /// cells ([`audit::export::csv_cell`]): URL columns exactly as crawled, other text
+    /// spreadsheet-safe.
     pub fn write_csv<W: Write>(&self, out: W) -> csv::Result<()> {
         let mut w = csv::Writer::from_writer(out);
-        w.write_record(&self.headers)?;
+        w.write_record(self.headers.iter().map(|h| h.title))?;
         for row in &self.rows {
             w.write_record(
                 row.iter()
-                    .map(|c| audit::export::spreadsheet_safe(c).into_owned()),
+                    .zip(&self.headers)
+                    .map(|(c, h)| csv_cell(c, h.kind).into_owned()),
             )?;
         }
         w.flush()?;
         Ok(())
+    }
+}
+
+fn text(title: &'static str) -> Header {
+    Header {
+        title,
+        kind: ColumnType::Text,
+    }
+}
+
+fn number(title: &'static str) -> Header {
+    Header {
+        title,
+        kind: ColumnType::Number,
+    }
+}
+
+fn url(title: &'static str) -> Header {
+    Header {
+        title,
+        kind: ColumnType::Url,
     }
 }
 
@@ -117,13 +139,13 @@ impl AuditDiff {
             key: "findings",
             title: "Findings new and resolved",
             headers: vec![
-                "Change",
-                "Severity",
-                "Finding",
-                "Title",
-                "Summary",
-                "Addresses",
-                "Key",
+                text("Change"),
+                text("Severity"),
+                text("Finding"),
+                text("Title"),
+                text("Summary"),
+                url("Addresses"),
+                text("Key"),
             ],
             rows: self
                 .findings
@@ -148,14 +170,14 @@ impl AuditDiff {
             key: "clusters",
             title: "Clusters formed, changed and dissolved",
             headers: vec![
-                "Change",
-                "Preferred URL",
-                "Previous preferred URL",
-                "URLs before",
-                "URLs now",
-                "What changed",
-                "URLs added",
-                "URLs removed",
+                text("Change"),
+                url("Preferred URL"),
+                url("Previous preferred URL"),
+                number("URLs before"),
+                number("URLs now"),
+                text("What changed"),
+                url("URLs added"),
+                url("URLs removed"),
             ],
             rows: self
                 .clusters
@@ -209,20 +231,24 @@ impl AuditDiff {
             key: "cluster_members",
             title: "Cluster members that joined, left or changed role",
             headers: vec![
-                "Cluster",
-                "URL",
-                "Change",
-                "Role before",
-                "Role now",
-                "Fix before",
-                "Fix now",
+                url("Cluster"),
+                url("URL"),
+                text("Change"),
+                text("Role before"),
+                text("Role now"),
+                text("Fix before"),
+                text("Fix now"),
             ],
             rows: member_rows,
         };
         let preferred = DiffTable {
             key: "preferred",
             title: "Preferred URLs that changed",
-            headers: vec!["Previous preferred URL", "Preferred URL now", "URLs now"],
+            headers: vec![
+                url("Previous preferred URL"),
+                url("Preferred URL now"),
+                number("URLs now"),
+            ],
             rows: self
                 .preferred_changes()
                 .map(|c| {
@@ -238,11 +264,11 @@ impl AuditDiff {
             key: "responses",
             title: "Status codes and redirects that changed",
             headers: vec![
-                "URL",
-                "Status before",
-                "Status now",
-                "Redirect before",
-                "Redirect now",
+                url("URL"),
+                text("Status before"),
+                text("Status now"),
+                url("Redirect before"),
+                url("Redirect now"),
             ],
             rows: self
                 .responses
@@ -261,7 +287,7 @@ impl AuditDiff {
         let canonicals = DiffTable {
             key: "canonicals",
             title: "Canonicals that changed",
-            headers: vec!["URL", "Canonical before", "Canonical now"],
+            headers: vec![url("URL"), url("Canonical before"), url("Canonical now")],
             rows: self
                 .canonicals
                 .iter()
@@ -271,7 +297,7 @@ impl AuditDiff {
         let urls = DiffTable {
             key: "urls",
             title: "URLs added to and removed from the crawl",
-            headers: vec!["Change", "URL", "Status"],
+            headers: vec![text("Change"), url("URL"), text("Status")],
             rows: self
                 .urls
                 .iter()
@@ -287,7 +313,7 @@ impl AuditDiff {
         let sitemap = DiffTable {
             key: "sitemap_entries",
             title: "Sitemap entries added and removed",
-            headers: vec!["Change", "Sitemap", "URL"],
+            headers: vec![text("Change"), url("Sitemap"), url("URL")],
             rows: self
                 .sitemap_entries
                 .iter()

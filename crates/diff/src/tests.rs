@@ -270,10 +270,15 @@ fn a_fixed_duplicate_a_new_page_and_a_new_canonical() {
 
 #[test]
 fn csv_cells_are_spreadsheet_safe() {
+    use audit::export::{ColumnType, Header};
+    let text = |title| Header {
+        title,
+        kind: ColumnType::Text,
+    };
     let table = crate::DiffTable {
         key: "t",
         title: "T",
-        headers: vec!["A", "B"],
+        headers: vec![text("A"), text("B")],
         rows: vec![vec!["=HYPERLINK(\"x\")".into(), "a,\"b\"\nc".into()]],
     };
     let mut out = Vec::new();
@@ -281,6 +286,44 @@ fn csv_cells_are_spreadsheet_safe() {
     assert_eq!(
         String::from_utf8(out).expect("UTF-8"),
         "A,B\n\"'=HYPERLINK(\"\"x\"\")\",\"a,\"\"b\"\"\nc\"\n"
+    );
+}
+
+/// A URL column keeps the URL as crawled, as the report's export does: a `'` inserted
+/// after its `;` would make it another URL. The text columns beside it stay defused.
+#[test]
+fn csv_url_columns_keep_the_exact_url() {
+    let url = "https://example.com/a;=1+1?b=1;-2";
+    let d = crate::AuditDiff {
+        urls: vec![crate::UrlChange {
+            change: crate::Presence::Added,
+            url: url.to_owned(),
+            status: "=1+1".to_owned(),
+        }],
+        responses: vec![crate::ResponseChange {
+            url: url.to_owned(),
+            old_status: "200".to_owned(),
+            new_status: "301".to_owned(),
+            old_target: None,
+            new_target: Some(format!("{url}/x")),
+        }],
+        ..Default::default()
+    };
+    let csv = |key: &str| {
+        let table = d.sections().into_iter().find(|t| t.key == key).unwrap();
+        let mut out = Vec::new();
+        table.write_csv(&mut out).expect("writes");
+        String::from_utf8(out).expect("UTF-8")
+    };
+    assert_eq!(
+        csv("urls"),
+        format!("Change,URL,Status\nadded,{url},'=1+1\n")
+    );
+    assert_eq!(
+        csv("responses"),
+        format!(
+            "URL,Status before,Status now,Redirect before,Redirect now\n{url},200,301,,{url}/x\n"
+        )
     );
 }
 

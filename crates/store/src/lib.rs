@@ -60,7 +60,7 @@ pub use read::{FetchFingerprint, SitemapRow, UrlRow};
 pub use summary::{AnalysisSummary, AuditListing};
 pub use validation::ValidationRecord;
 pub use versioned::{AUDIT_CONFIG_VERSION, OVERVIEW_VERSION, SITEMAP_ISSUES_VERSION};
-pub use writer::{Writer, WriterOptions, WriterStats};
+pub use writer::{WAL_LIMIT_MIN_BYTES, Writer, WriterOptions, WriterStats};
 
 /// How long a statement waits for another connection's write lock before failing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
@@ -130,6 +130,18 @@ impl Store {
     /// The database file.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Bytes the database takes on disk: its file and its write-ahead log (`-wal`), as
+    /// the file system reports them now (0 for a file that cannot be read).
+    pub fn disk_bytes(&self) -> u64 {
+        let mut wal = self.path.clone().into_os_string();
+        wal.push("-wal");
+        [self.path.as_os_str(), wal.as_os_str()]
+            .iter()
+            .filter_map(|p| std::fs::metadata(p).ok())
+            .map(|m| m.len())
+            .sum()
     }
 
     /// Closes every connection (waits for them to be returned).

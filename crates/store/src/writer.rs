@@ -36,6 +36,10 @@ pub struct WriterOptions {
     /// Crawl time of earlier runs, in ms: the writer stores `elapsed_base_ms` plus the time
     /// since it started in `audits.elapsed_ms` at each commit.
     pub elapsed_base_ms: u64,
+    /// Bytes the write-ahead log may hold before a commit checkpoints it into the
+    /// database file; the log is then cut back to this size, so the database file and
+    /// its WAL together stay near what the audit stored (a storage budget counts both).
+    pub wal_limit_bytes: u64,
 }
 
 impl Default for WriterOptions {
@@ -45,12 +49,17 @@ impl Default for WriterOptions {
             batch_interval: Duration::from_millis(200),
             channel_capacity: 1024,
             elapsed_base_ms: 0,
+            wal_limit_bytes: WAL_LIMIT_BYTES,
         }
     }
 }
 
-/// WAL pages (4 KiB each) after which a commit of the writer checkpoints the WAL.
-const WAL_AUTOCHECKPOINT_PAGES: u32 = 10_000;
+/// The default [`WriterOptions::wal_limit_bytes`]: 10,000 pages of 4 KiB.
+const WAL_LIMIT_BYTES: u64 = 10_000 * 4096;
+
+/// The smallest [`WriterOptions::wal_limit_bytes`] a writer uses: checkpoints more often
+/// than every 32 pages cost more than they save.
+pub const WAL_LIMIT_MIN_BYTES: u64 = 32 * 4096;
 
 /// The writer connection's page cache, in KiB.
 const WRITER_CACHE_KIB: u32 = 64 * 1024;
@@ -86,6 +95,9 @@ enum Command {
     Flush {
         reply: oneshot::Sender<()>,
     },
+    Checkpoint {
+        reply: oneshot::Sender<()>,
+    },
     Close,
 }
 
@@ -115,14 +127,21 @@ impl Writer {
         // Its large page cache goes with it: closed when the writer ends, never handed
         // back to the pool to sit in memory under the reads that follow a crawl.
         conn.close_on_drop();
-        // Checkpoint the WAL every ~40 MB written instead of every ~4 MB: the index pages
-        // a crawl rewrites again and again are copied to the database once per checkpoint.
-        sqlx::query(AssertSqlSafe(format!(
-            "PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT_PAGES}"
-        )))
-        .execute(&mut *conn)
-        .await
-        .ctx("setting the writer's WAL checkpoint interval")?;
+        // Checkpoint the WAL every ~40 MB written by default instead of every ~4 MB: the
+        // index pages a crawl rewrites again and again are copied to the database once per
+        // checkpoint. A smaller limit (a small storage budget) checkpoints sooner, and the
+        // log is cut back to the limit once checkpointed (`journal_size_limit`) instead of
+        // keeping the size it once reached.
+        let wal_limit = options.wal_limit_bytes.max(WAL_LIMIT_MIN_BYTES);
+        for (pragma, value) in [
+            ("wal_autocheckpoint", wal_limit / 4096),
+            ("journal_size_limit", wal_limit),
+        ] {
+            sqlx::query(AssertSqlSafe(format!("PRAGMA {pragma} = {value}")))
+                .execute(&mut *conn)
+                .await
+                .ctx("setting the writer's WAL checkpoint interval")?;
+        }
         // A larger page cache for the writer: the random-order indexes of large audits
         // (links by target, URLs by key) are read back from the file on every insert
         // once they outgrow the default 16 MiB.
@@ -216,6 +235,19 @@ impl Writer {
     pub async fn flush(&self) -> Result<(), StoreError> {
         let (reply, answer) = oneshot::channel();
         self.send(Command::Flush { reply }).await?;
+        match answer.await {
+            Ok(()) => Ok(()),
+            Err(_) => Err(self.stopped().await),
+        }
+    }
+
+    /// Commits everything sent so far and moves the write-ahead log into the database
+    /// file, truncating the log, so that the file's size is what is stored. A checkpoint
+    /// that another connection's read keeps from completing leaves the log as it is
+    /// (everything is committed either way).
+    pub async fn checkpoint(&self) -> Result<(), StoreError> {
+        let (reply, answer) = oneshot::channel();
+        self.send(Command::Checkpoint { reply }).await?;
         match answer.await {
             Ok(()) => Ok(()),
             Err(_) => Err(self.stopped().await),
@@ -632,6 +664,7 @@ async fn finish(conn: &mut PoolConnection<Sqlite>) {
     for pragma in [
         "PRAGMA wal_checkpoint(TRUNCATE)",
         "PRAGMA wal_autocheckpoint = 1000",
+        "PRAGMA journal_size_limit = -1",
         "PRAGMA cache_size = -16384",
     ] {
         if let Err(error) = sqlx::query(pragma).execute(&mut **conn).await {
@@ -677,6 +710,16 @@ impl State {
                 }
                 Command::Flush { reply } => {
                     self.commit(conn).await?;
+                    let _ = reply.send(());
+                }
+                Command::Checkpoint { reply } => {
+                    self.commit(conn).await?;
+                    if let Err(error) = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+                        .execute(&mut **conn)
+                        .await
+                    {
+                        tracing::debug!(%error, "store writer: checkpoint");
+                    }
                     let _ = reply.send(());
                 }
                 Command::Close => {
@@ -879,7 +922,10 @@ impl State {
                 .ctx("storing a robots.txt fetch")?;
             }
             Command::Error(e) => b.errors.push(e),
-            Command::Claim { .. } | Command::Flush { .. } | Command::Close => {}
+            Command::Claim { .. }
+            | Command::Flush { .. }
+            | Command::Checkpoint { .. }
+            | Command::Close => {}
         }
         Ok(())
     }

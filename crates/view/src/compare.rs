@@ -3,6 +3,7 @@
 use crate::open::OpenAudit;
 use crate::table::column_key;
 use crate::types::{Cell, Column, ColumnKind, CountItem, DiffSection, DiffView};
+use audit::export::ColumnType;
 
 /// A column holds numbers when every non-empty cell is an integer.
 fn numeric(rows: &[Vec<String>], column: usize) -> bool {
@@ -26,10 +27,10 @@ pub fn compare(old: &OpenAudit, new: &OpenAudit) -> DiffView {
         .map(|t| {
             let kinds: Vec<ColumnKind> = (0..t.headers.len())
                 .map(|i| {
-                    if numeric(&t.rows, i) {
-                        ColumnKind::Number
-                    } else if t.headers[i].contains("URL") || t.headers[i].contains("Address") {
+                    if t.headers[i].kind == ColumnType::Url {
                         ColumnKind::Url
+                    } else if numeric(&t.rows, i) {
+                        ColumnKind::Number
                     } else {
                         ColumnKind::Text
                     }
@@ -57,8 +58,8 @@ pub fn compare(old: &OpenAudit, new: &OpenAudit) -> DiffView {
                     .iter()
                     .zip(&kinds)
                     .map(|(h, k)| Column {
-                        key: column_key(h),
-                        title: (*h).to_owned(),
+                        key: column_key(h.title),
+                        title: h.title.to_owned(),
                         kind: *k,
                     })
                     .collect(),

@@ -184,15 +184,56 @@ impl From<String> for IpcError {
     }
 }
 
+/// The new-audit form's box that allows a host at a non-public address
+/// ([`crate::StartAuditRequest::allow_internal`]).
+pub const ALLOW_INTERNAL_LABEL: &str = "Allow internal addresses";
+
+impl ViewError {
+    /// The message the app shows: as the error reads, but naming the app's controls
+    /// where the command line's names a flag.
+    pub fn app_message(&self) -> String {
+        match self {
+            ViewError::Crawl(crawl::CrawlError::InternalAddress {
+                host,
+                address,
+                known,
+            }) => crawl::CrawlError::internal_address_message(
+                host,
+                *address,
+                known,
+                &format!(
+                    "tick \"{ALLOW_INTERNAL_LABEL}\" in the new-audit form (or add the resolve override {host}:PORT:{address})"
+                ),
+            ),
+            e => e.to_string(),
+        }
+    }
+}
+
 impl From<ViewError> for IpcError {
     fn from(e: ViewError) -> IpcError {
-        IpcError::new(e.code(), e.to_string())
+        IpcError::new(e.code(), e.app_message())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_host_at_an_internal_address_names_the_apps_control_not_a_flag() {
+        let e = IpcError::from(ViewError::Crawl(crawl::CrawlError::InternalAddress {
+            host: "staging.example".into(),
+            address: [10, 0, 0, 5].into(),
+            known: vec![],
+        }));
+        assert_eq!(e.code, ErrorCode::InvalidInput);
+        assert_eq!(
+            e.message,
+            "staging.example resolves to 10.0.0.5, which is not a public address (loopback, private, link-local or a cloud metadata service): not audited without an opt-in; to audit it there on purpose, tick \"Allow internal addresses\" in the new-audit form (or add the resolve override staging.example:PORT:10.0.0.5)"
+        );
+        assert!(!e.message.contains("--"), "{}", e.message);
+    }
 
     #[test]
     fn errors_carry_their_kind_and_message() {

@@ -241,6 +241,7 @@ mod tests {
             user_agent: None,
             preset: None,
             policy_file: None,
+            allow_internal: false,
             resolve: vec!["example.test:443:127.0.0.1".into()],
         }
     }

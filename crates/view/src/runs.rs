@@ -52,6 +52,7 @@ pub fn apply_settings(
         config.concurrency = (n as usize).max(1);
     }
     config.obey_robots = req.respect_robots;
+    config.allow_internal |= req.allow_internal;
     if let Some(ua) = req
         .user_agent
         .as_deref()

@@ -454,6 +454,15 @@ pub struct StartAuditRequest {
     pub policy_file: Option<String>,
     /// `host:port:addr` overrides, like curl's `--resolve`.
     pub resolve: Vec<String>,
+    /// Audit a site whose host name resolves to a non-public address (loopback,
+    /// private, link-local, a cloud metadata service): refused without it, since a DNS
+    /// answer cannot tell a staging server from a machine's other services (an IP
+    /// address in the start URL, or a resolve override, needs no opt-in). For a list,
+    /// every listed host may then be at such an address (without it only the site's and
+    /// those given a resolve override may). The command line's `--allow-internal`; off
+    /// unless the form says so.
+    #[serde(default)]
+    pub allow_internal: bool,
 }
 
 /// A list audit's inputs (`dustpan audit --list`): files read through `urllist`.

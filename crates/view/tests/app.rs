@@ -69,6 +69,7 @@ fn request(site: &Site) -> StartAuditRequest {
         user_agent: None,
         preset: None,
         policy_file: None,
+        allow_internal: false,
         resolve: fixture::HOSTS
             .iter()
             .map(|h| format!("{h}:{}:127.0.0.1", site.server.port()))
@@ -751,6 +752,7 @@ fn start_requests_are_checked() {
         user_agent: None,
         preset: None,
         policy_file: None,
+        allow_internal: false,
         resolve: vec![],
     };
     assert!(crawl_config(&req, &[]).is_err());

@@ -48,6 +48,7 @@ async fn audit_the_fixture() -> (OpenAudit, FixtureServer, tempfile::TempDir) {
         user_agent: None,
         preset: None,
         policy_file: None,
+        allow_internal: false,
         resolve: fixture::HOSTS
             .iter()
             .map(|h| format!("{h}:{}:127.0.0.1", server.port()))

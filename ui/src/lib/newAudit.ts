@@ -25,6 +25,8 @@ export interface AuditForm {
   policyFile: string;
   /** One `host:port:addr` override per line. */
   resolve: string;
+  /** Allow hosts at non-public addresses (the command line's `--allow-internal`). */
+  allowInternal: boolean;
 }
 
 /** A fresh form with the CLI's defaults. */
@@ -45,6 +47,7 @@ export function emptyForm(): AuditForm {
     preset: "seo",
     policyFile: "",
     resolve: "",
+    allowInternal: false,
   };
 }
 
@@ -164,6 +167,7 @@ export function validateForm(form: AuditForm): Validated {
       preset: form.policyKind === "preset" ? form.preset : null,
       policyFile: form.policyKind === "file" ? form.policyFile.trim() : null,
       resolve,
+      allowInternal: form.allowInternal,
     },
   };
 }

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# A site whose sitemaps list millions of URLs, audited with the default settings: the
+# sitemaps may not spend the storage budget before the pages. `dustpan audit` of the
+# generated fixture site of PAGES pages (listed in PAGES / 50,000 sitemaps of 50,000
+# URLs each, under one sitemap index), served on loopback by `dustpan-fixture`, both
+# built in release. Not part of CI (minutes and gigabytes).
+#
+#   bash scripts/bench-big-sitemaps.sh [PAGES]      # PAGES defaults to 5000000
+#
+# Default settings (--max-urls 50000, --max-db-bytes 2 GiB) but the --resolve overrides
+# and the fixture's CA. Prints what the audit printed, then its wall seconds, peak RSS,
+# the database's peak size on disk (file and write-ahead log, sampled while it ran) and
+# its size at the end; fails when the audit fetched no page, or stopped at its storage
+# budget, or the database grew past it. Nothing leaves the machine: the fixture binds
+# 127.0.0.1 and every host name is --resolve'd to it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+pages=${1:-5000000}
+if ! [[ $pages =~ ^[0-9]+$ ]] || ((pages < 1)); then
+    echo "usage: bash scripts/bench-big-sitemaps.sh [PAGES]" >&2
+    exit 2
+fi
+budget=$((2 << 30))
+
+echo "==> cargo build --release (dustpan, dustpan-fixture)" >&2
+cargo build --release --locked -p dustpan -p fixture --bin dustpan --bin dustpan-fixture >&2
+target_dir=$(cargo metadata --format-version 1 --no-deps --locked |
+    sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+bin="${target_dir:-target}/release"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dustpan-bench.XXXXXX")
+fixture_pid=
+cleanup() {
+    if [[ -n $fixture_pid ]]; then
+        kill "$fixture_pid" 2>/dev/null || true
+        wait "$fixture_pid" 2>/dev/null || true
+    fi
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+"$bin/dustpan-fixture" --generated "$pages" --port 0 --ca-out "$tmp/ca.pem" >"$tmp/fixture.log" 2>&1 &
+fixture_pid=$!
+port=
+for _ in $(seq 1 600); do
+    port=$(sed -n 's/^dustpan-fixture listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$tmp/fixture.log")
+    [[ -n $port ]] && break
+    if ! kill -0 "$fixture_pid" 2>/dev/null; then
+        cat "$tmp/fixture.log" >&2
+        echo "dustpan-fixture exited" >&2
+        exit 1
+    fi
+    sleep 0.1
+done
+if [[ -z $port ]]; then
+    echo "dustpan-fixture did not start" >&2
+    exit 1
+fi
+echo "==> fixture (pid $fixture_pid) on 127.0.0.1:$port, $pages pages in $(((pages + 49999) / 50000)) sitemaps" >&2
+
+resolve=()
+for host in example.test www.example.test blog.example.test; do
+    resolve+=(--resolve "$host:$port:127.0.0.1")
+done
+db="$tmp/bench.sqlite"
+audit=("$bin/dustpan" audit https://example.test/ --db "$db" "${resolve[@]}" --ca-cert "$tmp/ca.pem" -q)
+echo "==> ${audit[*]}" >&2
+
+disk() { cat "$db" "$db-wal" 2>/dev/null | wc -c || echo 0; }
+start_ns=$(date +%s%N)
+"${audit[@]}" >"$tmp/audit.txt" &
+pid=$!
+rss_kib=0
+peak_disk=0
+while kill -0 "$pid" 2>/dev/null; do
+    hwm=$(sed -n 's/^VmHWM:\s*\([0-9]*\) kB/\1/p' "/proc/$pid/status" 2>/dev/null || true)
+    [[ -n $hwm ]] && ((hwm > rss_kib)) && rss_kib=$hwm
+    size=$(stat -c %s "$db" "$db-wal" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
+    ((size > peak_disk)) && peak_disk=$size
+    sleep 0.2
+done
+status=0
+wait "$pid" || status=$?
+end_ns=$(date +%s%N)
+cat "$tmp/audit.txt"
+fetched=$(sed -n 's/^  Pages *\([0-9]*\) fetched.*/\1/p' "$tmp/audit.txt")
+end_disk=$(stat -c %s "$db" "$db-wal" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
+
+awk -v pages="$pages" -v fetched="${fetched:-0}" -v ns=$((end_ns - start_ns)) -v rss="$rss_kib" \
+    -v peak="$peak_disk" -v end="$end_disk" -v budget="$budget" 'BEGIN {
+    printf "\nURLs in sitemaps  %d\n", pages
+    printf "pages fetched     %d\n", fetched
+    printf "wall seconds      %.1f\n", ns / 1e9
+    printf "peak RSS          %.1f MiB\n", rss / 1024
+    printf "database on disk  %.1f MiB at most while it ran, %.1f MiB at the end (budget %.0f MiB)\n", peak / 1048576, end / 1048576, budget / 1048576
+}'
+if ((status != 0)); then
+    echo "the audit exited with status $status" >&2
+    exit 1
+fi
+if [[ -z $fetched ]] || ((fetched == 0)); then
+    echo "the audit fetched no page" >&2
+    exit 1
+fi
+if grep -q 'max_db_bytes' "$tmp/audit.txt"; then
+    echo "the audit stopped at its storage budget" >&2
+    exit 1
+fi
+if ((peak_disk > budget)); then
+    echo "the database grew past the budget" >&2
+    exit 1
+fi
