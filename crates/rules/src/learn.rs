@@ -681,9 +681,9 @@ fn host_aliases(
         }
         for &(a, ua) in members {
             for &(b, ub) in members {
-                let (na, nb) = (origins[a], origins[b]);
-                // Toward the origin with more keys (then the shorter name).
-                if a == b || na > nb || (na == nb && a.len() <= b.len()) {
+                // Toward the origin with more keys, then a host name rather than an IP
+                // address, then the shorter name.
+                if a == b || origin_rank(a, origins[a]) <= origin_rank(b, origins[b]) {
                     continue;
                 }
                 let e = pairs.entry((a, b)).or_default();
@@ -706,6 +706,15 @@ fn host_aliases(
         };
         out.push(candidate(kind, s, distinct, key_ids, list));
     }
+}
+
+/// How much an origin is the form a host alias rule rewrites to (smaller: more): most
+/// keys first, then a host name before an IP address, then the shorter, then the first
+/// in order. Two origins never rank the same.
+fn origin_rank(origin: &str, keys: u32) -> (std::cmp::Reverse<u32>, bool, usize, &str) {
+    let host = split(origin).host;
+    let ip = host.starts_with('[') || host.parse::<std::net::Ipv4Addr>().is_ok();
+    (std::cmp::Reverse(keys), ip, origin.len(), origin)
 }
 
 /// A candidate with the list's counts: how many keys it rewrites and how many of the
@@ -813,26 +822,69 @@ pub fn explained(learned: &Learned, candidate: &Candidate, rules: &[&DustRule]) 
 }
 
 /// The list's equivalence groups under `rules` (and the policy the keys were made
-/// with), largest first; URLs without a key are left out.
+/// with), largest first; URLs without a key are left out. Two keys are in one group when
+/// rewriting them until no rule applies gives one form, or when one rule rewrites one
+/// into the other or both into one URL: rules that overlap (`/page/1/` → `/` and
+/// `/page/1/` → `/page/1`) join what each of them joins. A group is named by the
+/// smallest form its members rewrite to.
 pub fn group(learned: &Learned, rules: &[&DustRule]) -> Vec<Group> {
-    let mut forms: FxHashMap<String, String> = FxHashMap::default();
-    let mut groups: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+    let mut ids: FxHashMap<String, u32> = FxHashMap::default();
+    let mut parent: Vec<u32> = Vec::new();
+    fn id(s: &str, ids: &mut FxHashMap<String, u32>, parent: &mut Vec<u32>) -> u32 {
+        if let Some(&i) = ids.get(s) {
+            return i;
+        }
+        let i = parent.len() as u32;
+        parent.push(i);
+        ids.insert(s.to_owned(), i);
+        i
+    }
+    fn root(parent: &mut [u32], mut i: u32) -> u32 {
+        while parent[i as usize] != i {
+            let up = parent[parent[i as usize] as usize];
+            parent[i as usize] = up;
+            i = up;
+        }
+        i
+    }
+    fn union(parent: &mut [u32], a: u32, b: u32) {
+        let (ra, rb) = (root(parent, a), root(parent, b));
+        if ra != rb {
+            parent[ra.max(rb) as usize] = ra.min(rb);
+        }
+    }
+    let mut forms: FxHashMap<&str, String> = FxHashMap::default();
+    for key in learned.keys.iter().flatten() {
+        if forms.contains_key(key.as_str()) {
+            continue;
+        }
+        let k = id(key, &mut ids, &mut parent);
+        let form = rewrite(key, rules);
+        let f = id(&form, &mut ids, &mut parent);
+        union(&mut parent, k, f);
+        for r in rules {
+            if let Some(x) = r.apply(key) {
+                let x = id(&x, &mut ids, &mut parent);
+                union(&mut parent, k, x);
+            }
+        }
+        forms.insert(key.as_str(), form);
+    }
+    let mut groups: FxHashMap<u32, Group> = FxHashMap::default();
     for (i, key) in learned.keys.iter().enumerate() {
         let Some(key) = key else { continue };
-        let form = match forms.get(key) {
-            Some(f) => f.clone(),
-            None => {
-                let f = rewrite(key, rules);
-                forms.insert(key.clone(), f.clone());
-                f
-            }
-        };
-        groups.entry(form).or_default().push(i as u32);
+        let r = root(&mut parent, ids[key.as_str()]);
+        let form = &forms[key.as_str()];
+        let g = groups.entry(r).or_insert_with(|| Group {
+            canonical: form.clone(),
+            members: Vec::new(),
+        });
+        if *form < g.canonical {
+            g.canonical = form.clone();
+        }
+        g.members.push(i as u32);
     }
-    let mut out: Vec<Group> = groups
-        .into_iter()
-        .map(|(canonical, members)| Group { canonical, members })
-        .collect();
+    let mut out: Vec<Group> = groups.into_values().collect();
     out.sort_by(|a, b| {
         b.members
             .len()

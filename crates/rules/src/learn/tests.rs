@@ -263,3 +263,75 @@ fn a_candidate_the_confirmed_rules_compose_is_explained() {
     assert!(!explained(&l, amp, &[]));
     assert!(!explained(&l, amp, &[&print.rule]));
 }
+
+#[test]
+fn rules_that_overlap_join_what_each_of_them_joins() {
+    // A listing's first page under `LIST/page/1/` (a meta refresh to `LIST/`), and the
+    // slash-less forms of both: `/page/1/` → `/` and `/page/1/` → `/page/1` both hold,
+    // and the slash rule joins `LIST/` with `LIST`.
+    let mut urls = Vec::new();
+    for t in ["maps", "rivers", "towns", "roads"] {
+        urls.push(format!("https://s.test/tags/{t}/"));
+        urls.push(format!("https://s.test/tags/{t}"));
+        urls.push(format!("https://s.test/tags/{t}/page/1/"));
+        urls.push(format!("https://s.test/tags/{t}/page/1"));
+    }
+    let l = learn(urls, &Options::default());
+    let rule = |from: &str, to: &str| {
+        DustRule::new(DustRuleKind::Replace {
+            from: from.into(),
+            to: to.into(),
+            next: vec![NextChar::End],
+        })
+    };
+    let (first, slash, page) = (
+        rule("/page/1/", "/"),
+        rule("/", ""),
+        rule("/page/1/", "/page/1"),
+    );
+    let groups = group(&l, &[&page, &first, &slash]);
+    assert_eq!(groups.len(), 4, "{groups:#?}");
+    assert!(groups.iter().all(|g| g.members.len() == 4), "{groups:#?}");
+    assert!(
+        groups
+            .iter()
+            .any(|g| g.canonical == "https://s.test/tags/maps"),
+        "{groups:#?}"
+    );
+}
+
+#[test]
+fn a_host_and_its_ip_address_serving_the_same_paths_are_a_host_alias() {
+    // As many URLs under each origin, and names of one length: the alias still has one
+    // direction, toward the host name.
+    let mut urls = Vec::new();
+    for k in 0..8 {
+        urls.push(format!("http://localhost:8080/p/{k}"));
+        urls.push(format!("http://127.0.0.1:8080/p/{k}"));
+    }
+    let l = learn(urls, &Options::default());
+    let ids = ids(&l);
+    assert!(
+        ids.contains(&"host:http://127.0.0.1:8080=>http://localhost:8080"),
+        "{ids:#?}"
+    );
+    assert!(
+        !ids.iter().any(|i| i.starts_with("host:http://localhost")),
+        "{ids:#?}"
+    );
+    // A twin with fewer URLs goes to the host with more, whatever their names (the seo
+    // preset already joins `www.` and the bare host).
+    let mut urls = Vec::new();
+    for k in 0..8 {
+        urls.push(format!("https://shop.example.test/p/{k}"));
+        if k < 5 {
+            urls.push(format!("https://m.test/p/{k}"));
+        }
+    }
+    let l = learn(urls, &Options::default());
+    let ids = super::tests::ids(&l);
+    assert!(
+        ids.contains(&"host:https://m.test=>https://shop.example.test"),
+        "{ids:#?}"
+    );
+}
