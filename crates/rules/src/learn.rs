@@ -221,9 +221,9 @@ fn envelopes<'k>(key: &'k str, opts: &Options, out: &mut Vec<(End, &'k str, u64)
             buf.push(End::Middle as u8);
             buf.extend_from_slice(origin.as_bytes());
             buf.push(0);
-            buf.extend_from_slice(rest[..i].as_bytes());
+            buf.extend_from_slice(&rest.as_bytes()[..i]);
             buf.push(0);
-            buf.extend_from_slice(rest[j + 1..].as_bytes());
+            buf.extend_from_slice(&rest.as_bytes()[j + 1..]);
             out.push((End::Middle, &rest[i..=j], xxh3_64(&buf)));
         }
     }
