@@ -3,7 +3,7 @@
 //! (the lists name the site on 127.0.0.1, given as `--site`, whose address the sample
 //! requests may use).
 //! Learning from a URL list (and from an access log of the same URLs) must confirm the
-//! substitution, reject dropping `id`, stay within five requests per rule, and group
+//! substitution, reject dropping `id`, stay within six requests per rule, and group
 //! the list as the rules say.
 
 use crate::util::{Site, dustpan, path};
@@ -70,7 +70,7 @@ fn a_list_teaches_the_second_url_pattern_and_not_the_identifier() {
     assert_status(&out.stderr, "replace:/item?id==>/p/", "confirmed");
     assert_status(&out.stderr, "drop_param:id", "rejected");
     assert!(out.stderr.contains(":121: not a URL"), "{}", out.stderr);
-    // At most five requests per rule (robots.txt aside).
+    // At most six requests per rule (robots.txt aside).
     let pages = site
         .server
         .requests()
@@ -78,7 +78,7 @@ fn a_list_teaches_the_second_url_pattern_and_not_the_identifier() {
         .filter(|r| r.target != "/robots.txt")
         .count();
     assert!(
-        pages <= 5 * status.len(),
+        pages <= 6 * status.len(),
         "{pages} requests for {} rules",
         status.len()
     );
@@ -278,6 +278,53 @@ fn urls_a_page_offers_as_choices_are_not_duplicates() {
         out.stdout
             .lines()
             .all(|l| l.starts_with('\t') || l.starts_with("1\t")),
+        "{}",
+        out.stdout
+    );
+}
+
+/// The same pages under the site's IP address and under a host name that resolves to it
+/// (127.0.0.1 and `localhost`, as many URLs under each): a host alias toward the name,
+/// checked (`--resolve` puts the name on the site's address, as the address policy
+/// wants of a name at a non-public address) and confirmed like any other rule, and the
+/// list grouped by it.
+#[test]
+fn the_ip_address_of_the_site_is_a_host_alias() {
+    let site = Site::start(fixture::generated_site(200, 11));
+    let port = site.server.port();
+    let (ip, name) = (
+        format!("http://127.0.0.1:{port}"),
+        format!("http://localhost:{port}"),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("urls.txt");
+    let urls: Vec<String> = (0..20)
+        .flat_map(|i| [format!("{ip}/p/{i}"), format!("{name}/p/{i}")])
+        .collect();
+    std::fs::write(&file, urls.join("\n")).unwrap();
+    let out = dustpan(
+        &[
+            "learn",
+            &path(&file),
+            "--site",
+            &format!("{ip}/"),
+            "--resolve",
+            &format!("localhost:{port}:127.0.0.1"),
+            "--group",
+        ],
+        "",
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_status(&out.stderr, &format!("host:{ip}=>{name}"), "confirmed");
+    // Each page with its twin under the IP address: 20 groups of two.
+    let groups: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter(|l| !l.starts_with('\t'))
+        .collect();
+    assert_eq!(groups.len(), 20, "{}", out.stdout);
+    assert!(
+        groups.iter().all(|g| g.starts_with("2\t")),
         "{}",
         out.stdout
     );

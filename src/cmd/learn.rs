@@ -46,8 +46,8 @@ pub struct Args {
     /// wrong groups.
     #[arg(long)]
     no_fetch: bool,
-    /// Most requests made to check one rule [default: 5].
-    #[arg(long, value_name = "N", default_value_t = 5)]
+    /// Most requests made to check one rule [default: 6: three pairs of new URLs].
+    #[arg(long, value_name = "N", default_value_t = 6)]
     samples: u32,
     /// Fewest URL pairs that must show a rule before it is a candidate.
     #[arg(long, value_name = "N", default_value_t = 3)]
@@ -143,18 +143,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let opts = Options {
         policy: policy.clone(),
         min_support: args.min_support.max(1),
+        max_candidates: MAX_CANDIDATES,
         ..Options::default()
     };
     let mut learned = rules::learn::learn(urls, &opts);
     let learn_time = started.elapsed();
     let mut fetches = 0usize;
     let mut reused = 0usize;
+    let mut notes: Vec<Note> = Vec::new();
     if !args.no_fetch && !learned.candidates.is_empty() {
         let config = crawl_config(&args, &learned, from_audit.as_ref())?;
         let mut cache: HashMap<String, SampleFetch> = from_audit
             .map(|a| a.fetched.into_iter().map(|f| (f.url.clone(), f)).collect())
             .unwrap_or_default();
-        (fetches, reused) = runtime.block_on(validate(
+        (fetches, reused, notes) = runtime.block_on(validate(
             &config,
             &mut learned,
             args.samples,
@@ -190,7 +192,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             )
         }
     )?;
-    print_rules(table, &learned)?;
+    print_rules(table, &learned, &notes)?;
     // Unchecked, only the rules whose rewrites the list itself shows (a parameter whose
     // values merely vary, such as an id, could be an identifier).
     let used: Vec<&DustRule> = learned
@@ -334,26 +336,46 @@ fn crawl_config(args: &Args, learned: &Learned, audit: Option<&FromAudit>) -> Re
 /// rule to group URLs.
 const LIST_PRECISION: f64 = 0.5;
 
-/// Fetches sample pairs of each candidate, in rounds (one pair per candidate per round,
-/// the round's requests at once), until the rule is decided or its request budget is
-/// spent. A rule is confirmed when at least two pairs were compared and each showed one
-/// page; rejected at once when a pair shows two decisively different pages, and after
-/// [`MIN_TESTED_TO_REJECT`] compared pairs when one of them read only a little apart (a
-/// form, a counter: one sample says too little). A pair that could not be compared (not
+/// Most candidates tested with requests: the others (the least supported) stay "needs
+/// validation". Candidates that confirmed rules already explain, or that pages already
+/// fetched decide, are not counted.
+const MAX_TESTED: usize = 200;
+
+/// Candidates learned from a list, of which the best [`MAX_TESTED`] not explained by
+/// confirmed rules are tested.
+const MAX_CANDIDATES: usize = 2 * MAX_TESTED;
+
+/// Candidates tested at once: a candidate waits until the better supported ones before
+/// it are decided or spent, so that the rules they confirm can explain it.
+const WINDOW: usize = 24;
+
+/// Fetches sample pairs of the candidates in rounds (one pair per candidate per round,
+/// the round's requests at once), best supported first, at most [`WINDOW`] candidates
+/// at a time, until each rule is decided or its request budget is spent. A candidate
+/// whose every pair the rules confirmed so far already join (a composition of them:
+/// `/a/x` → `/b` beside `/a/` → `/b/` and `/x` → ``) is not tested, and at most
+/// [`MAX_TESTED`] candidates are. A rule is decided on [`MIN_COMPARED`] compared pairs:
+/// confirmed when each showed one page (two pages that read the same by a coincidence
+/// of the data, a sort order of a list of one, are common enough that two pairs say too
+/// little), rejected when one did not (a form, a counter: one sample says too little),
+/// and rejected at once when its first compared pair shows two decisively different
+/// pages (a form, a
+/// counter: one sample says too little). A pair that could not be compared (not
 /// fetched, refused by the scope or the address policy, an error) is not checked, never
 /// a miss. Answers already in `cache` (an audit's stored pages) are compared without a
-/// request and cost nothing. Returns the number of requests made and of stored answers
-/// used.
+/// request and cost nothing. Returns the number of requests made, of stored answers
+/// used, and what each candidate's validation found.
 async fn validate(
     config: &CrawlConfig,
     learned: &mut Learned,
     budget: u32,
     cache: &mut HashMap<String, SampleFetch>,
     policy: &Policy,
-) -> Result<(usize, usize)> {
+) -> Result<(usize, usize, Vec<Note>)> {
     let stored: HashSet<String> = cache.keys().cloned().collect();
     let mut used: HashSet<String> = HashSet::new();
     let mut state: Vec<Tally> = vec![Tally::default(); learned.candidates.len()];
+    let mut notes: Vec<Note> = vec![Note::default(); learned.candidates.len()];
     // Each candidate's pairs of URLs to compare: a URL and the rewrite the list lacks
     // first, when there is one, then the list's pairs.
     let plans: Vec<Vec<(String, String)>> = learned
@@ -368,26 +390,63 @@ async fn validate(
                 .collect()
         })
         .collect();
+    // Best supported first (the candidates come sorted so, kinds interleaved).
+    let mut order: Vec<usize> = (0..learned.candidates.len()).collect();
+    order.sort_by(|&a, &b| {
+        learned.candidates[b]
+            .rule
+            .support
+            .cmp(&learned.candidates[a].rule.support)
+    });
     let mut made = 0;
-    for _round in 0..8 {
+    let mut started = 0usize;
+    loop {
+        let confirmed: Vec<&DustRule> = learned
+            .candidates
+            .iter()
+            .zip(&state)
+            .filter(|(_, t)| t.confirmed())
+            .map(|(c, _)| &c.rule)
+            .collect();
         let mut wanted: Vec<String> = Vec::new();
         let mut picks: Vec<(usize, usize)> = Vec::new();
-        for (c, plan) in plans.iter().enumerate() {
+        for &c in &order {
             let t = state[c];
             // A decided rule stops; otherwise the pairs are tested while the budget lasts
             // (pairs from contexts not tested yet come first).
-            if t.decided() {
+            if t.decided() || (!t.started && picks.len() >= WINDOW) {
                 continue;
             }
-            let Some((a, b)) = plan.get(t.next) else {
+            let Some((a, b)) = plans[c].get(t.next) else {
                 continue;
             };
+            let others: Vec<&DustRule> = confirmed
+                .iter()
+                .copied()
+                .filter(|r| r.id != learned.candidates[c].rule.id)
+                .collect();
+            notes[c].explained =
+                !t.confirmed() && rules::learn::explained(learned, &learned.candidates[c], &others);
+            if notes[c].explained {
+                continue;
+            }
             let need: Vec<&String> = [a, b]
                 .into_iter()
                 .filter(|u| !cache.contains_key(*u) && !wanted.contains(u))
                 .collect();
-            if t.spent + need.len() as u32 > budget {
+            if t.spent + need.len() as u32 > budget
+                || (!t.costly && !need.is_empty() && started >= MAX_TESTED)
+            {
                 continue;
+            }
+            // Only a candidate that costs a request counts toward those tested: one
+            // decided on pages already at hand is free.
+            if !t.started {
+                state[c].started = true;
+            }
+            if !t.costly && !need.is_empty() {
+                started += 1;
+                state[c].costly = true;
             }
             state[c].spent += need.len() as u32;
             wanted.extend(need.into_iter().cloned());
@@ -423,29 +482,25 @@ async fn validate(
                 }
             }
             let (fa, fb) = (&cache[a], &cache[b]);
-            match same_page(fa, fb, policy) {
-                None => {}
-                Some(Pair::Same) => {
-                    t.tested += 1;
-                    t.agreed += 1;
-                }
-                Some(Pair::Close) => t.tested += 1,
-                Some(Pair::Different) => {
-                    t.tested += 1;
-                    t.decisive = true;
-                }
+            let pair = same_page(fa, fb, policy);
+            t.record(pair);
+            if let Some(p) = pair
+                && p != Pair::Same
+                && notes[c].miss.is_none()
+            {
+                notes[c].miss = Some((a.clone(), b.clone(), p));
             }
         }
     }
-    for (cand, t) in learned.candidates.iter_mut().zip(state) {
-        decide(cand, t);
+    for ((cand, t), note) in learned.candidates.iter_mut().zip(state).zip(&notes) {
+        decide(cand, t, note);
     }
-    Ok((made, used.len()))
+    Ok((made, used.len(), notes))
 }
 
-/// A rule is rejected on pairs that read only a little apart after this many pairs were
-/// compared (a pair decisively different rejects it at once).
-const MIN_TESTED_TO_REJECT: u32 = 3;
+/// Compared pairs that decide a rule: all one page confirm it, one that is not rejects
+/// it (a first pair decisively two pages rejects it at once).
+const MIN_COMPARED: u32 = 3;
 
 /// One candidate's validation so far.
 #[derive(Clone, Copy, Debug, Default)]
@@ -454,11 +509,15 @@ struct Tally {
     next: usize,
     /// Requests spent.
     spent: u32,
+    /// A pair was picked for it.
+    started: bool,
+    /// A request was made for it.
+    costly: bool,
     /// Pairs compared.
     tested: u32,
     /// Of those, pairs that were one page.
     agreed: u32,
-    /// A pair was decisively two pages.
+    /// Its first compared pair was decisively two pages.
     decisive: bool,
 }
 
@@ -467,10 +526,37 @@ impl Tally {
         self.tested - self.agreed
     }
 
+    /// Counts one compared pair (`None`: not compared, it counts for nothing).
+    fn record(&mut self, pair: Option<Pair>) {
+        let Some(pair) = pair else { return };
+        self.tested += 1;
+        match pair {
+            Pair::Same => self.agreed += 1,
+            Pair::Close => {}
+            Pair::Different(_) => self.decisive |= self.tested == 1,
+        }
+    }
+
     /// The rule is rejected whatever the next pairs show.
     fn decided(self) -> bool {
-        self.decisive || (self.misses() > 0 && self.tested >= MIN_TESTED_TO_REJECT)
+        self.decisive || (self.misses() > 0 && self.tested >= MIN_COMPARED)
     }
+
+    /// Every compared pair, [`MIN_COMPARED`] at least, was one page.
+    fn confirmed(self) -> bool {
+        self.tested >= MIN_COMPARED && self.misses() == 0
+    }
+}
+
+/// Why two pages are decisively two.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Apart {
+    /// Their visible texts are far apart.
+    Text,
+    /// One page offers both URLs, or one of them, as choices.
+    Offered,
+    /// One answered with a page, the other that there is none (404, 410).
+    Missing,
 }
 
 /// What one sample pair shows.
@@ -480,8 +566,29 @@ enum Pair {
     Same,
     /// Not identical, but only a little apart (a form, a counter, a date).
     Close,
-    /// Decisively two pages, or two choices a page offers side by side.
-    Different,
+    /// Decisively two pages.
+    Different(Apart),
+}
+
+impl Pair {
+    fn describe(self) -> &'static str {
+        match self {
+            Pair::Same => "one page",
+            Pair::Close => "texts a little apart",
+            Pair::Different(Apart::Text) => "different texts",
+            Pair::Different(Apart::Offered) => "offered side by side as choices",
+            Pair::Different(Apart::Missing) => "one of them is not found",
+        }
+    }
+}
+
+/// What validation found for one candidate, beside its counts.
+#[derive(Clone, Debug, Default)]
+struct Note {
+    /// Confirmed rules already join every pair: not tested further.
+    explained: bool,
+    /// The first compared pair that was not one page.
+    miss: Option<(String, String, Pair)>,
 }
 
 /// Whether two answers are one page: one redirects (or refreshes) to the other, or
@@ -490,7 +597,8 @@ enum Pair {
 /// mostly made of the site's template, a few lines of difference (a log with two
 /// entries and an empty one) leave the text nearly the same, and a rule confirmed by
 /// such a pair would merge different pages, as near-identical evidence never merges in
-/// the audit; but one such pair rejects a rule only among [`MIN_TESTED_TO_REJECT`].
+/// the audit; but one such pair rejects a rule only among [`MIN_COMPARED`].
+/// A page beside a "not found" (404, 410) is two pages.
 ///
 /// Two URLs a page offers as choices are two pages, even where today's data makes them
 /// read the same: one of the two pages links to both (the "last 7 days" and "last 30
@@ -498,7 +606,8 @@ enum Pair {
 /// whose own page has no link to itself (a control whose current choice is not a link).
 /// A duplicate's link to its original that both pages carry (the template's link to the
 /// page itself) and a link a page makes to itself alone (a login link naming the page)
-/// say nothing.
+/// say nothing, and neither do links between two hosts (the pages of a host alias link
+/// to the site's own host).
 fn same_page(a: &SampleFetch, b: &SampleFetch, policy: &Policy) -> Option<Pair> {
     let key = |u: &str| canon::equivalence_key(u, policy).ok();
     // A redirect or a meta refresh from one URL of the pair to the other: the site
@@ -513,6 +622,10 @@ fn same_page(a: &SampleFetch, b: &SampleFetch, policy: &Policy) -> Option<Pair> 
         return Some(Pair::Same);
     }
     let ok = |f: &SampleFetch| f.status.is_some_and(|s| (200..300).contains(&s));
+    let gone = |f: &SampleFetch| matches!(f.status, Some(404 | 410));
+    if (ok(a) && gone(b)) || (gone(a) && ok(b)) {
+        return Some(Pair::Different(Apart::Missing));
+    }
     if !ok(a) || !ok(b) {
         return None;
     }
@@ -524,23 +637,46 @@ fn same_page(a: &SampleFetch, b: &SampleFetch, policy: &Policy) -> Option<Pair> 
             }
             _ => false,
         };
-        return Some(if close { Pair::Close } else { Pair::Different });
+        return Some(if close {
+            Pair::Close
+        } else {
+            Pair::Different(Apart::Text)
+        });
     }
     let (Some(ka), Some(kb)) = (key(&a.url), key(&b.url)) else {
         return Some(Pair::Same);
     };
+    if origin(&ka) != origin(&kb) {
+        return Some(Pair::Same);
+    }
+    // A link to a fragment of the page itself (`href="#"`, a "back to top" or a menu
+    // toggle) points at no page: it is not a choice the page offers.
     let link_keys = |page: &SampleFetch| -> HashSet<String> {
-        page.links.iter().filter_map(|l| key(l)).collect()
+        let own = url::Url::parse(&page.url).map_or_else(|_| page.url.clone(), String::from);
+        page.links
+            .iter()
+            .filter(|l| l.split_once('#').is_none_or(|(doc, _)| doc != own))
+            .filter_map(|l| key(l))
+            .collect()
     };
     let (from_a, from_b) = (link_keys(a), link_keys(b));
     let (a_to_a, a_to_b) = (from_a.contains(&ka), from_a.contains(&kb));
     let (b_to_a, b_to_b) = (from_b.contains(&ka), from_b.contains(&kb));
     let offered =
         (a_to_a && a_to_b) || (b_to_a && b_to_b) || (a_to_b && !b_to_b) || (b_to_a && !a_to_a);
-    Some(if offered { Pair::Different } else { Pair::Same })
+    Some(if offered {
+        Pair::Different(Apart::Offered)
+    } else {
+        Pair::Same
+    })
 }
 
-fn decide(cand: &mut Candidate, t: Tally) {
+/// The scheme, host and port of a URL (the text before its path).
+fn origin(url: &str) -> &str {
+    &url[..rules::url::split(url).origin_end]
+}
+
+fn decide(cand: &mut Candidate, t: Tally, note: &Note) {
     let (tested, agreed) = (t.tested, t.agreed);
     let false_positives = tested - agreed;
     cand.rule.validation = Some(ValidationReport {
@@ -555,16 +691,14 @@ fn decide(cand: &mut Candidate, t: Tally) {
     });
     cand.rule.status = if t.decided() {
         RuleStatus::Rejected
-    } else if false_positives > 0 {
-        RuleStatus::NeedsValidation
-    } else if tested >= 2 {
+    } else if t.confirmed() && !note.explained {
         RuleStatus::Confirmed
     } else {
         RuleStatus::NeedsValidation
     };
 }
 
-fn print_rules(out: &mut dyn Write, learned: &Learned) -> io::Result<()> {
+fn print_rules(out: &mut dyn Write, learned: &Learned, notes: &[Note]) -> io::Result<()> {
     if learned.candidates.is_empty() {
         return Ok(());
     }
@@ -573,21 +707,30 @@ fn print_rules(out: &mut dyn Write, learned: &Learned) -> io::Result<()> {
         "\n  {:<16} {:>8} {:>10} {:>7} {:>10}  rule",
         "status", "support", "list prec.", "tested", "false pos."
     )?;
-    for c in &learned.candidates {
+    let blank = format!("  {:<16} {:>8} {:>10} {:>7} {:>10}   ", "", "", "", "", "");
+    for (k, c) in learned.candidates.iter().enumerate() {
         let r = &c.rule;
+        let note = notes.get(k);
         let (tested, fp) = r
             .validation
             .as_ref()
+            .filter(|v| v.tested > 0 || note.is_some_and(|n| !n.explained))
             .map_or((String::new(), String::new()), |v| {
                 (
                     v.tested.to_string(),
                     format!("{:.0}%", 100.0 * v.false_positive_rate),
                 )
             });
+        let explained =
+            note.is_some_and(|n| n.explained) && r.status == RuleStatus::NeedsValidation;
         writeln!(
             out,
             "  {:<16} {:>8} {:>10.2} {:>7} {:>10}  {}",
-            r.status.as_str(),
+            if explained {
+                "explained"
+            } else {
+                r.status.as_str()
+            },
             r.support,
             r.precision,
             tested,
@@ -597,10 +740,26 @@ fn print_rules(out: &mut dyn Write, learned: &Learned) -> io::Result<()> {
         if let Some(&(a, b)) = c.pairs.first() {
             writeln!(
                 out,
-                "  {:<16} {:>8} {:>10} {:>7} {:>10}    e.g. {} ~ {}",
-                "", "", "", "", "", learned.urls[a as usize], learned.urls[b as usize]
+                "{blank} e.g. {} ~ {}",
+                crate::terminal::safe(&learned.urls[a as usize]),
+                crate::terminal::safe(&learned.urls[b as usize])
             )?;
         }
+        if let Some((a, b, pair)) = note.and_then(|n| n.miss.as_ref()) {
+            writeln!(
+                out,
+                "{blank} {}: {} ~ {}",
+                pair.describe(),
+                crate::terminal::safe(a),
+                crate::terminal::safe(b)
+            )?;
+        }
+    }
+    if notes.iter().any(|n| n.explained) {
+        writeln!(
+            out,
+            "\n  explained: the confirmed rules join every pair of the candidate already (a composition of them); not tested."
+        )?;
     }
     writeln!(out)
 }
@@ -661,24 +820,105 @@ mod tests {
         let reply = page("https://example.test/post/?replytocom=5", 200, 2, 0b11);
         assert_eq!(same_page(&a, &reply, &policy), Some(Pair::Close));
         let other = page("https://example.test/other/", 200, 3, u64::MAX);
-        assert_eq!(same_page(&a, &other, &policy), Some(Pair::Different));
+        assert_eq!(
+            same_page(&a, &other, &policy),
+            Some(Pair::Different(Apart::Text))
+        );
 
-        let close = Tally {
-            tested: 1,
-            ..Tally::default()
-        };
-        assert!(!close.decided(), "one close pair decides nothing");
-        let three = Tally {
-            tested: 3,
-            agreed: 2,
-            ..Tally::default()
-        };
-        assert!(three.decided());
-        let decisive = Tally {
-            tested: 1,
-            decisive: true,
-            ..Tally::default()
-        };
-        assert!(decisive.decided());
+        let mut t = Tally::default();
+        t.record(Some(Pair::Close));
+        assert!(!t.decided(), "one close pair decides nothing");
+        t.record(None);
+        t.record(Some(Pair::Same));
+        assert!(!t.decided() && !t.confirmed());
+        t.record(Some(Pair::Same));
+        assert!(t.decided(), "three compared pairs, one a miss");
+
+        let mut first = Tally::default();
+        first.record(Some(Pair::Different(Apart::Text)));
+        assert!(
+            first.decided(),
+            "a first pair decisively apart rejects at once"
+        );
+    }
+
+    /// Two reviews lists of one review read the same in any order: two agreeing pairs
+    /// do not confirm a rule, three do.
+    #[test]
+    fn a_rule_is_confirmed_on_three_agreeing_pairs() {
+        let mut t = Tally::default();
+        t.record(Some(Pair::Same));
+        t.record(Some(Pair::Same));
+        assert!(!t.confirmed() && !t.decided(), "{t:?}");
+        t.record(None);
+        assert!(!t.confirmed(), "a pair not compared counts for nothing");
+        t.record(Some(Pair::Same));
+        assert!(t.confirmed() && !t.decided(), "{t:?}");
+    }
+
+    /// A decisively different pair after one that agreed is a miss, not a verdict: the
+    /// rule is rejected only once three pairs were compared.
+    #[test]
+    fn only_the_first_pair_rejects_at_once() {
+        let mut t = Tally::default();
+        t.record(Some(Pair::Same));
+        t.record(Some(Pair::Different(Apart::Text)));
+        assert!(!t.decided(), "{t:?}");
+        assert!(!t.confirmed(), "{t:?}");
+        t.record(Some(Pair::Same));
+        assert!(t.decided(), "{t:?}");
+    }
+
+    #[test]
+    fn a_page_beside_a_not_found_is_two_pages() {
+        let policy = Policy::seo();
+        let a = page("https://example.test/item?id=3", 200, 1, 1);
+        let mut missing = page("https://example.test/item", 404, 2, 2);
+        assert_eq!(
+            same_page(&a, &missing, &policy),
+            Some(Pair::Different(Apart::Missing))
+        );
+        // A server error or a refusal says nothing.
+        missing.status = Some(503);
+        assert_eq!(same_page(&a, &missing, &policy), None);
+        missing.status = Some(403);
+        assert_eq!(same_page(&a, &missing, &policy), None);
+    }
+
+    /// `href="#"` (a menu toggle) on both pages is no link to a choice: the reviews in
+    /// their default order, with and without the order named, are one page.
+    #[test]
+    fn a_link_to_a_fragment_of_the_page_itself_offers_nothing() {
+        let policy = Policy::seo();
+        let list = "http://shop.example/p/1/reviews/";
+        let mut named = page(&format!("{list}?sort_by=score"), 200, 1, 1);
+        named.links = vec![format!("{list}?sort_by=score#"), list.to_owned()];
+        let mut default = page(list, 200, 1, 1);
+        default.links = vec![format!("{list}#"), list.to_owned()];
+        assert_eq!(same_page(&named, &default, &policy), Some(Pair::Same));
+    }
+
+    /// A page served under the server's IP address links to the site's own host, the
+    /// same path included: the links of a host alias are not choices.
+    #[test]
+    fn a_host_alias_linking_to_the_site_is_one_page() {
+        let policy = Policy::seo();
+        let mut on_ip = page("http://192.0.2.7/post/", 200, 1, 1);
+        on_ip.links = vec![
+            "http://blog.example/post/".into(),
+            "http://blog.example/".into(),
+        ];
+        let mut on_host = page("http://blog.example/post/", 200, 1, 1);
+        on_host.links = vec!["http://blog.example/".into()];
+        assert_eq!(same_page(&on_ip, &on_host, &policy), Some(Pair::Same));
+        // On one host the same links are a choice.
+        let mut sorted = page("http://blog.example/list?sort=new", 200, 1, 1);
+        sorted.links = vec!["http://blog.example/list".into()];
+        let mut list = page("http://blog.example/list", 200, 1, 1);
+        list.links = vec!["http://blog.example/list?sort=new".into()];
+        assert_eq!(
+            same_page(&sorted, &list, &policy),
+            Some(Pair::Different(Apart::Offered))
+        );
     }
 }

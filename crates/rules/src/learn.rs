@@ -35,6 +35,13 @@ const MAX_REWRITE_PROBES: usize = 3;
 /// Characters that end a leading or trailing part of a URL.
 const DELIMITERS: &[u8] = b"/?&=:";
 
+/// Characters that bound a part in the middle of a path: the segment delimiter and the
+/// word separators of slugs (`/x-books/`, `-old_24/`).
+const MIDDLE_DELIMITERS: &[u8] = b"/-_.";
+
+/// Most delimiters of a path, from its start, that bound a middle part.
+const MAX_MIDDLE_CUTS: usize = 16;
+
 /// How to learn.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -110,6 +117,10 @@ pub struct Group {
 enum End {
     Leading,
     Trailing,
+    /// A part of the path between a fixed start and a fixed end: one delimiter, or one
+    /// word with the delimiters on both sides (`/a-old_1/` and `/a_1/` differ by
+    /// `-old_` and `_`).
+    Middle,
 }
 
 /// Learns candidate rules from a list of URLs (duplicates ignored).
@@ -191,6 +202,31 @@ fn envelopes<'k>(key: &'k str, opts: &Options, out: &mut Vec<(End, &'k str, u64)
             out.push((End::Trailing, &rest[j..], hash(End::Trailing, &rest[..j])));
         }
     }
+    // Middle: within the path, a delimiter alone or a word with its two delimiters
+    // varies; what comes before and after is fixed (neither empty).
+    let path_end = rest.find('?').unwrap_or(rest.len());
+    let middle: Vec<usize> = rest[..path_end]
+        .bytes()
+        .enumerate()
+        .filter(|&(i, b)| i > 0 && MIDDLE_DELIMITERS.contains(&b))
+        .map(|(i, _)| i)
+        .take(MAX_MIDDLE_CUTS)
+        .collect();
+    for (x, &i) in middle.iter().enumerate() {
+        for &j in middle[x..].iter().take(2) {
+            if j + 1 >= rest.len() {
+                continue;
+            }
+            let mut buf = Vec::with_capacity(origin.len() + rest.len() + 3);
+            buf.push(End::Middle as u8);
+            buf.extend_from_slice(origin.as_bytes());
+            buf.push(0);
+            buf.extend_from_slice(&rest.as_bytes()[..i]);
+            buf.push(0);
+            buf.extend_from_slice(&rest.as_bytes()[j + 1..]);
+            out.push((End::Middle, &rest[i..=j], xxh3_64(&buf)));
+        }
+    }
 }
 
 /// A substitution found: from, to (part ids), support, the characters seen after
@@ -245,7 +281,8 @@ fn substitutions(
         .filter(|&(_, s)| s >= opts.min_support)
         .collect();
     chosen.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    chosen.truncate(opts.max_candidates);
+    // Refinements are pruned below: keep more than the candidates wanted until then.
+    chosen.truncate(opts.max_candidates.saturating_mul(4));
     // Direction: toward the part more keys take (a trailing part that is absent is the
     // target); a rule never rewrites from nothing.
     let mut rules: FxHashMap<(u32, u32), usize> = FxHashMap::default();
@@ -277,6 +314,14 @@ fn substitutions(
                 let next = match part_text[a as usize].0 {
                     End::Leading => NextChar::of(&rest[from.len()..]),
                     End::Trailing => NextChar::End,
+                    End::Middle => {
+                        let to = part_text[b as usize].1;
+                        let Some(next) = middle_next(rest, from, to, distinct[kb as usize].0)
+                        else {
+                            continue;
+                        };
+                        next
+                    }
                 };
                 if !f.3.contains(&next) {
                     f.3.push(next);
@@ -288,15 +333,122 @@ fn substitutions(
         }
     }
     drop(buckets);
-    for (from, to, s, mut next, pairs) in found {
-        next.sort();
-        let kind = DustRuleKind::Replace {
-            from: part_text[from as usize].1.to_owned(),
-            to: part_text[to as usize].1.to_owned(),
-            next,
-        };
-        out.push(candidate(kind, s, distinct, key_ids, pairs));
+    // One rule per text: the same substitution can be seen at either end and in the
+    // middle.
+    let mut by_text: FxHashMap<(&str, &str), usize> = FxHashMap::default();
+    let mut merged: Vec<Substitution> = Vec::new();
+    for (from, to, s, next, pairs) in found {
+        let text = (part_text[from as usize].1, part_text[to as usize].1);
+        match by_text.get(&text) {
+            Some(&at) => {
+                let m = &mut merged[at];
+                m.support = m.support.max(s);
+                for n in next {
+                    if !m.next.contains(&n) {
+                        m.next.push(n);
+                    }
+                }
+                for p in pairs {
+                    if m.pairs.len() < opts.max_pairs && !m.pairs.contains(&p) {
+                        m.pairs.push(p);
+                    }
+                }
+            }
+            None => {
+                by_text.insert(text, merged.len());
+                merged.push(Substitution {
+                    from: text.0,
+                    to: text.1,
+                    support: s,
+                    next,
+                    pairs,
+                });
+            }
+        }
     }
+    // Pairs that no key pair showed in the rule's own form (a middle part that is not
+    // the first of its text) make no rule.
+    merged.retain(|m| !m.pairs.is_empty() && !m.next.is_empty());
+    let mut kept = without_generalizations(merged);
+    kept.sort_by(|a, b| b.support.cmp(&a.support).then_with(|| a.from.cmp(b.from)));
+    kept.truncate(opts.max_candidates);
+    for mut m in kept {
+        m.next.sort();
+        let kind = DustRuleKind::Replace {
+            from: m.from.to_owned(),
+            to: m.to.to_owned(),
+            next: m.next,
+        };
+        out.push(candidate(kind, m.support, distinct, key_ids, m.pairs));
+    }
+}
+
+/// A substitution the list shows, before its counts over the list.
+struct Substitution<'a> {
+    from: &'a str,
+    to: &'a str,
+    support: u32,
+    next: Vec<NextChar>,
+    pairs: Vec<(u32, u32)>,
+}
+
+/// The substitutions less those a more specific one with the same support refines
+/// (`?sort=a` → `` beside `/list/?sort=a` → `/list/`, each shown by the same pairs):
+/// the list gives no evidence for the general form outside the context every pair
+/// shares, and testing both would spend the requests twice on the same pairs.
+fn without_generalizations(subs: Vec<Substitution<'_>>) -> Vec<Substitution<'_>> {
+    let mut by_support: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
+    for (i, s) in subs.iter().enumerate() {
+        by_support.entry(s.support).or_default().push(i);
+    }
+    let mut general = vec![false; subs.len()];
+    for same in by_support.values() {
+        for &i in same {
+            for &j in same {
+                if i != j && refines(&subs[j], &subs[i]) {
+                    general[i] = true;
+                    break;
+                }
+            }
+        }
+    }
+    subs.into_iter()
+        .zip(general)
+        .filter(|(_, g)| !g)
+        .map(|(s, _)| s)
+        .collect()
+}
+
+/// Whether `specific` is `general` with context around it: `from = x + general.from +
+/// y` and `to = x + general.to + y`, with `x` or `y` not empty.
+fn refines(specific: &Substitution<'_>, general: &Substitution<'_>) -> bool {
+    refines_text((specific.from, specific.to), (general.from, general.to))
+}
+
+/// [`refines`] on `(from, to)` texts.
+fn refines_text((f, t): (&str, &str), (gf, gt): (&str, &str)) -> bool {
+    if f.len() <= gf.len() || f.len() - gf.len() + gt.len() != t.len() {
+        return false;
+    }
+    f.match_indices(gf).any(|(at, _)| {
+        let (x, y) = (&f[..at], &f[at + gf.len()..]);
+        t.starts_with(x) && t.ends_with(y) && &t[x.len()..t.len() - y.len()] == gt
+    })
+}
+
+/// For a middle part `from` of `rest` (a key's path and query) that `to` replaces to
+/// give `other` (the other key of the pair): the kind of character after it, when its
+/// first occurrence is the one replaced (the rule rewrites the first occurrence, so a
+/// pair whose part comes later is not the rule's).
+fn middle_next(rest: &str, from: &str, to: &str, other: &str) -> Option<NextChar> {
+    let at = rest.find(from)?;
+    let after = &rest[at + from.len()..];
+    let other = &other[split(other).origin_end..];
+    (other.len() == at + to.len() + after.len()
+        && other.starts_with(&rest[..at])
+        && other[at..].starts_with(to)
+        && other.ends_with(after))
+    .then(|| NextChar::of(after))
 }
 
 /// Parameters that do not change the page, by two kinds of evidence: removing the
@@ -328,6 +480,10 @@ fn parameters(
         buckets: FxHashMap<u64, (u64, u32, u32)>,
     }
     let mut found: FxHashMap<&str, Evidence> = FxHashMap::default();
+    // One value of a parameter whose removal gives another key: `(from, to)` of its
+    // substitution, its support, the kinds of character after it and its pairs.
+    type Value = (u32, Vec<NextChar>, Vec<(u32, u32)>);
+    let mut values: FxHashMap<(String, String), Value> = FxHashMap::default();
     for &(key, url) in distinct {
         let Some(query) = split(key).query else {
             continue;
@@ -363,6 +519,28 @@ fn parameters(
                 e.support += 1;
                 let new_context = e.contexts.insert(context);
                 keep(e, (url, distinct[k as usize].1), new_context);
+                // The one value too: `?page=1` may be the page without `page` while
+                // `?page=2` is not.
+                let components: Vec<&str> = params(query).map(|(_, c)| c).collect();
+                if components.iter().filter(|c| param_name(c) == name).count() == 1 {
+                    let at = components.iter().position(|c| *c == component).unwrap_or(0);
+                    let (from, to) = match (at, components.len()) {
+                        (_, 1) => (format!("?{component}"), String::new()),
+                        (0, _) => (format!("?{component}&"), "?".to_owned()),
+                        _ => (format!("&{component}"), String::new()),
+                    };
+                    let next = key
+                        .find(from.as_str())
+                        .map_or(NextChar::End, |i| NextChar::of(&key[i + from.len()..]));
+                    let v = values.entry((from, to)).or_default();
+                    v.0 += 1;
+                    if !v.1.contains(&next) {
+                        v.1.push(next);
+                    }
+                    if v.2.len() < opts.max_pairs {
+                        v.2.push((url, distinct[k as usize].1));
+                    }
+                }
             }
             let value = xxh3_64(component.as_bytes());
             let bucket = e
@@ -415,6 +593,50 @@ fn parameters(
         cand.rewrite_probes = probes;
         out.push(cand);
     }
+    // A value whose removal joins fewer keys than its parameter's does is a rule of its
+    // own (`?page=1` → ``); with the same support it is the parameter's rule again.
+    let mut values: Vec<((String, String), Value)> = values
+        .into_iter()
+        .filter(|(_, v)| v.0 >= opts.min_support)
+        .collect();
+    values.sort_by(|a, b| b.1.0.cmp(&a.1.0).then_with(|| a.0.cmp(&b.0)));
+    values.truncate(opts.max_candidates);
+    for ((from, to), (support, mut next, pairs)) in values {
+        let name = param_name(from.trim_start_matches(['?', '&']).trim_end_matches('&'));
+        if parameter_support(out, name) == Some(support) {
+            continue;
+        }
+        next.sort();
+        let kind = DustRuleKind::Replace { from, to, next };
+        // A substitution seen in a context every pair shares is the same rule, kept in
+        // its specific form (see `without_generalizations`).
+        let DustRuleKind::Replace { from, to, .. } = &kind else {
+            continue;
+        };
+        let id = DustRule::new(kind.clone()).id;
+        if out.iter().any(|c| {
+            c.rule.id == id
+                || (c.rule.support == support
+                    && matches!(&c.rule.kind, DustRuleKind::Replace { from: f, to: t, .. }
+                        if refines_text((f, t), (from, to))))
+        }) {
+            continue;
+        }
+        out.push(candidate(kind, support, distinct, key_ids, pairs));
+    }
+}
+
+/// The name of a query component `name=value`.
+fn param_name(component: &str) -> &str {
+    component.split_once('=').map_or(component, |(n, _)| n)
+}
+
+/// The support of the candidate that drops parameter `name`, if any.
+fn parameter_support(candidates: &[Candidate], name: &str) -> Option<u32> {
+    candidates.iter().find_map(|c| match &c.rule.kind {
+        DustRuleKind::DropParam { name: n } if n == name => Some(c.rule.support),
+        _ => None,
+    })
 }
 
 /// `url` without the query parameter `name` (every occurrence), or `None` when its
@@ -459,9 +681,9 @@ fn host_aliases(
         }
         for &(a, ua) in members {
             for &(b, ub) in members {
-                let (na, nb) = (origins[a], origins[b]);
-                // Toward the origin with more keys (then the shorter name).
-                if a == b || na > nb || (na == nb && a.len() <= b.len()) {
+                // Toward the origin with more keys, then a host name rather than an IP
+                // address, then the shorter name.
+                if a == b || origin_rank(a, origins[a]) <= origin_rank(b, origins[b]) {
                     continue;
                 }
                 let e = pairs.entry((a, b)).or_default();
@@ -484,6 +706,15 @@ fn host_aliases(
         };
         out.push(candidate(kind, s, distinct, key_ids, list));
     }
+}
+
+/// How much an origin is the form a host alias rule rewrites to (smaller: more): most
+/// keys first, then a host name before an IP address, then the shorter, then the first
+/// in order. Two origins never rank the same.
+fn origin_rank(origin: &str, keys: u32) -> (std::cmp::Reverse<u32>, bool, usize, &str) {
+    let host = split(origin).host;
+    let ip = host.starts_with('[') || host.parse::<std::net::Ipv4Addr>().is_ok();
+    (std::cmp::Reverse(keys), ip, origin.len(), origin)
 }
 
 /// A candidate with the list's counts: how many keys it rewrites and how many of the
@@ -573,27 +804,87 @@ pub fn rewrite(key: &str, rules: &[&DustRule]) -> String {
     current
 }
 
+/// Whether `rules` already join every pair of `candidate` (the candidate is a
+/// composition of them, such as `/a/x` → `/b` beside `/a/` → `/b/` and `/x` → ``):
+/// confirming it would group nothing more on its evidence, so it is not worth a request.
+/// A candidate without pairs is never explained.
+pub fn explained(learned: &Learned, candidate: &Candidate, rules: &[&DustRule]) -> bool {
+    let key = |i: u32| learned.keys.get(i as usize).and_then(Option::as_deref);
+    !rules.is_empty()
+        && !candidate.pairs.is_empty()
+        && candidate
+            .pairs
+            .iter()
+            .all(|&(a, b)| match (key(a), key(b)) {
+                (Some(a), Some(b)) => rewrite(a, rules) == rewrite(b, rules),
+                _ => false,
+            })
+}
+
 /// The list's equivalence groups under `rules` (and the policy the keys were made
-/// with), largest first; URLs without a key are left out.
+/// with), largest first; URLs without a key are left out. Two keys are in one group when
+/// rewriting them until no rule applies gives one form, or when one rule rewrites one
+/// into the other or both into one URL: rules that overlap (`/page/1/` → `/` and
+/// `/page/1/` → `/page/1`) join what each of them joins. A group is named by the
+/// smallest form its members rewrite to.
 pub fn group(learned: &Learned, rules: &[&DustRule]) -> Vec<Group> {
-    let mut forms: FxHashMap<String, String> = FxHashMap::default();
-    let mut groups: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+    let mut ids: FxHashMap<String, u32> = FxHashMap::default();
+    let mut parent: Vec<u32> = Vec::new();
+    fn id(s: &str, ids: &mut FxHashMap<String, u32>, parent: &mut Vec<u32>) -> u32 {
+        if let Some(&i) = ids.get(s) {
+            return i;
+        }
+        let i = parent.len() as u32;
+        parent.push(i);
+        ids.insert(s.to_owned(), i);
+        i
+    }
+    fn root(parent: &mut [u32], mut i: u32) -> u32 {
+        while parent[i as usize] != i {
+            let up = parent[parent[i as usize] as usize];
+            parent[i as usize] = up;
+            i = up;
+        }
+        i
+    }
+    fn union(parent: &mut [u32], a: u32, b: u32) {
+        let (ra, rb) = (root(parent, a), root(parent, b));
+        if ra != rb {
+            parent[ra.max(rb) as usize] = ra.min(rb);
+        }
+    }
+    let mut forms: FxHashMap<&str, String> = FxHashMap::default();
+    for key in learned.keys.iter().flatten() {
+        if forms.contains_key(key.as_str()) {
+            continue;
+        }
+        let k = id(key, &mut ids, &mut parent);
+        let form = rewrite(key, rules);
+        let f = id(&form, &mut ids, &mut parent);
+        union(&mut parent, k, f);
+        for r in rules {
+            if let Some(x) = r.apply(key) {
+                let x = id(&x, &mut ids, &mut parent);
+                union(&mut parent, k, x);
+            }
+        }
+        forms.insert(key.as_str(), form);
+    }
+    let mut groups: FxHashMap<u32, Group> = FxHashMap::default();
     for (i, key) in learned.keys.iter().enumerate() {
         let Some(key) = key else { continue };
-        let form = match forms.get(key) {
-            Some(f) => f.clone(),
-            None => {
-                let f = rewrite(key, rules);
-                forms.insert(key.clone(), f.clone());
-                f
-            }
-        };
-        groups.entry(form).or_default().push(i as u32);
+        let r = root(&mut parent, ids[key.as_str()]);
+        let form = &forms[key.as_str()];
+        let g = groups.entry(r).or_insert_with(|| Group {
+            canonical: form.clone(),
+            members: Vec::new(),
+        });
+        if *form < g.canonical {
+            g.canonical = form.clone();
+        }
+        g.members.push(i as u32);
     }
-    let mut out: Vec<Group> = groups
-        .into_iter()
-        .map(|(canonical, members)| Group { canonical, members })
-        .collect();
+    let mut out: Vec<Group> = groups.into_values().collect();
     out.sort_by(|a, b| {
         b.members
             .len()

@@ -150,3 +150,188 @@ fn a_parameter_never_seen_absent_is_probed_without_it() {
         .expect("an s candidate");
     assert!(s.rewrite_probes.is_empty());
 }
+
+/// A shop whose products answer under any slug before the id: the list holds an old
+/// slug of each (`-old` inserted before the id) and a category under a second parent.
+fn slug_list() -> Vec<String> {
+    let mut urls = Vec::new();
+    for k in 1..=12 {
+        let slug = format!(
+            "walking-the-{}-river-{k:03}",
+            ["red", "green", "blue"][k % 3]
+        );
+        urls.push(format!("https://shop.test/catalogue/{slug}_{k}/"));
+        urls.push(format!("https://shop.test/catalogue/{slug}-old_{k}/"));
+        urls.push(format!("https://shop.test/catalogue/{slug}_{k}/reviews/"));
+    }
+    for c in ["books", "gear", "gifts", "maps"] {
+        urls.push(format!("https://shop.test/catalogue/category/{c}_1/"));
+        urls.push(format!("https://shop.test/catalogue/category/x-{c}_1/"));
+    }
+    urls
+}
+
+#[test]
+fn a_word_inserted_in_the_middle_of_a_path_is_a_substitution() {
+    let l = learn(slug_list(), &Options::default());
+    let ids = ids(&l);
+    assert!(ids.contains(&"replace:-old_=>_"), "{ids:#?}");
+    assert!(ids.contains(&"replace:/x-=>/"), "{ids:#?}");
+    let old = l
+        .candidates
+        .iter()
+        .find(|c| c.rule.id == "replace:-old_=>_")
+        .unwrap();
+    assert_eq!(old.rule.support, 12);
+    // The rule rewrites each old slug to its product, and its pairs are such.
+    for &(a, b) in &old.pairs {
+        let (a, b) = (&l.urls[a as usize], &l.urls[b as usize]);
+        assert!(a.contains("-old_"), "{a}");
+        assert_eq!(old.rule.apply(a).as_deref(), Some(b.as_str()));
+    }
+    assert_eq!(old.rule.precision, 1.0);
+    // Different products share no middle part: no rule between two slugs.
+    assert!(
+        !ids.iter()
+            .any(|i| i.contains("-red-") || i.contains("-green-")),
+        "{ids:#?}"
+    );
+}
+
+#[test]
+fn a_rule_with_the_support_of_a_more_specific_one_is_not_a_second_candidate() {
+    // The default order of each product's reviews: `/reviews/?sort=score` and
+    // `/reviews/`. `?sort=score` → `` shows the same pairs as `/reviews/?sort=score` →
+    // `/reviews/`: one candidate, the specific one.
+    let mut urls = Vec::new();
+    for k in 0..10 {
+        urls.push(format!("https://shop.test/p/{k}/reviews/"));
+        urls.push(format!("https://shop.test/p/{k}/reviews/?sort=score"));
+    }
+    let l = learn(urls, &Options::default());
+    let ids = ids(&l);
+    let sort: Vec<&&str> = ids.iter().filter(|i| i.contains("sort=score")).collect();
+    assert_eq!(sort.len(), 1, "{ids:#?}");
+    assert!(
+        ids.contains(&"replace:/reviews/?sort=score=>/reviews/"),
+        "{ids:#?}"
+    );
+    // A more specific rule with less support than the general one is kept beside it.
+    let mut urls = Vec::new();
+    for k in 0..10 {
+        urls.push(format!("https://shop.test/p/{k}/reviews/"));
+        urls.push(format!("https://shop.test/p/{k}/reviews/?sort=score"));
+        if k < 5 {
+            urls.push(format!("https://shop.test/c/{k}/"));
+            urls.push(format!("https://shop.test/c/{k}/?sort=score"));
+        }
+    }
+    let l = learn(urls, &Options::default());
+    let both = super::tests::ids(&l);
+    assert!(
+        both.contains(&"replace:/reviews/?sort=score=>/reviews/"),
+        "{both:#?}"
+    );
+    assert!(both.contains(&"replace:/?sort=score=>/"), "{both:#?}");
+}
+
+#[test]
+fn a_candidate_the_confirmed_rules_compose_is_explained() {
+    // Three forms of each page: `/p/N`, `/p/N/amp` and `/p/N/print`. `/print` → `/amp`
+    // is a candidate too, but the two rules to the plain form join its pairs.
+    let mut urls = Vec::new();
+    for k in 0..6 {
+        for tail in ["", "/amp", "/print"] {
+            urls.push(format!("https://s.test/p/{k}{tail}"));
+        }
+    }
+    let l = learn(urls, &Options::default());
+    let ids = ids(&l);
+    let find = |id: &str| {
+        l.candidates
+            .iter()
+            .find(|c| c.rule.id == id)
+            .unwrap_or_else(|| panic!("{id} in {ids:#?}"))
+    };
+    let amp = find("replace:/amp=>");
+    let print = find("replace:/print=>");
+    let composed = find("replace:/print=>/amp");
+    assert!(explained(&l, composed, &[&amp.rule, &print.rule]));
+    // One of the two alone does not join its pairs, and no rule explains nothing.
+    assert!(!explained(&l, composed, &[&amp.rule]));
+    assert!(!explained(&l, composed, &[&print.rule]));
+    assert!(!explained(&l, amp, &[]));
+    assert!(!explained(&l, amp, &[&print.rule]));
+}
+
+#[test]
+fn rules_that_overlap_join_what_each_of_them_joins() {
+    // A listing's first page under `LIST/page/1/` (a meta refresh to `LIST/`), and the
+    // slash-less forms of both: `/page/1/` → `/` and `/page/1/` → `/page/1` both hold,
+    // and the slash rule joins `LIST/` with `LIST`.
+    let mut urls = Vec::new();
+    for t in ["maps", "rivers", "towns", "roads"] {
+        urls.push(format!("https://s.test/tags/{t}/"));
+        urls.push(format!("https://s.test/tags/{t}"));
+        urls.push(format!("https://s.test/tags/{t}/page/1/"));
+        urls.push(format!("https://s.test/tags/{t}/page/1"));
+    }
+    let l = learn(urls, &Options::default());
+    let rule = |from: &str, to: &str| {
+        DustRule::new(DustRuleKind::Replace {
+            from: from.into(),
+            to: to.into(),
+            next: vec![NextChar::End],
+        })
+    };
+    let (first, slash, page) = (
+        rule("/page/1/", "/"),
+        rule("/", ""),
+        rule("/page/1/", "/page/1"),
+    );
+    let groups = group(&l, &[&page, &first, &slash]);
+    assert_eq!(groups.len(), 4, "{groups:#?}");
+    assert!(groups.iter().all(|g| g.members.len() == 4), "{groups:#?}");
+    assert!(
+        groups
+            .iter()
+            .any(|g| g.canonical == "https://s.test/tags/maps"),
+        "{groups:#?}"
+    );
+}
+
+#[test]
+fn a_host_and_its_ip_address_serving_the_same_paths_are_a_host_alias() {
+    // As many URLs under each origin, and names of one length: the alias still has one
+    // direction, toward the host name.
+    let mut urls = Vec::new();
+    for k in 0..8 {
+        urls.push(format!("http://localhost:8080/p/{k}"));
+        urls.push(format!("http://127.0.0.1:8080/p/{k}"));
+    }
+    let l = learn(urls, &Options::default());
+    let ids = ids(&l);
+    assert!(
+        ids.contains(&"host:http://127.0.0.1:8080=>http://localhost:8080"),
+        "{ids:#?}"
+    );
+    assert!(
+        !ids.iter().any(|i| i.starts_with("host:http://localhost")),
+        "{ids:#?}"
+    );
+    // A twin with fewer URLs goes to the host with more, whatever their names (the seo
+    // preset already joins `www.` and the bare host).
+    let mut urls = Vec::new();
+    for k in 0..8 {
+        urls.push(format!("https://shop.example.test/p/{k}"));
+        if k < 5 {
+            urls.push(format!("https://m.test/p/{k}"));
+        }
+    }
+    let l = learn(urls, &Options::default());
+    let ids = super::tests::ids(&l);
+    assert!(
+        ids.contains(&"host:https://m.test=>https://shop.example.test"),
+        "{ids:#?}"
+    );
+}
