@@ -629,19 +629,20 @@ fn same_page(a: &SampleFetch, b: &SampleFetch, policy: &Policy) -> Option<Pair> 
     if !ok(a) || !ok(b) {
         return None;
     }
-    if a.text_hash? != b.text_hash? {
-        let close = match (a.simhash, b.simhash) {
-            // Decisively different as the analysis says of two pages without text blocks.
-            (Some(x), Some(y)) => {
-                (x ^ y).count_ones() <= audit::AnalysisConfig::default().different_distance
-            }
-            _ => false,
-        };
-        return Some(if close {
-            Pair::Close
-        } else {
-            Pair::Different(Apart::Text)
-        });
+    // The texts compared as the crawl's own rules compare them (samples carry no text
+    // blocks, so no sort order is told apart here).
+    let text = |f: &SampleFetch| {
+        f.text_hash.map(|hash| crawl::same_page::Text {
+            hash,
+            simhash: f.simhash,
+            blocks: None,
+            canonical: None,
+        })
+    };
+    match crawl::same_page::text_pair(text(a)?, text(b)?) {
+        crawl::same_page::Pair::Same => {}
+        crawl::same_page::Pair::Close => return Some(Pair::Close),
+        crawl::same_page::Pair::Different => return Some(Pair::Different(Apart::Text)),
     }
     let (Some(ka), Some(kb)) = (key(&a.url), key(&b.url)) else {
         return Some(Pair::Same);

@@ -7,12 +7,16 @@
 //!
 //! Pairs are judged as `dustpan learn` judges its samples ([`crate::same_page`]): one
 //! page (identical visible text), a little apart (a form, a counter: a reply-to-comment
-//! page whose reply form names the comment) or decisively two pages. A rule is
-//! confirmed on [`MIN_AGREEING`] pairs of fetched pages with none decisively different.
-//! A verification sample decisively different from its predicted twin is a wrong
-//! prediction: the rule is dropped at once. A sample a little apart is no wrong
-//! prediction; it is what a rule confirmed on such pairs predicts, and a miss for a rule
-//! confirmed on identical pages only, which [`MAX_MISSES`] misses drop.
+//! page whose reply form names the comment) or decisively two pages. A pair a little
+//! apart counts as one page only when one of the two names the other as its canonical
+//! (the site's own word; an old revision of a wiki page reads a little apart from the
+//! article too, and names nothing): without it, it confirms nothing. A rule is
+//! confirmed on [`MIN_AGREEING`] pairs of fetched pages that are one page, with none
+//! decisively different. A verification sample decisively different from its predicted
+//! twin is a wrong prediction: the rule is dropped at once. A sample a little apart
+//! with a canonical is what a rule confirmed on such pairs predicts (and a miss for a
+//! rule confirmed on identical pages only); without one it is a miss; [`MAX_MISSES`]
+//! misses drop a rule.
 //!
 //! Rules are learned from the fetched URLs with [`rules::learn::learn`] (the envelopes of a URL
 //! list), and confirmed on the text of pages already fetched, never on extra requests.
@@ -27,7 +31,7 @@ use canon::Policy;
 use rules::{DustRule, RuleStatus};
 use rustc_hash::FxHashMap;
 
-use crate::same_page::{Pair, Text, text_pair};
+use crate::same_page::{Pair, Text, declared_one, text_pair};
 
 /// Fetched pages before the first learning round.
 const FIRST_ROUND: usize = 100;
@@ -131,14 +135,18 @@ impl OnlineDust {
     /// predict it to duplicate a fetched page (a verification sample, or a page fetched
     /// before the rule was confirmed), and learns when the fetched pages reach the next
     /// round.
-    pub(crate) fn observe(&self, url: &str, text: Text) -> Changes {
+    pub(crate) fn observe(&self, url: &str, mut text: Text, canonical: Option<&str>) -> Changes {
         let Ok(key) = canon::equivalence_key(url, &self.policy) else {
             return Changes::default();
         };
+        text.canonical = canonical
+            .and_then(|c| canon::equivalence_key(c, &self.policy).ok())
+            .map(|k| crate::same_page::key_hash(&k));
         let mut changes = Changes::default();
         let mut inner = self.lock();
         let mut verdicts = Vec::new();
         for (k, l) in inner.rules.iter().enumerate() {
+            let mut close_without_canonical = false;
             if !l.active {
                 continue;
             }
@@ -146,10 +154,17 @@ impl OnlineDust {
                 && twin != key
                 && let Some(&t) = inner.pages.get(&twin)
             {
-                verdicts.push((k, text_pair(text, t)));
+                let mut verdict = text_pair(text, t);
+                // A little apart counts as one page only where one names the other as
+                // its canonical; otherwise it is a miss.
+                if verdict == Pair::Close && !declared_one(text, &key, t, &twin) {
+                    verdict = Pair::Different;
+                    close_without_canonical = true;
+                }
+                verdicts.push((k, verdict, close_without_canonical));
             }
         }
-        for (k, verdict) in verdicts {
+        for (k, verdict, unproven) in verdicts {
             let inner = &mut *inner;
             let learned = &mut inner.rules[k];
             let drop = match verdict {
@@ -163,6 +178,13 @@ impl OnlineDust {
                     if learned.basis == Pair::Same {
                         learned.misses += 1;
                     }
+                    learned.misses >= MAX_MISSES
+                }
+                // Close without a canonical: a miss, not a wrong prediction.
+                Pair::Different if unproven => {
+                    inner.counts.verified += 1;
+                    inner.counts.close += 1;
+                    learned.misses += 1;
                     learned.misses >= MAX_MISSES
                 }
                 Pair::Different => {
@@ -209,10 +231,14 @@ impl OnlineDust {
                         .and_then(|k| inner.pages.get(k))
                         .copied()
                 };
+                let key = |i: u32| learned.keys[i as usize].as_deref().unwrap_or("");
                 if let (Some(x), Some(y)) = (fingerprint(a), fingerprint(b)) {
                     match text_pair(x, y) {
                         Pair::Same => same += 1,
-                        Pair::Close => close += 1,
+                        // A little apart confirms only with the site's canonical saying
+                        // so; without it the pair says nothing either way.
+                        Pair::Close if declared_one(x, key(a), y, key(b)) => close += 1,
+                        Pair::Close => {}
                         Pair::Different => differ += 1,
                     }
                 }
@@ -284,11 +310,23 @@ mod tests {
             hash,
             simhash,
             blocks: None,
+            canonical: None,
         }
     }
 
     fn see(dust: &OnlineDust, url: &str, hash: u64, simhash: Option<u64>) -> Changes {
-        dust.observe(url, text(hash, simhash))
+        dust.observe(url, text(hash, simhash), None)
+    }
+
+    /// [`see`] a page whose canonical link names `canonical`.
+    fn see_declaring(
+        dust: &OnlineDust,
+        url: &str,
+        hash: u64,
+        simhash: Option<u64>,
+        canonical: &str,
+    ) -> Changes {
+        dust.observe(url, text(hash, simhash), Some(canonical))
     }
 
     fn page(k: u64) -> (u64, Option<u64>) {
@@ -347,15 +385,17 @@ mod tests {
         for k in 0..80u64 {
             let (h, s) = page(k);
             confirmed.extend(see(&dust, &format!("https://s.test/post/{k}"), h, s).confirmed);
-            // The reply form names the comment: the text differs by a few words.
+            // The reply form names the comment: the text differs by a few words, and
+            // the page names the post as its canonical.
             for c in 0..2u64 {
                 let reply = s.map(|s| s ^ (1 << c));
                 confirmed.extend(
-                    see(
+                    see_declaring(
                         &dust,
                         &format!("https://s.test/post/{k}?replytocom={}", 10 * k + c),
                         h ^ (c + 1),
                         reply,
+                        &format!("https://s.test/post/{k}"),
                     )
                     .confirmed,
                 );
@@ -364,11 +404,12 @@ mod tests {
         let ids: Vec<&str> = confirmed.iter().map(|r| r.id.as_str()).collect();
         assert!(ids.contains(&"drop_param:replytocom"), "{ids:?}");
         let (h, s) = page(3);
-        let changes = see(
+        let changes = see_declaring(
             &dust,
             "https://s.test/post/3?replytocom=999",
             h ^ 7,
             s.map(|s| s ^ 0b11),
+            "https://s.test/post/3",
         );
         assert!(changes.dropped.is_empty(), "{changes:?}");
         let counts = dust.counts();
@@ -379,6 +420,31 @@ mod tests {
         let changes = see(&dust, "https://s.test/post/4?replytocom=998", h9, s9);
         assert_eq!(changes.dropped, ["drop_param:replytocom"]);
         assert_eq!(dust.counts().wrong, 1);
+    }
+
+    /// A wiki's revisions: each reads a little apart from its article (the revision
+    /// box) and names no canonical. Texts a little apart are not the site saying the
+    /// pages are one: nothing is confirmed.
+    #[test]
+    fn pages_a_little_apart_without_a_canonical_confirm_nothing() {
+        let dust = OnlineDust::new(Policy::seo(), Vec::new());
+        let mut confirmed = Vec::new();
+        for k in 0..120u64 {
+            let (h, s) = page(k);
+            confirmed
+                .extend(see(&dust, &format!("https://w.test/wiki?title=A{k}"), h, s).confirmed);
+            confirmed.extend(
+                see(
+                    &dust,
+                    &format!("https://w.test/wiki?title=A{k}&oldid={}", 500 + k),
+                    h ^ 1,
+                    s.map(|s| s ^ 0b101),
+                )
+                .confirmed,
+            );
+        }
+        let ids: Vec<&str> = confirmed.iter().map(|r| r.id.as_str()).collect();
+        assert!(!ids.iter().any(|id| id.contains("oldid")), "{ids:?}");
     }
 
     #[test]

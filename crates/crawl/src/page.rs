@@ -719,8 +719,17 @@ fn html(
             hash: page.text_hash,
             simhash: Some(page.simhash),
             blocks: Some(crate::same_page::blocks_order(&page.blocks)),
+            canonical: None,
         };
-        let changes = dust.observe(url.as_str(), text);
+        // The page's canonical link element in <head>, resolved.
+        let canonical = page.canonicals.iter().find(|c| c.in_head).and_then(|c| {
+            canon::resolve(
+                &canon::document_base(url, page.base_href.as_deref()),
+                &c.href,
+            )
+            .ok()
+        });
+        let changes = dust.observe(url.as_str(), text, canonical.as_ref().map(url::Url::as_str));
         if !changes.confirmed.is_empty() || !changes.dropped.is_empty() {
             let mut frontier = ctx.lock_frontier();
             frontier.add_dust_rules(changes.confirmed);

@@ -216,6 +216,7 @@ async fn the_fixture_s_reply_to_comment_links_are_learned_and_mostly_skipped_wit
                 hash: f.text_hash?,
                 simhash: f.simhash,
                 blocks: None,
+                canonical: None,
             })
         }
     };

@@ -179,7 +179,8 @@ fn prose(k: usize, words: usize) -> String {
 
 /// The blog: `/` links the first posts; post K links the next three and carries its
 /// comments, each with a reply link `?replytocom=ID`. The reply page is the post with the
-/// reply form's heading "Reply to NAME" (and a cancel link) instead of "Leave a reply".
+/// reply form's heading "Reply to NAME" (and a cancel link) instead of "Leave a reply",
+/// and names the post as its canonical, as a blog CMS writes it on every post.
 fn blog(r: &Request) -> Reply {
     let (path, query) = r.path.split_once('?').unwrap_or((&r.path, ""));
     let next = |from: usize| {
@@ -224,7 +225,7 @@ fn blog(r: &Request) -> Reply {
             },
         );
     Reply::html(format!(
-        "<html><head><title>Post {k}</title></head><body><main><h1>Post {k}</h1><p>{}</p>\
+        "<html><head><title>Post {k}</title><link rel=\"canonical\" href=\"/post/{k}\"></head><body><main><h1>Post {k}</h1><p>{}</p>\
          <ol>{comments}</ol><div id=\"respond\"><h3>{heading}</h3><form method=\"post\" \
          action=\"/comment\"><textarea name=\"comment\"></textarea><button>Post comment</button>\
          </form></div><ul>{}</ul></main></body></html>",
