@@ -13,5 +13,8 @@ export default defineConfig({
     environment: "jsdom",
     include: ["tests/**/*.test.ts"],
     setupFiles: ["tests/setup.ts"],
+    // A guard against a test that hangs, not a speed check: a table scrolled through
+    // 90,000 rows takes a few seconds on a busy 2-core machine, more than the default 5.
+    testTimeout: 30_000,
   },
 });
