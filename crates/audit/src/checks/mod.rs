@@ -69,19 +69,9 @@ pub enum KeptLink {
     DeclaredCanonical,
     /// The link is a control, not a reference: a sort or filter parameter, or a
     /// reply, log-in, basket or add-to-cart link (a link to page 1 of a list is a
-    /// reference: it may name the list's own URL). Changing it would
-    /// break what it does.
+    /// reference: it may name the list's own URL). Changing it would break what it
+    /// does.
     Control,
-}
-
-impl KeptLink {
-    /// Why, in words.
-    pub fn reason(self) -> &'static str {
-        match self {
-            KeptLink::DeclaredCanonical => "the page linked to declares this URL its canonical",
-            KeptLink::Control => "the link is a control (sort, filter, reply, log-in or basket)",
-        }
-    }
 }
 
 /// A query parameter or last path segment that names an action of the site (reply
