@@ -423,7 +423,7 @@ impl TreeSink for Sink {
         let attrs = if kind.keeps_attrs() {
             attrs
         } else if kind == Kind::Block {
-            // A block keeps only a class naming it a CMS widget (see `is_widget`).
+            // A block keeps only a class naming it a CMS widget (`is_widget_class`).
             attrs.into_iter().filter(is_widget_class).collect()
         } else {
             Vec::new()

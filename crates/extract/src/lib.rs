@@ -813,8 +813,7 @@ impl<'a> Walker<'a> {
             }
             Kind::Block => {
                 // A CMS widget (`<section class="widget …">`) is the sidebar's, whatever
-                // element holds it.
-                // (Blocks keep their class only when it names a widget.)
+                // element holds it (blocks keep their class only when it names a widget).
                 if self.in_open_region() && self.attr(node, &local_name!("class")).is_some() {
                     self.regions.push((node, LinkRegion::Sidebar));
                 }
