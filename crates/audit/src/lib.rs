@@ -372,16 +372,13 @@ pub fn analyse(input: &AuditInput, config: &AnalysisConfig) -> Analysis {
     let url_variants = probes::analyse(&site, &clusters);
     let (findings, duplicate_values, kept_links) = {
         let mut cx = checks::Ctx::new(&site, &clusters, &graph, &mined, &keys);
-        let mut linked: Vec<u32> = input
-            .links
-            .iter()
-            .filter_map(|l| site.idx(l.to?))
-            .filter(|&i| clusters.preferred_of(i) != i)
-            .collect();
-        linked.sort_unstable();
-        linked.dedup();
-        let kept_links = linked
-            .into_iter()
+        // URLs some link points at (a byte per URL, not a list of the links).
+        let mut linked = vec![false; site.n];
+        for i in input.links.iter().filter_map(|l| site.idx(l.to?)) {
+            linked[i as usize] = true;
+        }
+        let kept_links = (0..site.n as u32)
+            .filter(|&i| linked[i as usize] && clusters.preferred_of(i) != i)
             .filter_map(|i| Some((site.id(i), cx.kept_link(i)?)))
             .collect();
         let mut findings = checks::run(&cx);
