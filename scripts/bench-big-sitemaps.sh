@@ -6,6 +6,8 @@
 # built in release. Not part of CI (minutes and gigabytes).
 #
 #   bash scripts/bench-big-sitemaps.sh [PAGES]      # PAGES defaults to 5000000
+#   BENCH_BIN=DIR bash scripts/bench-big-sitemaps.sh  # use DIR's dustpan and
+#                                                     # dustpan-fixture, no build
 #
 # Default settings (--max-urls 50000, --max-db-bytes 2 GiB) but the --resolve overrides
 # and the fixture's CA. Prints what the audit printed, then its wall seconds, peak RSS,
@@ -23,11 +25,15 @@ if ! [[ $pages =~ ^[0-9]+$ ]] || ((pages < 1)); then
 fi
 budget=$((2 << 30))
 
-echo "==> cargo build --release (dustpan, dustpan-fixture)" >&2
-cargo build --release --locked -p dustpan -p fixture --bin dustpan --bin dustpan-fixture >&2
-target_dir=$(cargo metadata --format-version 1 --no-deps --locked |
-    sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
-bin="${target_dir:-target}/release"
+if [[ -n ${BENCH_BIN:-} ]]; then
+    bin=$BENCH_BIN
+else
+    echo "==> cargo build --release (dustpan, dustpan-fixture)" >&2
+    cargo build --release --locked -p dustpan -p fixture --bin dustpan --bin dustpan-fixture >&2
+    target_dir=$(cargo metadata --format-version 1 --no-deps --locked |
+        sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+    bin="${target_dir:-target}/release"
+fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dustpan-bench.XXXXXX")
 fixture_pid=
@@ -67,7 +73,6 @@ db="$tmp/bench.sqlite"
 audit=("$bin/dustpan" audit https://example.test/ --db "$db" "${resolve[@]}" --ca-cert "$tmp/ca.pem" -q)
 echo "==> ${audit[*]}" >&2
 
-disk() { cat "$db" "$db-wal" 2>/dev/null | wc -c || echo 0; }
 start_ns=$(date +%s%N)
 "${audit[@]}" >"$tmp/audit.txt" &
 pid=$!
@@ -76,7 +81,8 @@ peak_disk=0
 while kill -0 "$pid" 2>/dev/null; do
     hwm=$(sed -n 's/^VmHWM:\s*\([0-9]*\) kB/\1/p' "/proc/$pid/status" 2>/dev/null || true)
     [[ -n $hwm ]] && ((hwm > rss_kib)) && rss_kib=$hwm
-    size=$(stat -c %s "$db" "$db-wal" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
+    # Before the audit creates them, neither file exists: stat fails (pipefail).
+    size=$({ stat -c %s "$db" "$db-wal" 2>/dev/null || true; } | awk '{ s += $1 } END { print s + 0 }')
     ((size > peak_disk)) && peak_disk=$size
     sleep 0.2
 done
@@ -85,7 +91,7 @@ wait "$pid" || status=$?
 end_ns=$(date +%s%N)
 cat "$tmp/audit.txt"
 fetched=$(sed -n 's/^  Pages *\([0-9]*\) fetched.*/\1/p' "$tmp/audit.txt")
-end_disk=$(stat -c %s "$db" "$db-wal" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
+end_disk=$({ stat -c %s "$db" "$db-wal" 2>/dev/null || true; } | awk '{ s += $1 } END { print s + 0 }')
 
 awk -v pages="$pages" -v fetched="${fetched:-0}" -v ns=$((end_ns - start_ns)) -v rss="$rss_kib" \
     -v peak="$peak_disk" -v end="$end_disk" -v budget="$budget" 'BEGIN {

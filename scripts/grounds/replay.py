@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Replay the server rules of a proving-ground audit in a real nginx before trusting them.
 
-    python3 scripts/grounds/replay.py --truth scripts/GROUND/truth.py --state STATE \
+    python3 scripts/grounds/replay.py (--truth scripts/GROUND/truth.py | --urls FILE) --state STATE \
         --export RUN/export --upstream http://127.0.0.1:PORT \
-        (--root DIR | --proxy) [--server nginx|apache|htaccess] [--port 8799]
+        (--root DIR | --proxy) [--server nginx|apache|htaccess] [--port 8799] [--baseline]
 
 Writes STATE/replay-SERVER/: a private server on 127.0.0.1:--port (loopback only) that
 serves the ground as its own server does (the same document root, or a reverse proxy to
@@ -20,7 +20,8 @@ files say to paste them:
             `.htaccess` ends with the front controller that proxies to --upstream).
 
 The server's own check (`nginx -t`, `apache2 -t`) must accept the result. Then, for every URL of the
-truth's list, it asks the ground directly and through the replay (no redirect followed,
+truth's list (or of --urls, one URL per line: e.g. every address of the
+export's pages.csv, for a ground whose truth cannot list its URLs), it asks the ground directly and through the replay (no redirect followed,
 then following up to 10 redirects) and checks:
 
   * a URL that answered 200 still answers 200, unless a rule redirects it: then the
@@ -30,6 +31,9 @@ then following up to 10 redirects) and checks:
   * the variant rules do what their findings say, on a sample of the pages: a bare `?`
     answers 301 to the URL without it, a tracking, session or unknown parameter gets a
     `Link: <…>; rel="canonical"` header naming the URL without the query.
+
+With --baseline the same server runs with no rule of the export at all: a failure there is
+the harness's or the ground's, not a rule's, so run it first and compare.
 
 Prints the counts and every failure; exit code 0 when all checks pass, 1 otherwise, 2 on
 a usage error. Nothing leaves the machine: both servers are on 127.0.0.1.
@@ -87,11 +91,15 @@ def follow(url, port_of, host_of, limit=10):
     return chain, True
 
 
-def nginx_conf(state, export, port, root, upstream, variant_rules):
+def nginx_conf(state, export, port, root, upstream, variant_rules, baseline):
     d = os.path.join(state, "replay-nginx")
     for sub in ("log", "run", "tmp"):
         os.makedirs(os.path.join(d, sub), exist_ok=True)
     redirects = os.path.join(export, "redirects.nginx.conf")
+    if baseline:
+        redirects = os.path.join(d, "no-redirects.conf")
+        with open(redirects, "w") as f:
+            f.write("map $uri $dustpan_redirect_301 {\n    default \"\";\n}\n")
     serve = (
         f"        root {root};\n        index index.html;\n"
         "        location / {\n            try_files $uri $uri/ =404;\n        }\n"
@@ -131,7 +139,7 @@ http {{
     return d, path
 
 
-def apache_conf(state, export, port, root, upstream, rules, htaccess):
+def apache_conf(state, export, port, root, upstream, rules, htaccess, baseline):
     d = os.path.join(state, "replay-htaccess" if htaccess else "replay-apache")
     for sub in ("log", "run"):
         os.makedirs(os.path.join(d, sub), exist_ok=True)
@@ -143,10 +151,15 @@ def apache_conf(state, export, port, root, upstream, rules, htaccess):
         htdocs = root
     else:
         os.makedirs(htdocs)
-    with open(os.path.join(export, "redirects.apache.conf")) as f:
-        redirects = f.read()
+    redirects = ""
+    if not baseline:
+        with open(os.path.join(export, "redirects.apache.conf")) as f:
+            redirects = f.read()
+    # An application behind the front controller owns every URL that is not a file,
+    # directories included: no DirectoryIndex lookup turns `/` into `/index.html`.
     front = ("" if root else
-             "# the application\nRewriteEngine On\nRewriteCond %{REQUEST_FILENAME} !-f\n"
+             "# the application\nDirectoryIndex disabled\nRewriteEngine On\n"
+             "RewriteCond %{REQUEST_FILENAME} !-f\n"
              f"RewriteRule ^ {upstream}%{{REQUEST_URI}} [P,L]\n")
     body = "\n".join(rules) + "\n" + redirects + "\n" + front
     if htaccess:
@@ -190,7 +203,9 @@ LogLevel warn
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--truth", required=True)
+    src = ap.add_mutually_exclusive_group(required=True)
+    src.add_argument("--truth", help="the ground's truth.py, which lists its URLs with --list")
+    src.add_argument("--urls", help="a file of URLs to replay, one per line")
     ap.add_argument("--state", required=True)
     ap.add_argument("--export", required=True)
     ap.add_argument("--upstream", required=True, help="the ground's own server, http://127.0.0.1:PORT")
@@ -199,6 +214,8 @@ def main(argv):
     g.add_argument("--proxy", action="store_true", help="proxy to --upstream (an application)")
     ap.add_argument("--server", choices=("nginx", "apache", "htaccess"), default="nginx")
     ap.add_argument("--port", type=int, default=8799)
+    ap.add_argument("--baseline", action="store_true",
+                    help="serve the ground with none of the export's rules (the control run)")
     args = ap.parse_args(argv)
     binary = shutil.which("nginx" if args.server == "nginx" else "apache2")
     if not binary:
@@ -219,15 +236,18 @@ def main(argv):
     with open(os.path.join(args.export, "redirect_map.csv"), newline="") as f:
         redirect_map = list(csv.DictReader(f))
     new_redirects = [r for r in redirect_map if r.get("change") != "existing"]
+    if args.baseline:
+        rules, offered, new_redirects = [], [], []
 
     if args.server == "nginx":
-        d, conf = nginx_conf(args.state, args.export, args.port, args.root, args.upstream, rules)
+        d, conf = nginx_conf(args.state, args.export, args.port, args.root, args.upstream, rules,
+                             args.baseline)
         test = [binary, "-t", "-q", "-e", f"{d}/log/error.log", "-c", conf]
         start = [binary, "-e", f"{d}/log/error.log", "-c", conf]
         pidfile = f"{d}/run/nginx.pid"
     else:
         d, conf = apache_conf(args.state, args.export, args.port, args.root, args.upstream,
-                              rules, args.server == "htaccess")
+                              rules, args.server == "htaccess", args.baseline)
         test = [binary, "-t", "-d", d, "-f", conf]
         start = [binary, "-d", d, "-f", conf, "-k", "start"]
         pidfile = f"{d}/run/httpd.pid"
@@ -255,8 +275,12 @@ def main(argv):
 
 
 def replay(args, up_port, offered, new_redirects):
-    out = subprocess.run([sys.executable, args.truth, args.state, "--list"],
-                         capture_output=True, text=True, check=True).stdout
+    if args.urls:
+        with open(args.urls) as f:
+            out = f.read()
+    else:
+        out = subprocess.run([sys.executable, args.truth, args.state, "--list"],
+                             capture_output=True, text=True, check=True).stdout
     urls = [u for u in out.split() if urllib.parse.urlsplit(u).port == up_port]
     host = f"127.0.0.1:{up_port}"
     direct = lambda p: p  # noqa: E731
@@ -313,6 +337,8 @@ def replay(args, up_port, offered, new_redirects):
                 counts["bare ? redirects"] += 1
             else:
                 failures.append(f"{u}?: empty_query's rule offers a 301 to {u}; got {status} {loc}")
+    if args.baseline:
+        print("baseline: none of the export's rules loaded")
     print(f"rules replayed in {args.server}: {len(offered)} URL-variant rules ({', '.join(offered) or 'none'}), "
           f"{len(new_redirects)} redirect-map lines")
     for k, v in counts.items():
