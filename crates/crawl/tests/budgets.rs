@@ -655,7 +655,7 @@ async fn sitemap_entries_past_max_urls_are_counted_not_stored() {
 /// [`pages_in_flight_fit_the_memory_budget`].
 const MEMORY_CHILD: &str = "DUSTPAN_MEMORY_TEST_PORT";
 
-/// The budget the README states for pages in flight: `--concurrency` bodies at the
+/// The budget docs/performance.md states for pages in flight: `--concurrency` bodies at the
 /// response cap, plus the parse of at most 16 MiB of HTML at once, plus the process.
 const MEMORY_BUDGET_MIB: u64 = 320;
 
