@@ -2,9 +2,10 @@
 //!
 //! `canon` turns a URL into its canonical form under a [`Policy`] and says which
 //! named [`Rule`]s changed it (the trail), so a report can explain every cluster of
-//! duplicate URLs. It does no I/O: parsing is the WHATWG parser of the `url` crate
-//! (what a browser would request), then one pass per enabled rule over the parsed
-//! components.
+//! duplicate URLs. Normalization does no I/O (the one disk read of the crate is
+//! `Policy::from_path`, which loads a policy file): parsing is the WHATWG parser of the
+//! `url` crate (what a browser would request), then one pass per enabled rule over the
+//! parsed components.
 //!
 //! ```
 //! use canon::{normalize, equivalence_key, Policy};
