@@ -2,8 +2,9 @@
 # Installs what the desktop app needs to build, run and be tested on Debian 12:
 # webkit2gtk and friends (build), Xvfb + WebKitWebDriver + ImageMagick (window,
 # end-to-end tests, screenshots), nginx with its perl module, Apache and PHP (the fix-file
-# tests load the redirect maps and the URL-variant rules into the real servers and read
-# the WordPress CSV with PHP), tauri-driver, and the UI's npm packages.
+# tests load the redirect maps and the URL-variant rules into the real servers, over
+# HTTPS too with an openssl certificate, and read the WordPress CSV with PHP),
+# tauri-driver, and the UI's npm packages.
 # Each step is skipped when its result is already there, so a warm machine pays nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,7 +12,7 @@ cd "$(dirname "$0")/.."
 build_pkgs=(libwebkit2gtk-4.1-dev build-essential curl wget file libxdo-dev libssl-dev
     libayatana-appindicator3-dev librsvg2-dev)
 run_pkgs=(xvfb xauth webkit2gtk-driver imagemagick)
-test_pkgs=(nginx libnginx-mod-http-perl apache2 php-cli)
+test_pkgs=(nginx libnginx-mod-http-perl apache2 php-cli openssl)
 
 missing=()
 for p in "${build_pkgs[@]}" "${run_pkgs[@]}" "${test_pkgs[@]}"; do

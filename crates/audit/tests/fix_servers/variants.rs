@@ -12,6 +12,11 @@
 //! Through the server with the rules, every URL of the site still answers 200 without a
 //! redirect, and each rule does what its finding says on its variants: one 301 to the
 //! page (keeping the port), or a `Link` canonical to the URL without the parameter.
+//!
+//! The servers also answer HTTPS on a second port (a self-signed certificate made with
+//! `openssl`, asked with `curl`), as a server that serves the site over both schemes
+//! does: the scheme rule must send every HTTPS URL to its HTTP page in one 301. Without
+//! `openssl` or `curl` the scheme rule is loaded but not asked.
 
 use super::{Running, check, find, free_port, is_root, processes_naming, start};
 use audit::{
@@ -187,7 +192,8 @@ fn cms(target: &str, host: &str) -> (u16, Option<String>, String) {
 }
 
 /// The variants the audit probed on `page` (a path ending in a slash) of the site on
-/// `port`, by rule.
+/// `port`, by rule. The `https` variant names the same port, as a probe of a site on a
+/// default port would; the servers answer HTTPS on a port of their own ([`Tls`]).
 fn variants(port: u16, page: &str) -> Vec<(ProbeRule, String)> {
     let site = format!("http://example.test:{port}");
     let bare = page.trim_end_matches('/');
@@ -335,8 +341,8 @@ fn rule_checks(rule: ProbeRule, port: u16) -> Vec<(String, Want)> {
                 Want::Redirect(format!("{site}/style.css")),
             ),
         ],
-        // The site is on http: the rule redirects https, which these plain requests
-        // never are; every URL of the site still being served is what is checked.
+        // The site is on http: the rule redirects https, asked on the TLS port
+        // (`tls_checks`); here every plain URL of the site must still be served.
         ProbeRule::Scheme => Vec::new(),
         ProbeRule::TrailingSlash => vec![
             go("/about", "/about/"),
@@ -465,6 +471,112 @@ fn run_checks(port: u16, checks: &[(String, Want)]) -> Vec<String> {
     wrong
 }
 
+/// The servers' HTTPS listener: a port of its own and a self-signed certificate for
+/// `example.test`, made with `openssl`.
+struct Tls {
+    port: u16,
+    cert: PathBuf,
+    key: PathBuf,
+}
+
+impl Tls {
+    /// A certificate in `d`, or `None` (with a SKIPPED line) without `openssl` or `curl`.
+    fn make(d: &Path) -> Option<Tls> {
+        let (Some(openssl), Some(_)) = (find(&["openssl"]), find(&["curl"])) else {
+            eprintln!("SKIPPED the scheme rule over HTTPS: no openssl or curl");
+            return None;
+        };
+        let (cert, key) = (d.join("cert.pem"), d.join("key.pem"));
+        let mut c = Command::new(openssl);
+        c.args([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+        ])
+        .args(["-subj", "/CN=example.test"])
+        .args(["-addext", "subjectAltName=DNS:example.test"])
+        .arg("-keyout")
+        .arg(&key)
+        .arg("-out")
+        .arg(&cert);
+        check(c, "openssl req");
+        Some(Tls {
+            port: free_port(),
+            cert,
+            key,
+        })
+    }
+}
+
+/// One HTTPS request with `curl` to the server's TLS port, `url` naming `example.test`
+/// on that port (resolved to 127.0.0.1, the certificate trusted).
+fn request_tls(tls: &Tls, url: &str) -> Answer {
+    let out = Command::new(find(&["curl"]).expect("curl"))
+        .args(["-sS", "-o", "/dev/null", "-D", "-", "--max-time", "10"])
+        .arg("--cacert")
+        .arg(&tls.cert)
+        .arg("--resolve")
+        .arg(format!("example.test:{}:127.0.0.1", tls.port))
+        .arg(url)
+        .output()
+        .expect("run curl");
+    assert!(
+        out.status.success(),
+        "curl {url}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let head = String::from_utf8_lossy(&out.stdout);
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("no status line in {head:?}"));
+    let mut answer = Answer {
+        status,
+        location: None,
+        links: Vec::new(),
+    };
+    for l in lines {
+        if let Some((name, value)) = l.split_once(':') {
+            if name.eq_ignore_ascii_case("location") {
+                answer.location = Some(value.trim().to_owned());
+            } else if name.eq_ignore_ascii_case("link") {
+                answer.links.push(value.trim().to_owned());
+            }
+        }
+    }
+    answer
+}
+
+/// The scheme rule over HTTPS: every page and file of the site on `port`, asked on the
+/// TLS port, answers one 301 to the same URL over HTTP, which is served. Without the
+/// rule (`rule` false) each is served over HTTPS as it is. Returns what went wrong.
+fn tls_checks(tls: &Tls, port: u16, rule: bool) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for p in PAGES.iter().chain(OTHERS) {
+        let url = format!("https://example.test:{}{p}", tls.port);
+        let got = request_tls(tls, &url);
+        let want = format!("http://example.test:{port}{p}");
+        let problem = if !rule {
+            (got.status != 200 || got.location.is_some())
+                .then(|| "want 200 over HTTPS without the scheme rule".to_owned())
+        } else if got.status != 301 || got.location.as_deref() != Some(want.as_str()) {
+            Some(format!("want one 301 to {want}"))
+        } else {
+            let next = request(port, &want);
+            (next.status != 200 || next.location.is_some()).then(|| {
+                format!(
+                    "its target {want} answers {} {:?}",
+                    next.status, next.location
+                )
+            })
+        };
+        if let Some(p) = problem {
+            wrong.push(format!("{url} -> {} {:?}: {p}", got.status, got.location));
+        }
+    }
+    wrong
+}
+
 /// Every URL the site serves, which must stay served.
 fn site_checks(port: u16) -> Vec<(String, Want)> {
     PAGES
@@ -530,9 +642,19 @@ fn nginx_config(
     d: &Path,
     port: u16,
     app: u16,
+    tls: Option<&Tls>,
     rules: &[String],
 ) -> impl Fn() -> Command {
     let root = htdocs(d);
+    let tls = tls.map_or_else(String::new, |t| {
+        format!(
+            "        listen 127.0.0.1:{} ssl;\n        ssl_certificate {};\n        \
+             ssl_certificate_key {};\n",
+            t.port,
+            t.cert.display(),
+            t.key.display()
+        )
+    });
     let (mut http, mut server) = (String::new(), String::new());
     for r in rules {
         let (h, s) = nginx_parts(r);
@@ -550,7 +672,7 @@ fn nginx_config(
          error_log {d}/error.log info;\nevents {{ worker_connections 64; }}\nhttp {{\n    \
          access_log off;\n    client_body_temp_path {d}/body;\n    proxy_temp_path {d}/proxy;\n    \
          fastcgi_temp_path {d}/fastcgi;\n    uwsgi_temp_path {d}/uwsgi;\n    \
-         scgi_temp_path {d}/scgi;\n{http}    server {{\n        listen 127.0.0.1:{port};\n        \
+         scgi_temp_path {d}/scgi;\n{http}    server {{\n        listen 127.0.0.1:{port};\n{tls}        \
          server_name example.test;\n        root {root};\n{server}        \
          location / {{ try_files $uri @app; }}\n        location @app {{\n            \
          proxy_pass http://127.0.0.1:{app};\n            proxy_set_header Host $http_host;\n        \
@@ -590,6 +712,7 @@ fn apache_config(
     port: u16,
     app: u16,
     place: &Place,
+    tls: Option<&Tls>,
     rules: &[String],
 ) -> impl Fn() -> Command {
     let root = htdocs(d);
@@ -614,8 +737,32 @@ fn apache_config(
         ""
     };
     let m = modules.display();
+    // The site over HTTPS: the same VirtualHost on the TLS port (the rules pasted into
+    // each of the site's VirtualHosts, as its fix says).
+    let (ssl_listen, ssl_module, ssl) = tls.map_or_else(Default::default, |t| {
+        (
+            format!("Listen 127.0.0.1:{}\n", t.port),
+            format!("LoadModule ssl_module {m}/mod_ssl.so\n"),
+            format!(
+                "    SSLEngine on\n    SSLCertificateFile {}\n    SSLCertificateKeyFile {}\n",
+                t.cert.display(),
+                t.key.display()
+            ),
+        )
+    });
+    let vhost_on = |on: u16, ssl: &str| {
+        format!(
+            "<VirtualHost 127.0.0.1:{on}>\n    ServerName example.test\n{ssl}    \
+             DocumentRoot {root}\n    ProxyPreserveHost On\n    \
+             <Directory {root}>\n        Require all granted\n        AllowOverride {override_}\n    \
+             </Directory>\n{vhost}\n</VirtualHost>\n",
+            root = root.display(),
+        )
+    };
+    let site = vhost_on(port, "");
+    let ssl_site = tls.map_or_else(String::new, |t| vhost_on(t.port, &ssl));
     let conf = format!(
-        "ServerRoot {d}\nServerName example.test\nListen 127.0.0.1:{port}\n\
+        "ServerRoot {d}\nServerName example.test\nListen 127.0.0.1:{port}\n{ssl_listen}\
          PidFile {d}/httpd.pid\nDefaultRuntimeDir {d}\nMutex file:{d} default\n\
          ErrorLog {d}/error.log\nLogLevel warn\n{user}\
          LoadModule mpm_event_module {m}/mod_mpm_event.so\n\
@@ -623,13 +770,9 @@ fn apache_config(
          LoadModule rewrite_module {m}/mod_rewrite.so\n\
          LoadModule headers_module {m}/mod_headers.so\n\
          LoadModule proxy_module {m}/mod_proxy.so\n\
-         LoadModule proxy_http_module {m}/mod_proxy_http.so\n\
-         <VirtualHost 127.0.0.1:{port}>\n    ServerName example.test\n    \
-         DocumentRoot {root}\n    ProxyPreserveHost On\n    \
-         <Directory {root}>\n        Require all granted\n        AllowOverride {override_}\n    \
-         </Directory>\n{vhost}\n</VirtualHost>\n",
+         LoadModule proxy_http_module {m}/mod_proxy_http.so\n{ssl_module}\
+         {site}{ssl_site}",
         d = d.display(),
-        root = root.display(),
     );
     let conf_path = d.join("httpd.conf");
     std::fs::write(&conf_path, conf).expect("write httpd.conf");
@@ -676,6 +819,8 @@ fn replay(place: &Place) -> Option<Vec<String>> {
     };
     let app = App::start();
     let port = free_port();
+    let certs = tempfile::tempdir().expect("temp dir");
+    let tls = Tls::make(certs.path());
     let rules = rules(port);
     let perl = Path::new("/usr/lib/nginx/modules/ngx_http_perl_module.so").is_file();
     let mut texts = Vec::new();
@@ -700,12 +845,26 @@ fn replay(place: &Place) -> Option<Vec<String>> {
     let start_server = |d: &Path, texts: &[String]| -> Running {
         let (cmd, log): (Box<dyn Fn() -> Command>, PathBuf) = match place {
             Place::Nginx => (
-                Box::new(nginx_config(&server.0, d, port, app.port, texts)),
+                Box::new(nginx_config(
+                    &server.0,
+                    d,
+                    port,
+                    app.port,
+                    tls.as_ref(),
+                    texts,
+                )),
                 d.join("error.log"),
             ),
             _ => (
                 Box::new(apache_config(
-                    &server.0, &server.1, d, port, app.port, place, texts,
+                    &server.0,
+                    &server.1,
+                    d,
+                    port,
+                    app.port,
+                    place,
+                    tls.as_ref(),
+                    texts,
                 )),
                 d.join("error.log"),
             ),
@@ -736,6 +895,14 @@ fn replay(place: &Place) -> Option<Vec<String>> {
             let a = request(port, &url);
             assert_eq!(a.status, 200, "{name} without rules: {url} {a:?}");
         }
+        if let Some(tls) = &tls {
+            let before = tls_checks(tls, port, false);
+            assert!(
+                before.is_empty(),
+                "{name} without rules:\n{}",
+                before.join("\n")
+            );
+        }
     }
     assert!(processes_naming(dir.path()).is_empty());
     // With them.
@@ -747,6 +914,16 @@ fn replay(place: &Place) -> Option<Vec<String>> {
                 .into_iter()
                 .map(|w| format!("{name}: {w}")),
         );
+        let scheme = rules
+            .iter()
+            .any(|r| r.rule == ProbeRule::Scheme && texts.contains(&place.text(r)));
+        if let Some(tls) = &tls {
+            wrong.extend(
+                tls_checks(tls, port, scheme)
+                    .into_iter()
+                    .map(|w| format!("{name} over HTTPS: {w}")),
+            );
+        }
     }
     let left = processes_naming(dir.path());
     assert!(left.is_empty(), "left running: {left:#?}");
