@@ -706,8 +706,7 @@ fn front_controller(app: u16, exists: &str) -> String {
 /// Apache in front of the application, with `rules` in the VirtualHost or in the
 /// document root's `.htaccess`: the command that runs it.
 fn apache_config(
-    apache: &Path,
-    modules: &Path,
+    (apache, modules): (&Path, &Path),
     d: &Path,
     port: u16,
     app: u16,
@@ -857,8 +856,7 @@ fn replay(place: &Place) -> Option<Vec<String>> {
             ),
             _ => (
                 Box::new(apache_config(
-                    &server.0,
-                    &server.1,
+                    (&server.0, &server.1),
                     d,
                     port,
                     app.port,
