@@ -108,6 +108,8 @@ class Truth:
         self.lists.update(dates)
         self.pages_of = {k: max(1, math.ceil(n / self.ppp)) for k, n in self.lists.items()}
         self.posts = posts
+        self.attachments = {p["name"].lower(): urlsplit(p["permalink"]).path
+                            for p in self.site["posts"] if p["type"] == "attachment"}
 
     # ------------------------------------------------------------------ rules
     def entity_url(self, e):
@@ -126,13 +128,14 @@ class Truth:
         m = re.fullmatch(r"/(\d{4})/(\d{2})/([^/]+)/", path)
         if m:
             y, mo, name = m.groups()
+            name = name.lower()
             c = [p for p in self.site["posts"] if p["type"] == "post" and p["name"].startswith(name)
                  and p["date"][:4] == y and p["date"][5:7] == mo]
         else:
             m = re.fullmatch(r"/([^/]+)/", path)
             if not m:
                 return None
-            name = m.group(1)
+            name = m.group(1).lower()
             c = [p for p in self.site["posts"] if p["type"] in ("post", "page") and p["name"].startswith(name)]
         exact = [p for p in c if p["name"] == name]
         c = exact or c
@@ -149,6 +152,20 @@ class Truth:
         if u.scheme != "http" or u.netloc.lower() != NETLOC:
             return ("error", 0, ["other host or scheme"])
         path = unquote(u.path or "/")
+        q = "?" + u.query if u.query else ""
+        # Doubled slashes: WordPress answers the page of the path with them merged, with a
+        # 301 there (redirect_canonical), or with 200 on a category's page N (the
+        # category_name query var keeps the slash and the page is served as asked).
+        if "//" in path:
+            merged = re.sub("/{2,}", "/", path)
+            r = self.resolve(SERVER + merged + q)
+            if r[0] == "ok" and re.fullmatch(r"/category//[^/]+/page/\d+/", path):
+                return ("ok", r[1], r[2] + ["doubled slash in a category's page N: 200"])
+            return ("redirect", SERVER + merged + q, ["doubled slash: 301"])
+        if path.startswith("/index.php/"):
+            return ("redirect", SERVER + path[len("/index.php"):] + q, ["/index.php/PATH: 301 to PATH"])
+        if path.endswith("/index.php") and path != "/index.php":
+            return ("redirect", SERVER + path[: -len("index.php")] + q, ["PATH/index.php: 301 to PATH"])
         params = parse_qsl(u.query, keep_blank_values=True)
         names = {k for k, _ in params}
         extra = [(k, v) for k, v in params if k not in QUERY_VARS]
@@ -229,6 +246,9 @@ class Truth:
             r = self.resolve(SERVER + path + "/" + ("?" + u.query if u.query else ""))
             if r[0] == "error":
                 return r
+            if r[0] == "ok" and re.search(r"/page/\d+$", path):
+                # redirect_canonical leaves a list's page/N without its slash as asked.
+                return ("ok", r[1], r[2] + ["list page/N without trailing slash: 200"])
             return ("redirect", SERVER + path + "/" + ("?" + u.query if u.query else ""), kinds + ["no trailing slash: 301"])
 
         # Paged lists.
@@ -246,6 +266,26 @@ class Truth:
         if path in self.objects:
             p = self.objects[path]
             return ("ok", ("page", path), kinds + [f"{p['type']} permalink"])
+        # An attachment's slug under another post, or in other letter case: 301 to the
+        # attachment's permalink (redirect_canonical).
+        m = re.fullmatch(r"/\d{4}/\d{2}/[^/]+/([^/]+)/", path)
+        if m and m.group(1).lower() in self.attachments:
+            return ("redirect", SERVER + self.attachments[m.group(1).lower()] + keep, kinds + ["attachment under another path: 301"])
+        # Slugs are compared in the database's case-insensitive collation
+        # (utf8mb4_unicode_ci); the rewrite rules' own words (category, tag, author,
+        # page, feed) are case-sensitive. Same page, 200: a post or page names its
+        # permalink as canonical, an archive names nothing.
+        words = {"category", "tag", "author", "page", "feed"}
+        if path != path.lower() and not any(w.lower() in words and w not in words for w in path.split("/")):
+            low = path.lower()
+            for key in (low, low.rsplit("page/", 1)[0] if re.search(r"/page/\d+/$", low) else None):
+                if key is None:
+                    continue
+                if low in self.lists or low in self.objects:
+                    return ("ok", ("page", low), kinds + ["slug in other letter case: 200"])
+                m = re.fullmatch(r"(.*/)page/(\d+)/", low)
+                if m and m.group(1) in self.lists and 2 <= int(m.group(2)) <= self.pages_of[m.group(1)]:
+                    return ("ok", ("page", low), kinds + ["slug in other letter case: 200"])
         if path in self.old:
             return ("redirect", SERVER + self.old[path] + keep, kinds + ["old slug: 301"])
         m = re.fullmatch(r"(/\d{4}/\d{2}/[^/]+/)(\d+)/", path)
@@ -285,6 +325,11 @@ class Truth:
                     add(f"{path}?replytocom={c['id']}", "?replytocom: the same page")
             for o in p["old_slugs"]:
                 add(re.sub(r"[^/]+/$", o + "/", path), "old slug: 301")
+            if k % 6 == 0:
+                add(path.upper() if p["type"] != "attachment" else path.replace(p["name"], p["name"].upper()),
+                    "slug in other letter case: 200" if p["type"] != "attachment" else "attachment in other letter case: 301")
+                add(path + "index.php", "PATH/index.php: 301")
+                add(path.replace("/", "//", 2)[1:] if path.count("/") > 2 else path + "/", "doubled slash: 301")
             if p["type"] == "post":
                 add(path + "feed/", "comments feed of the post")
                 if k % 4 == 0:
@@ -297,6 +342,8 @@ class Truth:
                 add(base + "page/1/", "page/1/: the first page")
                 for n in range(2, self.pages_of[base] + 1):
                     add(f"{base}page/{n}/", "list page N>1")
+                    if n == 2:
+                        add(f"{base}page/{n}", "list page/N without trailing slash: 200")
                 add(f"{base}page/{self.pages_of[base] + 1}/", "list page past the end: 404")
             if not re.fullmatch(r"/\d{4}/(\d{2}/){0,2}", base) or base.count("/") == 3:
                 add(base + "feed/", "feed")
