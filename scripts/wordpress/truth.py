@@ -29,8 +29,8 @@ redirect_guess_404_permalink, the feed and pagination rewrite rules):
   ignored: the same page.
 - A renamed post's old slug answers 301 to the new permalink (wp_old_slug_redirect);
   a single post's `/N/` page number past its only page answers 301 to the permalink; a
-  post URL whose slug is the start of exactly one post's slug answers 301 to it
-  (redirect_guess_404_permalink).
+  post URL whose slug is the start of a post's slug answers 301 to it (the exact slug
+  first, else the lowest ID; redirect_guess_404_permalink).
 - Home, category, tag, author, year, month and day archives list posts_per_page posts
   a page; `LIST/page/N/` for N = 2 .. ceil(posts / per page) is a page of its own (other
   posts, no canonical); `LIST/page/1/` answers 200 with the first page (the same
@@ -123,8 +123,8 @@ class Truth:
         return self.explain(url)[0]
 
     def guess(self, path):
-        """redirect_guess_404_permalink: a post URL whose slug starts exactly one
-        public post's slug (within the URL's year and month)."""
+        """redirect_guess_404_permalink: the public post whose slug the URL's slug
+        starts (within the URL's year and month), the exact slug first."""
         m = re.fullmatch(r"/(\d{4})/(\d{2})/([^/]+)/", path)
         if m:
             y, mo, name = m.groups()
