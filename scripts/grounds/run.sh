@@ -6,7 +6,7 @@
 #   bash scripts/grounds/run.sh GROUND [--no-setup] [--no-learn] [--state DIR] [-- AUDIT_OPTIONS...]
 #
 #   GROUND        a folder of scripts/ with setup.sh, truth.py and stop.sh
-#                 (mediawiki, hugo, oscar); its run.sh calls this
+#                 (mediawiki, hugo, oscar, wordpress); its run.sh calls this
 #   --no-setup    keep the running ground (default: setup.sh, which rebuilds or checks it)
 #   --no-learn    skip the `dustpan learn` part
 #   --state DIR   state directory (default: $STATE_DIR or /tmp/dustpan-GROUND)
@@ -26,8 +26,9 @@ case "$ground" in
     mediawiki) port=8680 ;;
     hugo) port=8690 ;;
     oscar) port=8700 ;;
+    wordpress) port=8710 ;;
     -h|--help|"") sed -n '2,20p' "$0"; exit 0 ;;
-    *) echo "run.sh: unknown ground '$ground' (mediawiki, hugo, oscar)" >&2; exit 2 ;;
+    *) echo "run.sh: unknown ground '$ground' (mediawiki, hugo, oscar, wordpress)" >&2; exit 2 ;;
 esac
 shift
 G=$ROOT/scripts/$ground
