@@ -174,7 +174,7 @@ fn verdicts(site: &Site<'_>, stats: &mut Vec<ParamStats>) {
         let many = if values > FILTER_VALUES {
             format!("more than {FILTER_VALUES} values")
         } else {
-            crate::checks::count(values, "value", "values")
+            crate::wording::count(values, "value", "values")
         };
         let lower = s.name.to_ascii_lowercase();
         let pairs = s.identical + s.near + s.different;
@@ -183,13 +183,13 @@ fn verdicts(site: &Site<'_>, stats: &mut Vec<ParamStats>) {
         } else {
             format!(
                 "{} of fetched pages compared: {} identical, {} near-identical, {} different",
-                crate::checks::count(pairs as usize, "pair", "pairs"),
+                crate::wording::count(pairs as usize, "pair", "pairs"),
                 s.identical,
                 s.near,
                 s.different
             )
         };
-        let on = crate::checks::count(urls as usize, "URL", "URLs");
+        let on = crate::wording::count(urls as usize, "URL", "URLs");
         (s.verdict, s.evidence) = if policy.names_tracking_param(&s.name) {
             (
                 ParamVerdict::Tracking,

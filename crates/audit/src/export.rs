@@ -7,54 +7,11 @@
 use crate::cluster::{Action, Role};
 use crate::input::{AuditInput, FetchRow, UrlId};
 use crate::{Analysis, FixFiles, Tier};
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::Write;
 
-/// `cell`, defused for spreadsheets: a `'` before `= + - @ \t \r` at its start, and
-/// after each `;` or tab (where spreadsheets of many locales start a new cell), an
-/// opening `"` there included (`;"=1+1"` is a quoted formula cell in a `;`-reading);
-/// and every control character but the tab and the line breaks (an ESC or BEL from a
-/// crawled title) replaced by U+FFFD, so no cell carries a terminal escape. URL columns
-/// are written exactly instead ([`ColumnType::Url`], see [`TableData::write_csv`]).
-pub fn spreadsheet_safe(cell: &str) -> Cow<'_, str> {
-    let formula = |b: u8| matches!(b, b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r');
-    let bytes = cell.as_bytes();
-    let separator = |i: usize| matches!(bytes[i], b';' | b'\t');
-    // A spreadsheet in a locale that splits on `;` or a tab starts a new cell after
-    // each, quoted or not: a formula character there is defused too.
-    let after_separator = |i: usize| {
-        formula(bytes[i])
-            && ((i > 0 && separator(i - 1)) || (i > 1 && bytes[i - 1] == b'"' && separator(i - 2)))
-    };
-    let risky = |i: usize| (i == 0 && formula(bytes[0])) || after_separator(i);
-    let control = |c: char| c.is_control() && !matches!(c, '\t' | '\n' | '\r');
-    if !(0..bytes.len()).any(risky) && !cell.chars().any(control) {
-        return Cow::Borrowed(cell);
-    }
-    let mut out = String::with_capacity(cell.len() + 2);
-    for (i, c) in cell.char_indices() {
-        if risky(i) {
-            out.push('\'');
-        }
-        out.push(if control(c) { '\u{FFFD}' } else { c });
-    }
-    Cow::Owned(out)
-}
-
-/// A text cell as CSV writes it: a URL column's URL exactly as crawled (a URL starts
-/// with its scheme, so no comma-separated reading takes it for a formula, and a `'`
-/// inserted after a `;` in it would make it another URL), any other text
-/// [`spreadsheet_safe`]. A spreadsheet that splits cells on `;` (its locale's default)
-/// could read `=...` after a `;` in a URL as a formula: the files are comma-separated,
-/// and are opened as such through the spreadsheet's import (File > Import, separator
-/// comma).
-pub fn csv_cell(text: &str, kind: ColumnType) -> Cow<'_, str> {
-    match kind {
-        ColumnType::Url => Cow::Borrowed(text),
-        _ => spreadsheet_safe(text),
-    }
-}
+pub use crate::table::{Cell, ColumnType, Header, TableData, csv_cell, spreadsheet_safe};
+use crate::table::{number, text, url};
 
 /// One exportable table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -158,6 +115,11 @@ impl<'a> Index<'a> {
         self.url.get(&id).copied().unwrap_or("")
     }
 
+    /// The URL's HTTP status, empty when it was not fetched or got no answer.
+    fn status(&self, id: UrlId) -> Cell {
+        self.fetch.get(&id).and_then(|f| f.status).into()
+    }
+
     /// (Indexability, Indexability Status) as crawlers report them.
     fn indexability(&self, id: UrlId, canonical: Option<UrlId>) -> (&'static str, &'static str) {
         if self.blocked.contains(&id) {
@@ -174,129 +136,6 @@ impl<'a> Index<'a> {
             Some(_) if canonical.is_some_and(|c| c != id) => ("Non-Indexable", "Canonicalised"),
             Some(_) => ("Indexable", ""),
         }
-    }
-}
-
-/// One cell of a table: text, an integer, or nothing.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Cell {
-    /// Text (made spreadsheet-safe when written as CSV).
-    Text(String),
-    /// An integer (sorts numerically).
-    Int(i64),
-    /// No value (an empty CSV cell).
-    Empty,
-}
-
-impl Cell {
-    /// The cell as CSV writes it (before [`spreadsheet_safe`]).
-    pub fn as_text(&self) -> Cow<'_, str> {
-        match self {
-            Cell::Text(s) => Cow::Borrowed(s),
-            Cell::Int(n) => Cow::Owned(n.to_string()),
-            Cell::Empty => Cow::Borrowed(""),
-        }
-    }
-}
-
-impl From<&str> for Cell {
-    fn from(s: &str) -> Cell {
-        Cell::Text(s.to_owned())
-    }
-}
-
-impl From<String> for Cell {
-    fn from(s: String) -> Cell {
-        Cell::Text(s)
-    }
-}
-
-impl From<bool> for Cell {
-    fn from(b: bool) -> Cell {
-        Cell::Text(if b { "true" } else { "false" }.to_owned())
-    }
-}
-
-impl<T: Into<i64>> From<Option<T>> for Cell {
-    fn from(n: Option<T>) -> Cell {
-        n.map_or(Cell::Empty, |n| Cell::Int(n.into()))
-    }
-}
-
-/// What a column holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ColumnType {
-    /// Free text.
-    Text,
-    /// Integers.
-    Number,
-    /// URLs.
-    Url,
-}
-
-/// A column header.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Header {
-    /// The header as SEO tools name it.
-    pub title: &'static str,
-    /// What the column holds.
-    pub kind: ColumnType,
-}
-
-const fn text(title: &'static str) -> Header {
-    Header {
-        title,
-        kind: ColumnType::Text,
-    }
-}
-
-const fn number(title: &'static str) -> Header {
-    Header {
-        title,
-        kind: ColumnType::Number,
-    }
-}
-
-const fn url(title: &'static str) -> Header {
-    Header {
-        title,
-        kind: ColumnType::Url,
-    }
-}
-
-/// A table as typed data: the one source of the CSV export and the app's tables.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TableData {
-    /// The columns.
-    pub headers: Vec<Header>,
-    /// The rows, each with one cell per header.
-    pub rows: Vec<Vec<Cell>>,
-}
-
-impl TableData {
-    fn new(headers: &[Header]) -> TableData {
-        TableData {
-            headers: headers.to_vec(),
-            rows: Vec::new(),
-        }
-    }
-
-    /// Writes the table as CSV (RFC 4180, spreadsheet-safe text, URLs exact: see
-    /// [`csv_cell`]); returns the number of data rows.
-    pub fn write_csv<W: Write>(&self, out: W) -> csv::Result<usize> {
-        let mut w = csv::Writer::from_writer(out);
-        w.write_record(self.headers.iter().map(|h| h.title))?;
-        for row in &self.rows {
-            w.write_record(row.iter().zip(&self.headers).map(|(c, h)| {
-                match c {
-                    Cell::Text(s) => csv_cell(s, h.kind),
-                    other => other.as_text(),
-                }
-                .into_owned()
-            }))?;
-        }
-        w.flush()?;
-        Ok(self.rows.len())
     }
 }
 
@@ -580,312 +419,341 @@ pub fn write_table<W: Write>(
 /// Builds `table` as typed data.
 pub fn table_data(table: Table, input: &AuditInput, analysis: &Analysis) -> TableData {
     let ix = Index::new(input, analysis);
-    let first_canonical: HashMap<UrlId, Option<UrlId>> = {
-        let mut m = HashMap::new();
-        for c in &input.canonicals {
-            m.entry(c.page).or_insert(c.target);
-        }
-        m
-    };
-    let status = |id: UrlId| -> Cell { ix.fetch.get(&id).and_then(|f| f.status).into() };
     match table {
-        Table::Pages => {
-            let mut t = TableData::new(&PAGES_HEADERS);
-            let inlinks = inlinks(input, &ix.made_up);
-            let found_via = found_via(input);
-            let main_hash: HashMap<UrlId, u64> = analysis.main_hashes.iter().copied().collect();
-            // The first declaration of each source (headers come first in `canonicals`).
-            let mut declared: HashMap<(UrlId, bool), &str> = HashMap::new();
-            for c in &input.canonicals {
-                let header = c.source == crate::input::DeclarationSource::HttpHeader;
-                declared
-                    .entry((c.page, header))
-                    .or_insert_with(|| c.target.map_or(c.href_raw.as_str(), |t| ix.url(t)));
-            }
-            t.rows.reserve(input.urls.len());
-            for u in &input.urls {
-                let canonical = first_canonical.get(&u.id).copied().flatten();
-                let (indexable, why) = ix.indexability(u.id, canonical);
-                let f = ix.fetch.get(&u.id);
-                let answered = f.is_some_and(|f| f.status.is_some());
-                let (links_in, sources) = inlinks.get(&u.id).copied().unwrap_or_default();
-                t.rows.push(vec![
-                    u.found_url().into(),
-                    opt_text(f.and_then(|f| f.content_type.as_deref())),
-                    status(u.id),
-                    indexable.into(),
-                    why.into(),
-                    opt_text(f.and_then(|f| f.title.as_deref())),
-                    title_length(f.copied()),
-                    opt_text(f.and_then(|f| f.meta_description.as_deref())),
-                    opt_text(f.and_then(|f| f.h1.as_deref())),
-                    opt_text(
-                        f.and_then(|f| f.meta_robots.as_deref())
-                            .map(first_meta_robots),
-                    ),
-                    opt_text(f.and_then(|f| f.x_robots_tag.as_deref())),
-                    declared.get(&(u.id, false)).copied().unwrap_or("").into(),
-                    declared.get(&(u.id, true)).copied().unwrap_or("").into(),
-                    answered
-                        .then(|| f.map_or(0, |f| f.body_bytes))
-                        .map(|n| i64::try_from(n).unwrap_or(i64::MAX))
-                        .into(),
-                    f.and_then(|f| f.word_count).into(),
-                    int(u.depth),
-                    int(links_in),
-                    int(sources),
-                    hex(f.and_then(|f| f.text_hash)),
-                    f.and_then(|f| f.response_ms)
-                        .map_or(Cell::Empty, |ms| seconds(ms).into()),
-                    f.and_then(|f| f.redirect_to)
-                        .map(|t| ix.url(t))
-                        .unwrap_or("")
-                        .into(),
-                    hex(main_hash.get(&u.id).copied()),
-                    ix.main_words.get(&u.id).copied().into(),
-                    ix.cluster.get(&u.id).copied().into(),
-                    ix.preferred.get(&u.id).copied().unwrap_or("").into(),
-                    found_via.get(&u.id).copied().unwrap_or("").into(),
-                ]);
-            }
-            t
-        }
-        Table::Clusters => {
-            let mut t = TableData::new(&[
-                number("Cluster"),
-                url("Preferred URL"),
-                url("Address"),
-                text("Role"),
-                number("Status Code"),
-                text("Why In Cluster"),
-                text("Evidence Tier"),
-                text("Rules Fired"),
-                text("Fix"),
-                text("Reached Only Via Nofollow"),
-            ]);
-            let nofollow_only = reached_only_via_nofollow(input, analysis);
-            for c in &analysis.clusters {
-                for m in &c.members {
-                    let why: Vec<String> = m
-                        .evidence
-                        .iter()
-                        .map(|e| format!("{} -> {}: {}", ix.url(e.from), ix.url(e.to), e.kind))
-                        .collect();
-                    let rules: Vec<&str> = m.rules.iter().map(|r| r.id()).collect();
-                    t.rows.push(vec![
-                        int(c.id),
-                        c.preferred_url.as_str().into(),
-                        m.url.as_str().into(),
-                        role_name(m.role).into(),
-                        m.status.into(),
-                        why.join("\n").into(),
-                        if m.role == Role::Preferred {
-                            ""
-                        } else {
-                            Tier::Strong.as_str()
-                        }
-                        .into(),
-                        rules.join(", ").into(),
-                        fix_text(m.action, &c.preferred_url).into(),
-                        if nofollow_only.binary_search(&m.url_id).is_ok() {
-                            "yes"
-                        } else {
-                            ""
-                        }
-                        .into(),
-                    ]);
-                }
-            }
-            t
-        }
-        Table::Findings => {
-            let mut t = TableData::new(&[
-                text("Finding"),
-                text("Severity"),
-                text("Evidence Tier"),
-                text("Title"),
-                text("Summary"),
-                url("Addresses"),
-                text("Fix"),
-                text("Why It Matters"),
-                text("Evidence"),
-                text("Key"),
-            ]);
-            for f in &analysis.findings {
-                let fixes: Vec<String> = f.fixes.iter().map(|x| x.to_string()).collect();
-                t.rows.push(vec![
-                    f.id.code().into(),
-                    f.severity.as_str().into(),
-                    f.id.tier().as_str().into(),
-                    (&*f.title).into(),
-                    f.summary.as_str().into(),
-                    f.urls.join("\n").into(),
-                    fixes.join("\n").into(),
-                    (&*f.why).into(),
-                    f.evidence.join("\n").into(),
-                    f.key.as_str().into(),
-                ]);
-            }
-            t
-        }
-        Table::Redirects => {
-            let mut t = TableData::new(&[
-                url("Address"),
-                number("Hops"),
-                url("Final Address"),
-                number("Final Status Code"),
-                text("Chain"),
-                text("Problem"),
-            ]);
-            let hop: HashMap<UrlId, &crate::input::RedirectRow> =
-                input.redirects.iter().map(|r| (r.from, r)).collect();
-            let problem: HashMap<UrlId, &'static str> = input
-                .redirect_chains
-                .iter()
-                .map(|c| {
-                    let p = match c.problem {
-                        crate::input::ChainProblem::Loop => "loop",
-                        crate::input::ChainProblem::TooLong => "too long",
-                    };
-                    (c.start, p)
-                })
-                .collect();
-            for r in &input.redirects {
-                let mut chain = vec![ix.url(r.from).to_owned()];
-                let mut seen = std::collections::HashSet::from([r.from]);
-                let mut at = r.from;
-                let mut hops = 0u32;
-                while let Some(h) = hop.get(&at) {
-                    hops += 1;
-                    let Some(to) = h.to else { break };
-                    chain.push(format!("({}) {}", h.status, ix.url(to)));
-                    if !seen.insert(to) || hops > 50 {
-                        break;
-                    }
-                    at = to;
-                }
-                t.rows.push(vec![
-                    ix.url(r.from).into(),
-                    int(hops),
-                    ix.url(at).into(),
-                    status(at),
-                    chain.join(" -> ").into(),
-                    problem.get(&r.from).copied().unwrap_or("").into(),
-                ]);
-            }
-            t
-        }
-        Table::Canonicals => {
-            let mut t = TableData::new(&[
-                url("Address"),
-                url("Canonical Link Element"),
-                text("Source"),
-                text("In Head"),
-                number("Canonical Status Code"),
-                text("Self-Referencing"),
-            ]);
-            for c in &input.canonicals {
-                let source = match c.source {
-                    crate::input::DeclarationSource::LinkElement => "link element",
-                    crate::input::DeclarationSource::HttpHeader => "HTTP header",
-                };
-                let target = c.target.map(|t| ix.url(t)).unwrap_or(&c.href_raw);
-                t.rows.push(vec![
-                    ix.url(c.page).into(),
-                    target.into(),
-                    source.into(),
-                    c.in_head.into(),
-                    c.target.map_or(Cell::Empty, status),
-                    (c.target == Some(c.page)).into(),
-                ]);
-            }
-            t
-        }
-        Table::SitemapEntries => {
-            let mut t = TableData::new(&[
-                url("Sitemap"),
-                url("Address"),
-                number("Status Code"),
-                text("Indexability"),
-                url("Preferred URL"),
-            ]);
-            let sitemap: HashMap<u32, &str> = input
-                .sitemaps
-                .iter()
-                .map(|s| (s.id, s.url.as_str()))
-                .collect();
-            for e in &input.sitemap_entries {
-                let (address, code, indexable, preferred) = match e.url_id {
-                    Some(id) => {
-                        let canonical = first_canonical.get(&id).copied().flatten();
-                        (
-                            ix.url(id),
-                            status(id),
-                            ix.indexability(id, canonical).0,
-                            ix.preferred.get(&id).copied().unwrap_or(""),
-                        )
-                    }
-                    None => (e.loc_raw.as_str(), Cell::Empty, "", ""),
-                };
-                t.rows.push(vec![
-                    sitemap.get(&e.sitemap_id).copied().unwrap_or("").into(),
-                    address.into(),
-                    code,
-                    indexable.into(),
-                    preferred.into(),
-                ]);
-            }
-            t
-        }
-        Table::LinksToNonPreferred => {
-            let mut t = TableData::new(&[
-                url("Source"),
-                url("Destination"),
-                url("Preferred URL"),
-                text("Anchor Text"),
-                text("Link Position"),
-                text("Nofollow"),
-            ]);
-            let anchors: HashMap<(UrlId, UrlId), &str> = input
-                .anchors
-                .iter()
-                .map(|a| ((a.from, a.to), a.text.as_str()))
-                .collect();
-            // Links that stay as they are (`Analysis::kept_links`: a control, a URL
-            // the page declares canonical) are no links to change.
-            let kept: std::collections::HashSet<UrlId> =
-                analysis.kept_links.iter().map(|&(id, _)| id).collect();
-            // A URL a page declares (shortlink, og:url, ...) is no link to change; a
-            // page Dustpan made up (a URL-variant probe) is none of the site's.
-            for l in input
-                .links
-                .iter()
-                .filter(|l| !l.kind.is_declared() && !ix.made_up.contains(&l.from))
-            {
-                // A link to the page itself (a fragment, a skip link) is no link to fix.
-                let Some(to) = l.to.filter(|&to| to != l.from && !kept.contains(&to)) else {
-                    continue;
-                };
-                let Some(preferred) = ix.preferred.get(&to) else {
-                    continue;
-                };
-                if *preferred == ix.url(to) || ix.preferred_ids.contains(&to) {
-                    continue;
-                }
-                t.rows.push(vec![
-                    ix.url(l.from).into(),
-                    ix.url(to).into(),
-                    (*preferred).into(),
-                    anchors.get(&(l.from, to)).copied().unwrap_or("").into(),
-                    l.region.map_or("", |r| r.as_str()).into(),
-                    l.nofollow.into(),
-                ]);
-            }
-            t
-        }
+        Table::Pages => pages_table(input, analysis, &ix),
+        Table::Clusters => clusters_table(input, analysis, &ix),
+        Table::Findings => findings_table(analysis),
+        Table::Redirects => redirects_table(input, &ix),
+        Table::Canonicals => canonicals_table(input, &ix),
+        Table::SitemapEntries => sitemap_entries_table(input, &ix),
+        Table::LinksToNonPreferred => links_to_non_preferred_table(input, analysis, &ix),
         Table::UrlVariants => url_variants_table(analysis),
         Table::DuplicateMetadata => duplicate_metadata_table(analysis),
     }
+}
+
+/// Each page's first canonical declaration's target (`None`: its target is no URL).
+fn first_canonicals(input: &AuditInput) -> HashMap<UrlId, Option<UrlId>> {
+    let mut m = HashMap::new();
+    for c in &input.canonicals {
+        m.entry(c.page).or_insert(c.target);
+    }
+    m
+}
+
+/// `pages.csv`: one row per URL, with [`PAGES_HEADERS`].
+fn pages_table(input: &AuditInput, analysis: &Analysis, ix: &Index<'_>) -> TableData {
+    let first_canonical = first_canonicals(input);
+    let mut t = TableData::new(&PAGES_HEADERS);
+    let inlinks = inlinks(input, &ix.made_up);
+    let found_via = found_via(input);
+    let main_hash: HashMap<UrlId, u64> = analysis.main_hashes.iter().copied().collect();
+    // The first declaration of each source (headers come first in `canonicals`).
+    let mut declared: HashMap<(UrlId, bool), &str> = HashMap::new();
+    for c in &input.canonicals {
+        let header = c.source == crate::input::DeclarationSource::HttpHeader;
+        declared
+            .entry((c.page, header))
+            .or_insert_with(|| c.target.map_or(c.href_raw.as_str(), |t| ix.url(t)));
+    }
+    t.rows.reserve(input.urls.len());
+    for u in &input.urls {
+        let canonical = first_canonical.get(&u.id).copied().flatten();
+        let (indexable, why) = ix.indexability(u.id, canonical);
+        let f = ix.fetch.get(&u.id);
+        let answered = f.is_some_and(|f| f.status.is_some());
+        let (links_in, sources) = inlinks.get(&u.id).copied().unwrap_or_default();
+        t.rows.push(vec![
+            u.found_url().into(),
+            opt_text(f.and_then(|f| f.content_type.as_deref())),
+            ix.status(u.id),
+            indexable.into(),
+            why.into(),
+            opt_text(f.and_then(|f| f.title.as_deref())),
+            title_length(f.copied()),
+            opt_text(f.and_then(|f| f.meta_description.as_deref())),
+            opt_text(f.and_then(|f| f.h1.as_deref())),
+            opt_text(
+                f.and_then(|f| f.meta_robots.as_deref())
+                    .map(first_meta_robots),
+            ),
+            opt_text(f.and_then(|f| f.x_robots_tag.as_deref())),
+            declared.get(&(u.id, false)).copied().unwrap_or("").into(),
+            declared.get(&(u.id, true)).copied().unwrap_or("").into(),
+            answered
+                .then(|| f.map_or(0, |f| f.body_bytes))
+                .map(|n| i64::try_from(n).unwrap_or(i64::MAX))
+                .into(),
+            f.and_then(|f| f.word_count).into(),
+            int(u.depth),
+            int(links_in),
+            int(sources),
+            hex(f.and_then(|f| f.text_hash)),
+            f.and_then(|f| f.response_ms)
+                .map_or(Cell::Empty, |ms| seconds(ms).into()),
+            f.and_then(|f| f.redirect_to)
+                .map(|t| ix.url(t))
+                .unwrap_or("")
+                .into(),
+            hex(main_hash.get(&u.id).copied()),
+            ix.main_words.get(&u.id).copied().into(),
+            ix.cluster.get(&u.id).copied().into(),
+            ix.preferred.get(&u.id).copied().unwrap_or("").into(),
+            found_via.get(&u.id).copied().unwrap_or("").into(),
+        ]);
+    }
+    t
+}
+
+/// `clusters.csv`: one row per cluster member, with why it is in the cluster and its fix.
+fn clusters_table(input: &AuditInput, analysis: &Analysis, ix: &Index<'_>) -> TableData {
+    let mut t = TableData::new(&[
+        number("Cluster"),
+        url("Preferred URL"),
+        url("Address"),
+        text("Role"),
+        number("Status Code"),
+        text("Why In Cluster"),
+        text("Evidence Tier"),
+        text("Rules Fired"),
+        text("Fix"),
+        text("Reached Only Via Nofollow"),
+    ]);
+    let nofollow_only = reached_only_via_nofollow(input, analysis);
+    for c in &analysis.clusters {
+        for m in &c.members {
+            let why: Vec<String> = m
+                .evidence
+                .iter()
+                .map(|e| format!("{} -> {}: {}", ix.url(e.from), ix.url(e.to), e.kind))
+                .collect();
+            let rules: Vec<&str> = m.rules.iter().map(|r| r.id()).collect();
+            t.rows.push(vec![
+                int(c.id),
+                c.preferred_url.as_str().into(),
+                m.url.as_str().into(),
+                role_name(m.role).into(),
+                m.status.into(),
+                why.join("\n").into(),
+                if m.role == Role::Preferred {
+                    ""
+                } else {
+                    Tier::Strong.as_str()
+                }
+                .into(),
+                rules.join(", ").into(),
+                fix_text(m.action, &c.preferred_url).into(),
+                if nofollow_only.binary_search(&m.url_id).is_ok() {
+                    "yes"
+                } else {
+                    ""
+                }
+                .into(),
+            ]);
+        }
+    }
+    t
+}
+
+/// `findings.csv`: one row per finding, with its fixes.
+fn findings_table(analysis: &Analysis) -> TableData {
+    let mut t = TableData::new(&[
+        text("Finding"),
+        text("Severity"),
+        text("Evidence Tier"),
+        text("Title"),
+        text("Summary"),
+        url("Addresses"),
+        text("Fix"),
+        text("Why It Matters"),
+        text("Evidence"),
+        text("Key"),
+    ]);
+    for f in &analysis.findings {
+        let fixes: Vec<String> = f.fixes.iter().map(|x| x.to_string()).collect();
+        t.rows.push(vec![
+            f.id.code().into(),
+            f.severity.as_str().into(),
+            f.id.tier().as_str().into(),
+            (&*f.title).into(),
+            f.summary.as_str().into(),
+            f.urls.join("\n").into(),
+            fixes.join("\n").into(),
+            (&*f.why).into(),
+            f.evidence.join("\n").into(),
+            f.key.as_str().into(),
+        ]);
+    }
+    t
+}
+
+/// `redirects.csv`: one row per redirecting URL, with its chain followed to the end.
+fn redirects_table(input: &AuditInput, ix: &Index<'_>) -> TableData {
+    let mut t = TableData::new(&[
+        url("Address"),
+        number("Hops"),
+        url("Final Address"),
+        number("Final Status Code"),
+        text("Chain"),
+        text("Problem"),
+    ]);
+    let hop: HashMap<UrlId, &crate::input::RedirectRow> =
+        input.redirects.iter().map(|r| (r.from, r)).collect();
+    let problem: HashMap<UrlId, &'static str> = input
+        .redirect_chains
+        .iter()
+        .map(|c| {
+            let p = match c.problem {
+                crate::input::ChainProblem::Loop => "loop",
+                crate::input::ChainProblem::TooLong => "too long",
+            };
+            (c.start, p)
+        })
+        .collect();
+    for r in &input.redirects {
+        let mut chain = vec![ix.url(r.from).to_owned()];
+        let mut seen = std::collections::HashSet::from([r.from]);
+        let mut at = r.from;
+        let mut hops = 0u32;
+        while let Some(h) = hop.get(&at) {
+            hops += 1;
+            let Some(to) = h.to else { break };
+            chain.push(format!("({}) {}", h.status, ix.url(to)));
+            if !seen.insert(to) || hops > 50 {
+                break;
+            }
+            at = to;
+        }
+        t.rows.push(vec![
+            ix.url(r.from).into(),
+            int(hops),
+            ix.url(at).into(),
+            ix.status(at),
+            chain.join(" -> ").into(),
+            problem.get(&r.from).copied().unwrap_or("").into(),
+        ]);
+    }
+    t
+}
+
+/// `canonicals.csv`: one row per canonical declaration.
+fn canonicals_table(input: &AuditInput, ix: &Index<'_>) -> TableData {
+    let mut t = TableData::new(&[
+        url("Address"),
+        url("Canonical Link Element"),
+        text("Source"),
+        text("In Head"),
+        number("Canonical Status Code"),
+        text("Self-Referencing"),
+    ]);
+    for c in &input.canonicals {
+        let source = match c.source {
+            crate::input::DeclarationSource::LinkElement => "link element",
+            crate::input::DeclarationSource::HttpHeader => "HTTP header",
+        };
+        let target = c.target.map(|t| ix.url(t)).unwrap_or(&c.href_raw);
+        t.rows.push(vec![
+            ix.url(c.page).into(),
+            target.into(),
+            source.into(),
+            c.in_head.into(),
+            c.target.map_or(Cell::Empty, |t| ix.status(t)),
+            (c.target == Some(c.page)).into(),
+        ]);
+    }
+    t
+}
+
+/// `sitemap_entries.csv`: one row per sitemap entry, with what the URL answers.
+fn sitemap_entries_table(input: &AuditInput, ix: &Index<'_>) -> TableData {
+    let first_canonical = first_canonicals(input);
+    let mut t = TableData::new(&[
+        url("Sitemap"),
+        url("Address"),
+        number("Status Code"),
+        text("Indexability"),
+        url("Preferred URL"),
+    ]);
+    let sitemap: HashMap<u32, &str> = input
+        .sitemaps
+        .iter()
+        .map(|s| (s.id, s.url.as_str()))
+        .collect();
+    for e in &input.sitemap_entries {
+        let (address, code, indexable, preferred) = match e.url_id {
+            Some(id) => {
+                let canonical = first_canonical.get(&id).copied().flatten();
+                (
+                    ix.url(id),
+                    ix.status(id),
+                    ix.indexability(id, canonical).0,
+                    ix.preferred.get(&id).copied().unwrap_or(""),
+                )
+            }
+            None => (e.loc_raw.as_str(), Cell::Empty, "", ""),
+        };
+        t.rows.push(vec![
+            sitemap.get(&e.sitemap_id).copied().unwrap_or("").into(),
+            address.into(),
+            code,
+            indexable.into(),
+            preferred.into(),
+        ]);
+    }
+    t
+}
+
+/// `links_to_non_preferred.csv`: one row per link to change, to a URL that is not its
+/// cluster's preferred URL.
+fn links_to_non_preferred_table(
+    input: &AuditInput,
+    analysis: &Analysis,
+    ix: &Index<'_>,
+) -> TableData {
+    let mut t = TableData::new(&[
+        url("Source"),
+        url("Destination"),
+        url("Preferred URL"),
+        text("Anchor Text"),
+        text("Link Position"),
+        text("Nofollow"),
+    ]);
+    let anchors: HashMap<(UrlId, UrlId), &str> = input
+        .anchors
+        .iter()
+        .map(|a| ((a.from, a.to), a.text.as_str()))
+        .collect();
+    // Links that stay as they are (`Analysis::kept_links`: a control, a URL
+    // the page declares canonical) are no links to change.
+    let kept: std::collections::HashSet<UrlId> =
+        analysis.kept_links.iter().map(|&(id, _)| id).collect();
+    // A URL a page declares (shortlink, og:url, ...) is no link to change; a
+    // page Dustpan made up (a URL-variant probe) is none of the site's.
+    for l in input
+        .links
+        .iter()
+        .filter(|l| !l.kind.is_declared() && !ix.made_up.contains(&l.from))
+    {
+        // A link to the page itself (a fragment, a skip link) is no link to fix.
+        let Some(to) = l.to.filter(|&to| to != l.from && !kept.contains(&to)) else {
+            continue;
+        };
+        let Some(preferred) = ix.preferred.get(&to) else {
+            continue;
+        };
+        if *preferred == ix.url(to) || ix.preferred_ids.contains(&to) {
+            continue;
+        }
+        t.rows.push(vec![
+            ix.url(l.from).into(),
+            ix.url(to).into(),
+            (*preferred).into(),
+            anchors.get(&(l.from, to)).copied().unwrap_or("").into(),
+            l.region.map_or("", |r| r.as_str()).into(),
+            l.nofollow.into(),
+        ]);
+    }
+    t
 }
 
 /// `duplicate_metadata.csv`: one row per shared title, first heading or meta

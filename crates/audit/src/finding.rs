@@ -584,7 +584,7 @@ pub enum Fix {
     /// own (they share one today).
     DistinctValue {
         /// What they share.
-        element: crate::MetaElement,
+        element: MetaElement,
         /// The pages (at most `max_listed`).
         pages: Vec<String>,
         /// Pages not listed.
@@ -594,7 +594,7 @@ pub enum Fix {
     /// product page and its "write a review" page): give the pattern's template its own.
     DistinctValueForPattern {
         /// What they share.
-        element: crate::MetaElement,
+        element: MetaElement,
         /// How the second page of each pair differs from the first, in words.
         pattern: String,
         /// How many pairs.
@@ -657,11 +657,7 @@ impl fmt::Display for Fix {
                     "Change links to {from} into links to {to} on {}",
                     pages.join(", ")
                 )?;
-                match more_pages {
-                    0 => {}
-                    1 => f.write_str(" and 1 more page")?,
-                    n => write!(f, " and {n} more pages")?,
-                }
+                write_more_pages(f, *more_pages)?;
                 f.write_str(".")
             }
             Fix::RemoveLinks {
@@ -670,11 +666,7 @@ impl fmt::Display for Fix {
                 to,
             } => {
                 write!(f, "Remove links to {to} from {}", pages.join(", "))?;
-                match more_pages {
-                    0 => {}
-                    1 => f.write_str(" and 1 more page")?,
-                    n => write!(f, " and {n} more pages")?,
-                }
+                write_more_pages(f, *more_pages)?;
                 f.write_str(".")
             }
             Fix::UpdateTemplateLink {
@@ -683,60 +675,17 @@ impl fmt::Display for Fix {
                 pages,
                 anchor,
                 region,
-            } => {
-                let named = anchor
-                    .as_deref()
-                    .map_or_else(String::new, |a| format!(" (\"{a}\")"));
-                let place = match region {
-                    Some(crate::LinkRegion::Body) | None => {
-                        "template (navigation, header, footer or sidebar)"
-                    }
-                    r => crate::checks::template_place(*r),
-                };
-                let all = match pages {
-                    1 => "the 1 page that carries it".to_owned(),
-                    n => format!("all {n} pages that carry it"),
-                };
-                match to {
-                    Some(to) => write!(
-                        f,
-                        "In the site's {place}, change the link{named} to {from} into a link to \
-                         {to}: one edit changes it on {all}."
-                    ),
-                    None => write!(
-                        f,
-                        "In the site's {place}, remove or replace the link{named} to {from}: one \
-                         edit changes it on {all}."
-                    ),
-                }
-            }
+            } => write_template_link(f, from, to, pages, anchor, region),
             Fix::UpdateLinksForPattern {
                 pattern,
                 urls,
                 example,
-            } => {
-                let [from, to] = example;
-                write!(
-                    f,
-                    "Change the internal links to the {urls} URLs {pattern}, into links to the \
-                     URLs they lead to (for example, link {to} instead of {from}): where one \
-                     template or editor writes them all, fix it there; \
-                     links_to_non_preferred.csv lists every link."
-                )
-            }
+            } => write_update_links_for_pattern(f, pattern, urls, example),
             Fix::RemoveLinksForPattern {
                 pattern,
                 urls,
                 example,
-            } => {
-                let [from, to] = example;
-                write!(
-                    f,
-                    "Remove or correct the internal links to the {urls} URLs {pattern} (for \
-                     example, {from} ends at {to}): where one template or editor writes them \
-                     all, fix it there; the finding lists every URL."
-                )
-            }
+            } => write_remove_links_for_pattern(f, pattern, urls, example),
             Fix::AddLinks { to } => write!(f, "Link to {to} from relevant crawlable pages."),
             Fix::SitemapRemove { sitemap, loc } => {
                 write!(f, "Remove {loc} from sitemap {sitemap}.")
@@ -756,43 +705,12 @@ impl fmt::Display for Fix {
                 canonical,
                 example,
                 linked,
-            } => {
-                let [from, to] = example;
-                if *canonical {
-                    write!(
-                        f,
-                        "On each of the {urls} URLs {pattern}, set <link rel=\"canonical\"> to \
-                         its preferred URL (for example, on {from}, to {to}); \
-                         canonicals_to_set.csv lists every page."
-                    )?;
-                } else {
-                    write!(
-                        f,
-                        "Redirect each of the {urls} URLs {pattern}, to its preferred URL with a \
-                         301 (for example {from} to {to}), with one rule for the pattern where \
-                         the server allows; redirect_map.csv lists every redirect."
-                    )?;
-                }
-                match linked {
-                    0 => Ok(()),
-                    1 => f.write_str(" Change the internal links to the one that has them."),
-                    n => write!(f, " Change the internal links to the {n} that have them."),
-                }
-            }
+            } => write_for_pattern(f, pattern, urls, canonical, example, linked),
             Fix::SelfCanonicalForPattern {
                 pattern,
                 pages,
                 example,
-            } => {
-                let [page, names] = example;
-                write!(
-                    f,
-                    "In the template that writes the canonical of the {} pages {pattern}, make \
-                     each page's canonical its own URL (for example, {page} names {names} \
-                     today); canonicals_to_set.csv lists every page.",
-                    pages.len()
-                )
-            }
+            } => write_self_canonical_for_pattern(f, pattern, pages, example),
             Fix::ReviewNearDuplicate { pages, similarity } => write!(
                 f,
                 "Compare {} and {} ({similarity}% similar main content): if they are one page, \
@@ -803,35 +721,7 @@ impl fmt::Display for Fix {
                 paths,
                 params,
                 pairs,
-            } => {
-                let path = match paths.as_slice() {
-                    [one] => one.clone(),
-                    [a, b] => format!("{a} and {b}"),
-                    [a, b, c] => format!("{a}, {b} and {c}"),
-                    [a, b, c, rest @ ..] => {
-                        format!("{a}, {b}, {c} and {} more paths", rest.len())
-                    }
-                    [] => "these paths".to_owned(),
-                };
-                let names = params
-                    .iter()
-                    .map(|p| format!("`{p}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                let (which, they) = if params.len() == 1 {
-                    ("parameter", "it filters or sorts")
-                } else {
-                    ("parameters", "they filter or sort")
-                };
-                write!(
-                    f,
-                    "Review the {which} {names} of {path} ({pairs} near-identical pairs): where \
-                     {they} the same listing without making a page worth finding, set each \
-                     URL's canonical to the unfiltered listing or keep crawlers out with \
-                     robots.txt; where the URLs are distinct pages, make their main content \
-                     distinct."
-                )
-            }
+            } => write_review_parameters(f, paths, params, pairs),
             Fix::AllowInRobots { url } => write!(f, "Allow {url} in robots.txt."),
             Fix::DisallowInRobots { pattern } => {
                 write!(f, "Add `Disallow: {pattern}` to robots.txt.")
@@ -861,41 +751,12 @@ impl fmt::Display for Fix {
                 pattern,
                 pairs,
                 example,
-            } => {
-                let what = element.words();
-                let [page, other] = example;
-                write!(
-                    f,
-                    "In the template of the second page of each of the {pairs} pairs (a page \
-                     {pattern}), write a {what} of its own that says what that page is for \
-                     (for example, {other} repeats the {what} of {page}); \
-                     duplicate_metadata.csv lists every page."
-                )
-            }
+            } => write_distinct_value_for_pattern(f, element, pattern, pairs, example),
             Fix::DistinctValue {
                 element,
                 pages,
                 more_pages,
-            } => {
-                let what = element.words();
-                let n = pages.len() + *more_pages as usize;
-                write!(
-                    f,
-                    "Give each of the {n} pages a {what} of its own that says what sets it \
-                     apart from the others: "
-                )?;
-                match (pages.as_slice(), more_pages) {
-                    ([one], 0) => f.write_str(one)?,
-                    ([rest @ .., last], 0) => write!(f, "{} and {last}", rest.join(", "))?,
-                    (all, 1) => write!(f, "{} and 1 more page", all.join(", "))?,
-                    (all, m) => write!(f, "{} and {m} more pages", all.join(", "))?,
-                }
-                write!(
-                    f,
-                    ". Where a template or a default of the site writes the {what}, change it \
-                     there, so that it writes each page's own."
-                )
-            }
+            } => write_distinct_value(f, element, pages, more_pages),
             Fix::Serve { url } => write!(f, "Make {url} answer 200 with its content."),
             Fix::ServerRule {
                 change,
@@ -903,27 +764,7 @@ impl fmt::Display for Fix {
                 nginx,
                 apache,
                 htaccess,
-            } => {
-                let [from, to] = example;
-                if [nginx, apache, htaccess]
-                    .iter()
-                    .any(|t| crate::probes::server_rule_offered(t))
-                {
-                    write!(
-                        f,
-                        "{change}, with one server rule for all of them (for example, {from} \
-                         is the page {to}); url_variants.csv gives the rule for nginx and for \
-                         Apache, each saying where it goes."
-                    )
-                } else {
-                    write!(
-                        f,
-                        "{change} (for example, {from} is the page {to}); no server rule is \
-                         offered, since one would redirect some of the site's own URLs \
-                         (url_variants.csv says why)."
-                    )
-                }
-            }
+            } => write_server_rule(f, change, example, nginx, apache, htaccess),
             Fix::SetHreflang { page, lang, href } => write!(
                 f,
                 "On {page}, set <link rel=\"alternate\" hreflang=\"{lang}\" href=\"{href}\">."
@@ -933,6 +774,244 @@ impl fmt::Display for Fix {
                 "On {page}, remove the hreflang alternate {lang} to {href}."
             ),
         }
+    }
+}
+
+/// " and 1 more page", " and 3 more pages" after a list of pages, or nothing.
+fn write_more_pages(f: &mut fmt::Formatter<'_>, more_pages: u32) -> fmt::Result {
+    match more_pages {
+        0 => Ok(()),
+        1 => f.write_str(" and 1 more page"),
+        n => write!(f, " and {n} more pages"),
+    }
+}
+
+/// The canonical a template writes for the pages of a pattern, made each page's own.
+fn write_self_canonical_for_pattern(
+    f: &mut fmt::Formatter<'_>,
+    pattern: &str,
+    pages: &[String],
+    example: &[String; 2],
+) -> fmt::Result {
+    let [page, names] = example;
+    write!(
+        f,
+        "In the template that writes the canonical of the {} pages {pattern}, make \
+         each page's canonical its own URL (for example, {page} names {names} \
+         today); canonicals_to_set.csv lists every page.",
+        pages.len()
+    )
+}
+
+/// The fix of a link the site's template writes: one edit, where the template sits.
+fn write_template_link(
+    f: &mut fmt::Formatter<'_>,
+    from: &str,
+    to: &Option<String>,
+    pages: &u32,
+    anchor: &Option<String>,
+    region: &Option<crate::LinkRegion>,
+) -> fmt::Result {
+    let named = anchor
+        .as_deref()
+        .map_or_else(String::new, |a| format!(" (\"{a}\")"));
+    let place = match region {
+        Some(crate::LinkRegion::Body) | None => "template (navigation, header, footer or sidebar)",
+        r => crate::wording::template_place(*r),
+    };
+    let all = match pages {
+        1 => "the 1 page that carries it".to_owned(),
+        n => format!("all {n} pages that carry it"),
+    };
+    match to {
+        Some(to) => write!(
+            f,
+            "In the site's {place}, change the link{named} to {from} into a link to \
+             {to}: one edit changes it on {all}."
+        ),
+        None => write!(
+            f,
+            "In the site's {place}, remove or replace the link{named} to {from}: one \
+             edit changes it on {all}."
+        ),
+    }
+}
+
+/// Links to the URLs of a pattern changed to the URLs they lead to.
+fn write_update_links_for_pattern(
+    f: &mut fmt::Formatter<'_>,
+    pattern: &str,
+    urls: &u32,
+    example: &[String; 2],
+) -> fmt::Result {
+    let [from, to] = example;
+    write!(
+        f,
+        "Change the internal links to the {urls} URLs {pattern}, into links to the \
+         URLs they lead to (for example, link {to} instead of {from}): where one \
+         template or editor writes them all, fix it there; \
+         links_to_non_preferred.csv lists every link."
+    )
+}
+
+/// Links to the URLs of a pattern removed or corrected.
+fn write_remove_links_for_pattern(
+    f: &mut fmt::Formatter<'_>,
+    pattern: &str,
+    urls: &u32,
+    example: &[String; 2],
+) -> fmt::Result {
+    let [from, to] = example;
+    write!(
+        f,
+        "Remove or correct the internal links to the {urls} URLs {pattern} (for \
+         example, {from} ends at {to}): where one template or editor writes them \
+         all, fix it there; the finding lists every URL."
+    )
+}
+
+/// The URLs of a pattern canonicalised or redirected to their preferred URLs, with their
+/// internal links.
+fn write_for_pattern(
+    f: &mut fmt::Formatter<'_>,
+    pattern: &str,
+    urls: &u32,
+    canonical: &bool,
+    example: &[String; 2],
+    linked: &u32,
+) -> fmt::Result {
+    let [from, to] = example;
+    if *canonical {
+        write!(
+            f,
+            "On each of the {urls} URLs {pattern}, set <link rel=\"canonical\"> to \
+             its preferred URL (for example, on {from}, to {to}); \
+             canonicals_to_set.csv lists every page."
+        )?;
+    } else {
+        write!(
+            f,
+            "Redirect each of the {urls} URLs {pattern}, to its preferred URL with a \
+             301 (for example {from} to {to}), with one rule for the pattern where \
+             the server allows; redirect_map.csv lists every redirect."
+        )?;
+    }
+    match linked {
+        0 => Ok(()),
+        1 => f.write_str(" Change the internal links to the one that has them."),
+        n => write!(f, " Change the internal links to the {n} that have them."),
+    }
+}
+
+/// Query parameters whose URLs are near-identical, to review.
+fn write_review_parameters(
+    f: &mut fmt::Formatter<'_>,
+    paths: &[String],
+    params: &[String],
+    pairs: &u32,
+) -> fmt::Result {
+    let path = match paths {
+        [one] => one.clone(),
+        [a, b] => format!("{a} and {b}"),
+        [a, b, c] => format!("{a}, {b} and {c}"),
+        [a, b, c, rest @ ..] => {
+            format!("{a}, {b}, {c} and {} more paths", rest.len())
+        }
+        [] => "these paths".to_owned(),
+    };
+    let names = params
+        .iter()
+        .map(|p| format!("`{p}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let (which, they) = if params.len() == 1 {
+        ("parameter", "it filters or sorts")
+    } else {
+        ("parameters", "they filter or sort")
+    };
+    write!(
+        f,
+        "Review the {which} {names} of {path} ({pairs} near-identical pairs): where \
+         {they} the same listing without making a page worth finding, set each \
+         URL's canonical to the unfiltered listing or keep crawlers out with \
+         robots.txt; where the URLs are distinct pages, make their main content \
+         distinct."
+    )
+}
+
+/// A title, heading or description the second page of each pair of a pattern repeats.
+fn write_distinct_value_for_pattern(
+    f: &mut fmt::Formatter<'_>,
+    element: &MetaElement,
+    pattern: &str,
+    pairs: &u32,
+    example: &[String; 2],
+) -> fmt::Result {
+    let what = element.words();
+    let [page, other] = example;
+    write!(
+        f,
+        "In the template of the second page of each of the {pairs} pairs (a page \
+         {pattern}), write a {what} of its own that says what that page is for \
+         (for example, {other} repeats the {what} of {page}); \
+         duplicate_metadata.csv lists every page."
+    )
+}
+
+/// A title, heading or description different pages share.
+fn write_distinct_value(
+    f: &mut fmt::Formatter<'_>,
+    element: &MetaElement,
+    pages: &[String],
+    more_pages: &u32,
+) -> fmt::Result {
+    let what = element.words();
+    let n = pages.len() + *more_pages as usize;
+    write!(
+        f,
+        "Give each of the {n} pages a {what} of its own that says what sets it \
+         apart from the others: "
+    )?;
+    match (pages, more_pages) {
+        ([one], 0) => f.write_str(one)?,
+        ([rest @ .., last], 0) => write!(f, "{} and {last}", rest.join(", "))?,
+        (all, 1) => write!(f, "{} and 1 more page", all.join(", "))?,
+        (all, m) => write!(f, "{} and {m} more pages", all.join(", "))?,
+    }
+    write!(
+        f,
+        ". Where a template or a default of the site writes the {what}, change it \
+         there, so that it writes each page's own."
+    )
+}
+
+/// URL variants redirected by one server rule, when one is offered.
+fn write_server_rule(
+    f: &mut fmt::Formatter<'_>,
+    change: &str,
+    example: &[String; 2],
+    nginx: &str,
+    apache: &str,
+    htaccess: &str,
+) -> fmt::Result {
+    let [from, to] = example;
+    if [nginx, apache, htaccess]
+        .iter()
+        .any(|t| crate::wording::server_rule_offered(t))
+    {
+        write!(
+            f,
+            "{change}, with one server rule for all of them (for example, {from} \
+             is the page {to}); url_variants.csv gives the rule for nginx and for \
+             Apache, each saying where it goes."
+        )
+    } else {
+        write!(
+            f,
+            "{change} (for example, {from} is the page {to}); no server rule is \
+             offered, since one would redirect some of the site's own URLs \
+             (url_variants.csv says why)."
+        )
     }
 }
 
@@ -1072,4 +1151,52 @@ pub fn compare(older: &[Finding], newer: &[Finding]) -> Comparison {
         }
     }
     out
+}
+
+/// The part of a page whose value different pages share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MetaElement {
+    /// The `<title>`.
+    Title,
+    /// The first `<h1>`.
+    H1,
+    /// The first `<meta name="description">` in `<head>`.
+    MetaDescription,
+}
+
+impl MetaElement {
+    /// Every element, in the order findings and tables list them.
+    pub const ALL: [MetaElement; 3] = [
+        MetaElement::Title,
+        MetaElement::H1,
+        MetaElement::MetaDescription,
+    ];
+
+    /// `title`, `h1`, `meta description`: the element as tables name it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MetaElement::Title => "title",
+            MetaElement::H1 => "h1",
+            MetaElement::MetaDescription => "meta description",
+        }
+    }
+
+    /// The element in a sentence: `title`, `first heading (<h1>)`, `meta description`.
+    pub fn words(self) -> &'static str {
+        match self {
+            MetaElement::Title => "title",
+            MetaElement::H1 => "first heading (<h1>)",
+            MetaElement::MetaDescription => "meta description",
+        }
+    }
+
+    /// The kind of finding a value shared by different pages is.
+    pub fn finding(self) -> FindingId {
+        match self {
+            MetaElement::Title => FindingId::TitleDuplicate,
+            MetaElement::H1 => FindingId::H1Duplicate,
+            MetaElement::MetaDescription => FindingId::MetaDescriptionDuplicate,
+        }
+    }
 }

@@ -8,7 +8,7 @@
 //! its format, and leaves out (with a comment where the format has comments) a redirect
 //! it cannot express exactly.
 
-use crate::Analysis;
+use crate::analysis::{Analysis, SiteRedirect};
 use crate::cluster::{Action, Role};
 use crate::finding::Fix;
 use crate::urlparts::split;
@@ -45,17 +45,6 @@ impl RedirectLine {
             Some(_) => RedirectState::Changed,
         }
     }
-}
-
-/// One redirect the site answers today: the first hop of a crawled URL.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SiteRedirect {
-    /// The URL that redirects.
-    pub source: String,
-    /// Where its first hop goes.
-    pub to: String,
-    /// The hop's status (301, 302, ...).
-    pub status: u16,
 }
 
 /// How a redirect of the map compares with what the site answers.
@@ -133,6 +122,13 @@ pub struct FixFiles {
     pub sitemap_add: Vec<SitemapChange>,
     /// Sitemap entries to remove or replace.
     pub sitemap_remove: Vec<SitemapChange>,
+}
+
+impl Analysis {
+    /// The fix files (redirect map, canonicals, sitemap lines).
+    pub fn fix_files(&self) -> FixFiles {
+        FixFiles::from_analysis(self)
+    }
 }
 
 impl FixFiles {
@@ -1093,7 +1089,7 @@ fn wordpress_loops(src: &WebUrl, tgt: &WebUrl) -> bool {
 }
 
 fn csv_field(s: &str) -> String {
-    let s = &*crate::export::spreadsheet_safe(s);
+    let s = &*crate::table::spreadsheet_safe(s);
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

@@ -6,63 +6,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cluster::Cluster;
-use crate::export::{Cell, ColumnType, Header, TableData};
 use crate::input::UrlId;
-
-/// The requests an access log holds for one URL. Bots are told by user agent, then by
-/// a reverse and forward DNS check of their address: verified, unverified (no answer,
-/// no documented check, not looked up) or fake. The four counts are disjoint.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LogHit {
-    /// The URL.
-    pub url: UrlId,
-    /// Requests from search-engine bots whose address the check verified.
-    pub verified_bot_requests: u64,
-    /// Requests from search-engine bots by user agent, not verified.
-    pub unverified_bot_requests: u64,
-    /// Requests with a bot's user agent from an address that failed the check.
-    pub fake_bot_requests: u64,
-    /// Every other request.
-    pub other_requests: u64,
-}
-
-impl LogHit {
-    fn requests(&self) -> LogRequests {
-        LogRequests {
-            verified_bots: self.verified_bot_requests,
-            unverified_bots: self.unverified_bot_requests,
-            fake_bots: self.fake_bot_requests,
-            others: self.other_requests,
-        }
-    }
-}
-
-/// Requests of an access log split as [`LogHit`] splits them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LogRequests {
-    /// From search-engine bots whose address the DNS check verified.
-    pub verified_bots: u64,
-    /// From search-engine bots by user agent, not verified.
-    pub unverified_bots: u64,
-    /// With a bot's user agent from an address that failed the check.
-    pub fake_bots: u64,
-    /// Every other request.
-    pub others: u64,
-}
-
-impl LogRequests {
-    /// Every request.
-    pub fn total(&self) -> u64 {
-        self.verified_bots + self.unverified_bots + self.fake_bots + self.others
-    }
-
-    fn add(&mut self, other: LogRequests) {
-        self.verified_bots += other.verified_bots;
-        self.unverified_bots += other.unverified_bots;
-        self.fake_bots += other.fake_bots;
-        self.others += other.others;
-    }
-}
+use crate::log_hits::{LogHit, LogRequests};
+use crate::table::{Cell, ColumnType, Header, TableData};
 
 /// One cluster's requests, when its non-preferred URLs got any.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

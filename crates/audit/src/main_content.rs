@@ -33,7 +33,7 @@
 //! pages with the same `hash` differ at most in blocks that every kind of page of the
 //! site carries: the header, the menus, the footer, the sidebar widgets.
 
-use crate::site::{NONE, Site};
+use crate::input::FetchRow;
 use crate::urlparts::{split, strip_www};
 use extract::blocks::BlockReader;
 use rustc_hash::FxHashMap;
@@ -146,65 +146,142 @@ pub(crate) fn jaccard(x: &[u32], y: &[u32]) -> f64 {
     }
 }
 
-/// Learns each host's template and computes every page's main content.
-pub(crate) fn learn(site: &Site<'_>) -> MainContent {
-    let n = site.n;
-    let mut out = MainContent::default();
-    let mut pages: Vec<(u32, &[u8])> = Vec::new();
-    for i in 0..n as u32 {
-        if !site.serves(i) {
-            continue;
-        }
-        if let Some(blocks) = site.fetch(i).and_then(|f| f.blocks.as_deref()) {
-            let readable = BlockReader::new(blocks).is_ok_and(|mut r| r.all(|b| b.is_ok()));
-            if readable {
-                pages.push((i, blocks));
-            } else {
-                out.unreadable += 1;
-            }
-        }
+/// What learning main content reads of one URL, by its index: its URL and its fetch row
+/// when the site serves it (2xx, no redirect), `None` for any other URL.
+pub(crate) type Served<'p> = Option<(&'p str, Option<&'p FetchRow>)>;
+
+/// A page main content is learned from: served, with stored blocks that all read.
+struct Page<'p> {
+    /// Its URL index.
+    i: u32,
+    /// Its URL.
+    url: &'p str,
+    /// Its visible text's hash: each distinct text counts once toward the template.
+    text_hash: Option<u64>,
+    /// Its stored text blocks.
+    blocks: &'p [u8],
+}
+
+/// Each host's template: the blocks on a large enough share of its distinct pages.
+struct Template {
+    /// Distinct pages carrying each block, by `(host, block hash)`.
+    df: FxHashMap<(u32, u64), u32>,
+    /// Per host, the distinct pages from which a block is template (`u32::MAX` when the
+    /// host has fewer than [`TEMPLATE_MIN_PAGES`] distinct pages).
+    threshold: Vec<u32>,
+}
+
+impl Template {
+    /// Whether the block is template on the host.
+    fn is_template(&self, host: u32, hash: u64) -> bool {
+        self.df
+            .get(&(host, hash))
+            .is_some_and(|&c| c >= self.threshold[host as usize])
     }
+
+    /// Distinct template blocks, over all hosts.
+    fn blocks(&self) -> u32 {
+        self.df
+            .iter()
+            .filter(|&(&(host, _), &c)| c >= self.threshold[host as usize])
+            .count() as u32
+    }
+}
+
+/// Learns each host's template and computes every page's main content, for the `n`
+/// URLs of a site as `served` shows them.
+pub(crate) fn learn<'p>(n: usize, served: impl Fn(u32) -> Served<'p>) -> MainContent {
+    let mut out = MainContent::default();
+    let pages = readable_pages(n, served, &mut out.unreadable);
     if pages.is_empty() {
         return out;
     }
-    // Hosts, without `www.`: a host alias serves the same template.
+    let host_of = hosts(&pages);
+    let (template, distinct_pages) = learn_template(&pages, &host_of);
+    out.template_blocks = template.blocks();
+    let host_wide = host_wide_blocks(&pages, &host_of, &template, &distinct_pages);
+    out.type_blocks = out.template_blocks - host_wide.len() as u32;
+    lay_out(&mut out, n, &pages, &host_of, &template, &host_wide);
+    out
+}
+
+/// The served pages whose stored blocks all read, in URL order; counts in `unreadable`
+/// those whose blocks do not (a newer format, or cut short).
+fn readable_pages<'p>(
+    n: usize,
+    served: impl Fn(u32) -> Served<'p>,
+    unreadable: &mut u32,
+) -> Vec<Page<'p>> {
+    let mut pages = Vec::new();
+    for i in 0..n as u32 {
+        let Some((url, fetch)) = served(i) else {
+            continue;
+        };
+        if let Some(f) = fetch
+            && let Some(blocks) = f.blocks.as_deref()
+        {
+            let readable = BlockReader::new(blocks).is_ok_and(|mut r| r.all(|b| b.is_ok()));
+            if readable {
+                pages.push(Page {
+                    i,
+                    url,
+                    text_hash: f.text_hash,
+                    blocks,
+                });
+            } else {
+                *unreadable += 1;
+            }
+        }
+    }
+    pages
+}
+
+/// Each page's host, as an index, without `www.`: a host alias serves the same template.
+fn hosts(pages: &[Page<'_>]) -> Vec<u32> {
     let mut hosts: FxHashMap<&str, u32> = FxHashMap::default();
-    let host_of: Vec<u32> = pages
+    pages
         .iter()
-        .map(|&(i, _)| {
-            let host = strip_www(split(site.url(i)).host);
+        .map(|p| {
+            let host = strip_www(split(p.url).host);
             let next = hosts.len() as u32;
             *hosts.entry(host).or_insert(next)
         })
-        .collect();
-    // Document frequency of each block per host, over distinct pages (one count per
-    // distinct visible text, so exact copies of a page do not make it template).
-    let mut distinct: Vec<u32> = vec![0; hosts.len()];
+        .collect()
+}
+
+/// A page's distinct block hashes, sorted, into `out`.
+fn sorted_blocks(blocks: &[u8], out: &mut Vec<u64>) {
+    out.clear();
+    out.extend(
+        BlockReader::new(blocks)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|b| b.hash),
+    );
+    out.sort_unstable();
+    out.dedup();
+}
+
+/// Document frequency of each block per host, over distinct pages (one count per
+/// distinct visible text, so exact copies of a page do not make it template), and the
+/// template it gives; with the positions in `pages` of those distinct pages.
+fn learn_template(pages: &[Page<'_>], host_of: &[u32]) -> (Template, Vec<usize>) {
+    let hosts = host_of.iter().map(|&h| h as usize + 1).max().unwrap_or(0);
+    let mut distinct: Vec<u32> = vec![0; hosts];
     let mut df: FxHashMap<(u32, u64), u32> = FxHashMap::default();
     let mut seen_text: rustc_hash::FxHashSet<(u32, u64)> = Default::default();
     let mut page_blocks: Vec<u64> = Vec::new();
     let mut distinct_pages: Vec<usize> = Vec::new();
-    let sorted_blocks = |blocks: &[u8], out: &mut Vec<u64>| {
-        out.clear();
-        out.extend(
-            BlockReader::new(blocks)
-                .into_iter()
-                .flatten()
-                .flatten()
-                .map(|b| b.hash),
-        );
-        out.sort_unstable();
-        out.dedup();
-    };
-    for (k, &(i, blocks)) in pages.iter().enumerate() {
+    for (k, p) in pages.iter().enumerate() {
         let host = host_of[k];
-        let text = site.fetch(i).and_then(|f| f.text_hash).unwrap_or(i as u64);
+        let text = p.text_hash.unwrap_or(p.i as u64);
         if !seen_text.insert((host, text)) {
             continue;
         }
         distinct[host as usize] += 1;
         distinct_pages.push(k);
-        sorted_blocks(blocks, &mut page_blocks);
+        sorted_blocks(p.blocks, &mut page_blocks);
         for &h in &page_blocks {
             *df.entry((host, h)).or_insert(0) += 1;
         }
@@ -219,22 +296,26 @@ pub(crate) fn learn(site: &Site<'_>) -> MainContent {
             }
         })
         .collect();
-    out.template_blocks = df
-        .iter()
-        .filter(|&(&(host, _), &c)| c >= threshold[host as usize])
-        .count() as u32;
-    // Which frequent blocks are template across the host's page types (see the module
-    // docs): their pages counted per page type, over the same distinct pages.
-    let types = page_types(site, &pages, &host_of);
+    (Template { df, threshold }, distinct_pages)
+}
+
+/// The template blocks that are template across the host's page types (see the module
+/// docs), not of one type only: their pages counted per page type, over the same
+/// distinct pages.
+fn host_wide_blocks(
+    pages: &[Page<'_>],
+    host_of: &[u32],
+    template: &Template,
+    distinct_pages: &[usize],
+) -> rustc_hash::FxHashSet<(u32, u64)> {
+    let types = page_types(pages, host_of);
+    let mut page_blocks: Vec<u64> = Vec::new();
     let mut per_type: FxHashMap<(u32, u64, u32), u32> = FxHashMap::default();
-    for &k in &distinct_pages {
+    for &k in distinct_pages {
         let host = host_of[k];
-        sorted_blocks(pages[k].1, &mut page_blocks);
+        sorted_blocks(pages[k].blocks, &mut page_blocks);
         for &h in &page_blocks {
-            if df
-                .get(&(host, h))
-                .is_some_and(|&c| c >= threshold[host as usize])
-            {
+            if template.is_template(host, h) {
                 *per_type.entry((host, h, types[k])).or_insert(0) += 1;
             }
         }
@@ -244,36 +325,43 @@ pub(crate) fn learn(site: &Site<'_>) -> MainContent {
         let m = largest.entry((host, h)).or_insert(0);
         *m = (*m).max(c);
     }
-    let host_wide: rustc_hash::FxHashSet<(u32, u64)> = largest
+    largest
         .into_iter()
         .filter(|&(key, most)| {
-            let all = df[&key];
+            let all = template.df[&key];
             let elsewhere = all - most;
             elsewhere >= 2 && f64::from(elsewhere) >= HOST_WIDE_SPREAD * f64::from(all)
         })
         .map(|(key, _)| key)
-        .collect();
-    drop(per_type);
-    out.type_blocks = out.template_blocks - host_wide.len() as u32;
+        .collect()
+}
+
+/// Every page's main content into `out`, indexed like the site's `n` URLs: the hash of
+/// its blocks without host-wide template, in document order and sorted, its words and
+/// its shingles without any template block.
+fn lay_out(
+    out: &mut MainContent,
+    n: usize,
+    pages: &[Page<'_>],
+    host_of: &[u32],
+    template: &Template,
+    host_wide: &rustc_hash::FxHashSet<(u32, u64)>,
+) {
     out.hash = vec![0; n];
     out.reordered = vec![0; n];
     out.words = vec![0; n];
     out.start = vec![0; n + 1];
     // The main shingles' count first, so that their one array is allocated once at its
     // size (growing it by doubling would hold up to twice that at the peak).
-    let is_template = |host: u32, hash: u64| {
-        df.get(&(host, hash))
-            .is_some_and(|&c| c >= threshold[host as usize])
-    };
     let total: usize = pages
         .iter()
-        .zip(&host_of)
-        .map(|(&(_, blocks), &host)| {
-            BlockReader::new(blocks)
+        .zip(host_of)
+        .map(|(p, &host)| {
+            BlockReader::new(p.blocks)
                 .into_iter()
                 .flatten()
                 .flatten()
-                .filter(|b| !is_template(host, b.hash))
+                .filter(|b| !template.is_template(host, b.hash))
                 .map(|b| b.shingle_count())
                 .sum::<usize>()
         })
@@ -281,8 +369,10 @@ pub(crate) fn learn(site: &Site<'_>) -> MainContent {
     out.shingles.reserve_exact(total);
     // `pages` is in URL order, so the shingle sets are laid out in URL order: `start`
     // is filled as they are appended (a URL without blocks gets an empty range).
+    let mut page_blocks: Vec<u64> = Vec::new();
     let mut next = 0usize;
-    for (k, &(i, blocks)) in pages.iter().enumerate() {
+    for (k, p) in pages.iter().enumerate() {
+        let i = p.i;
         while next <= i as usize {
             out.start[next] = out.shingles.len() as u32;
             next += 1;
@@ -291,13 +381,13 @@ pub(crate) fn learn(site: &Site<'_>) -> MainContent {
         page_blocks.clear();
         let from = out.shingles.len();
         let mut words = 0u32;
-        for b in BlockReader::new(blocks).into_iter().flatten().flatten() {
+        for b in BlockReader::new(p.blocks).into_iter().flatten().flatten() {
             // Identity leaves out host-wide template only; similarity and word counts
             // leave out every frequent block.
             if !host_wide.contains(&(host, b.hash)) {
                 page_blocks.push(b.hash);
             }
-            if is_template(host, b.hash) {
+            if template.is_template(host, b.hash) {
                 continue;
             }
             words = words.saturating_add(b.words);
@@ -322,7 +412,6 @@ pub(crate) fn learn(site: &Site<'_>) -> MainContent {
         out.start[next] = out.shingles.len() as u32;
         next += 1;
     }
-    out
 }
 
 /// One hash of a sequence of block hashes, never 0 (0 means "none").
@@ -332,23 +421,23 @@ fn hash_blocks(blocks: &[u64]) -> u64 {
 }
 
 /// Each page's type (see the module docs), as a small id per entry of `pages`.
-fn page_types(site: &Site<'_>, pages: &[(u32, &[u8])], host_of: &[u32]) -> Vec<u32> {
-    let segments = |i: u32| {
-        split(site.url(i))
+fn page_types(pages: &[Page<'_>], host_of: &[u32]) -> Vec<u32> {
+    fn segments(url: &str) -> impl Iterator<Item = (usize, &str)> {
+        split(url)
             .path
             .split('/')
             .filter(|s| !s.is_empty())
             .enumerate()
-    };
+    }
     let numeric = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
     // Pages per (host, depth, segment), each path counted once.
     let mut seen_paths: rustc_hash::FxHashSet<(u32, &str)> = Default::default();
     let mut recurring: FxHashMap<(u32, usize, String), u32> = FxHashMap::default();
-    for (k, &(i, _)) in pages.iter().enumerate() {
-        if !seen_paths.insert((host_of[k], split(site.url(i)).path)) {
+    for (k, p) in pages.iter().enumerate() {
+        if !seen_paths.insert((host_of[k], split(p.url).path)) {
             continue;
         }
-        for (d, s) in segments(i) {
+        for (d, s) in segments(p.url) {
             if !numeric(s) {
                 *recurring
                     .entry((host_of[k], d, s.to_ascii_lowercase()))
@@ -361,10 +450,10 @@ fn page_types(site: &Site<'_>, pages: &[(u32, &[u8])], host_of: &[u32]) -> Vec<u
     pages
         .iter()
         .zip(host_of)
-        .map(|(&(i, _), &host)| {
+        .map(|(p, &host)| {
             shape.clear();
             shape.push_str(&host.to_string());
-            for (d, s) in segments(i) {
+            for (d, s) in segments(p.url) {
                 shape.push('/');
                 if numeric(s) {
                     shape.push('#');
@@ -445,7 +534,6 @@ pub(crate) fn near_pairs(
     candidates.dedup();
     candidates
         .into_iter()
-        .filter(|&(a, b)| a != NONE && b != NONE)
         .filter_map(|(a, b)| {
             let s = jaccard(main.shingles(a), main.shingles(b));
             (s >= threshold).then_some((a, b, s))

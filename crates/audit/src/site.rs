@@ -239,7 +239,9 @@ impl<'a> Site<'a> {
             }
         }
         site.site_preferences();
-        site.main = crate::main_content::learn(&site);
+        site.main = crate::main_content::learn(site.n, |i| {
+            site.serves(i).then(|| (site.url(i), site.fetch(i)))
+        });
         site
     }
 

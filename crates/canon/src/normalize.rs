@@ -405,6 +405,62 @@ impl<'a> Parts<'a> {
                 true
             });
         }
+        self.apply_path_rules(policy, run);
+        if self.domain {
+            match policy.www {
+                Www::Keep => {}
+                Www::Strip => run.step(self, Rule::Www, |p| {
+                    let mut host: &str = &p.host;
+                    while let Some(rest) = host.strip_prefix("www.") {
+                        if !has_registrable_domain(rest) || !is_plain_domain(rest) {
+                            break;
+                        }
+                        host = rest;
+                    }
+                    if host.len() == p.host.len() {
+                        return false;
+                    }
+                    p.host = Cow::Owned(host.to_owned());
+                    true
+                }),
+                Www::Add => run.step(self, Rule::Www, |p| {
+                    let host = p.host.trim_end_matches('.');
+                    if host.starts_with("www.") || psl::domain_str(host) != Some(host) {
+                        return false;
+                    }
+                    p.host = Cow::Owned(format!("www.{}", p.host));
+                    true
+                }),
+            }
+        }
+        if self.port.is_none() {
+            let want_https = match policy.prefer_scheme {
+                PreferScheme::Keep => self.https,
+                PreferScheme::Https => true,
+                PreferScheme::Http => false,
+            };
+            run.step(self, Rule::SchemeUnify, |p| {
+                let changed = p.https != want_https;
+                p.https = want_https;
+                changed
+            });
+        }
+        if policy.touches_query()
+            && (self.query.is_some()
+                || self
+                    .raw_query
+                    .is_some_and(|q| !query_is_canonical(q, policy)))
+        {
+            self.apply_query_rules(policy, run);
+        }
+        if policy.remove_fragment {
+            run.step(self, Rule::Fragment, |p| p.fragment.take().is_some());
+        }
+    }
+
+    /// The path's rules, in order: case, session parameters in segments, duplicate
+    /// slashes, directory index, trailing slash.
+    fn apply_path_rules(&mut self, policy: &Policy, run: &mut Runner<'_>) {
         if policy.case_insensitive_paths {
             run.step(
                 self,
@@ -495,56 +551,6 @@ impl<'a> Parts<'a> {
                 p.path = Cow::Owned(trimmed.to_owned());
                 true
             }),
-        }
-        if self.domain {
-            match policy.www {
-                Www::Keep => {}
-                Www::Strip => run.step(self, Rule::Www, |p| {
-                    let mut host: &str = &p.host;
-                    while let Some(rest) = host.strip_prefix("www.") {
-                        if !has_registrable_domain(rest) || !is_plain_domain(rest) {
-                            break;
-                        }
-                        host = rest;
-                    }
-                    if host.len() == p.host.len() {
-                        return false;
-                    }
-                    p.host = Cow::Owned(host.to_owned());
-                    true
-                }),
-                Www::Add => run.step(self, Rule::Www, |p| {
-                    let host = p.host.trim_end_matches('.');
-                    if host.starts_with("www.") || psl::domain_str(host) != Some(host) {
-                        return false;
-                    }
-                    p.host = Cow::Owned(format!("www.{}", p.host));
-                    true
-                }),
-            }
-        }
-        if self.port.is_none() {
-            let want_https = match policy.prefer_scheme {
-                PreferScheme::Keep => self.https,
-                PreferScheme::Https => true,
-                PreferScheme::Http => false,
-            };
-            run.step(self, Rule::SchemeUnify, |p| {
-                let changed = p.https != want_https;
-                p.https = want_https;
-                changed
-            });
-        }
-        if policy.touches_query()
-            && (self.query.is_some()
-                || self
-                    .raw_query
-                    .is_some_and(|q| !query_is_canonical(q, policy)))
-        {
-            self.apply_query_rules(policy, run);
-        }
-        if policy.remove_fragment {
-            run.step(self, Rule::Fragment, |p| p.fragment.take().is_some());
         }
     }
 

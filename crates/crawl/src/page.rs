@@ -212,82 +212,15 @@ fn ms(d: std::time::Duration) -> u64 {
 /// Processes one claimed URL into the record the writer stores.
 pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
     let mut record = PageRecord::new(claimed.id, UrlState::Done);
-    let url = match Url::parse(&claimed.url) {
-        Ok(url) => url,
-        Err(e) => {
-            record.state = UrlState::Failed;
-            record.reason = Some(ReasonKind::InvalidUrl.into());
-            record.errors.push(ErrorRecord {
-                url_id: Some(claimed.id),
-                phase: "fetch".into(),
-                kind: "invalid_url".into(),
-                message: e.to_string(),
-            });
-            return record;
-        }
+    let Some((url, crawl_delay)) = cleared(ctx, claimed, &mut record).await else {
+        return record;
     };
-
-    // Admitted when it was queued; checked again on the way out (a URL queued by an
-    // earlier run may be out of the scope of today's rules).
-    if let Err(refusal) = ctx.guard.admit(&url, Route::Fetch) {
-        record.state = UrlState::Skipped;
-        record.reason = Some(reason_of_word(refusal.reason()));
-        return record;
-    }
-
-    // A DUST rule confirmed since the URL was queued may predict it duplicates another
-    // queued URL: skipped now as it would have been when found (but for the
-    // verification sample).
-    if ctx.lock_frontier().skips_claimed(url.as_str()) {
-        record.state = UrlState::Skipped;
-        record.reason = Some(ReasonKind::DustDuplicate.into());
-        return record;
-    }
-
-    let mut crawl_delay = None;
-    if ctx.config.obey_robots {
-        let rules = ctx.robots_for(&url).await;
-        if !rules.allows(&url) {
-            record.state = UrlState::Blocked;
-            record.reason = Some(ReasonKind::RobotsTxt.into());
-            record.blocked_by = Some(origin(&url));
-            return record;
-        }
-        crawl_delay = rules.crawl_delay;
-    }
 
     let host = url.host_str().unwrap_or("").to_owned();
     ctx.gate.wait(&host, crawl_delay).await;
     let fetched_at = now_ms();
     let started = Instant::now();
-    let mut attempts = 0u32;
-    let result = loop {
-        attempts += 1;
-        let result = fetch::get(
-            &ctx.client,
-            &url,
-            ctx.config.max_response_bytes,
-            |status, headers| {
-                status.is_success()
-                    && headers
-                        .get(reqwest::header::CONTENT_TYPE)
-                        .and_then(|v| v.to_str().ok())
-                        .is_none_or(|ct| fetch::is_html(Some(ct), b""))
-            },
-        )
-        .await;
-        if let Ok(response) = &result
-            && matches!(response.status.as_u16(), 429 | 503)
-            && attempts <= ctx.config.max_retries
-            && let Some(wait) = fetch::retry_after(&response.headers)
-            && ms(wait) <= ctx.config.max_retry_after_ms
-        {
-            tokio::time::sleep(wait).await;
-            ctx.gate.wait(&host, crawl_delay).await;
-            continue;
-        }
-        break result;
-    };
+    let (result, attempts) = get_with_retries(ctx, &url, &host, crawl_delay).await;
 
     let mut fetch = FetchRecord {
         fetched_at,
@@ -337,84 +270,19 @@ pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
 
     // A redirect hop.
     let hop_depths = (claimed.depth, claimed.redirect_depth + 1);
-    let location = match response.location() {
-        Ok(location) => location.map(str::to_owned),
-        Err(values) => {
-            record.errors.push(multiple_locations(claimed.id, &values));
-            None
-        }
-    };
-    if response.status.is_redirection()
-        && let Some(location) = location
-    {
-        let error = found.add(
-            &url,
-            &location,
-            hop_depths,
-            FoundVia::Redirect,
-            None,
-            Target::Redirect,
-        );
-        record.redirect = Some(RedirectRecord {
-            to: None,
-            status: response.status.as_u16(),
-            location_raw: location,
-            hop_index: claimed.redirect_depth,
-            kind: HopKind::Http,
-            error,
-        });
-    }
+    redirect_hop(
+        &mut record,
+        &mut found,
+        &url,
+        &response,
+        claimed.id,
+        hop_depths,
+        claimed.redirect_depth,
+    );
 
     // Link and Refresh headers.
     let link_depths = (claimed.depth + 1, 0);
-    // URLs the Link header declares (shortlink, alternate, amphtml, next, prev): stored
-    // after the page's own links, once its robots directives are known.
-    let mut header_declared: Vec<String> = Vec::new();
-    if let Some(header) = response.header_all("link") {
-        for entry in extract::parse_link_header(&header) {
-            if entry.declares_url() {
-                header_declared.push(entry.url.clone());
-            }
-            if entry.has_rel("canonical") {
-                let i = record.canonicals.len();
-                let unfollowed = (!ctx.config.follow_canonicals).then_some(ReasonKind::NotFollowed);
-                let error = found.add(
-                    &url,
-                    &entry.url,
-                    link_depths,
-                    FoundVia::Canonical,
-                    unfollowed,
-                    Target::Canonical(i),
-                );
-                record.canonicals.push(CanonicalRecord {
-                    target: None,
-                    href_raw: entry.url.clone(),
-                    source: DeclarationSource::HttpHeader,
-                    in_head: true,
-                    error,
-                });
-            } else if entry.has_rel("alternate")
-                && let Some(lang) = &entry.hreflang
-            {
-                let i = record.hreflang.len();
-                let unfollowed = (!ctx.config.follow_hreflang).then_some(ReasonKind::NotFollowed);
-                found.add(
-                    &url,
-                    &entry.url,
-                    link_depths,
-                    FoundVia::Hreflang,
-                    unfollowed,
-                    Target::Hreflang(i),
-                );
-                record.hreflang.push(HreflangRecord {
-                    lang: lang.clone(),
-                    target: None,
-                    href_raw: entry.url.clone(),
-                    source: DeclarationSource::HttpHeader,
-                });
-            }
-        }
-    }
+    let header_declared = link_header(ctx, &mut record, &mut found, &url, &response, link_depths);
     if record.redirect.is_none()
         && let Some(refresh) = response.header("refresh").and_then(extract::parse_refresh)
         && let Some(target) = refresh.url
@@ -468,6 +336,201 @@ pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
     }
     found.admit_into(&mut record);
     record
+}
+
+/// The claimed URL parsed and cleared for a request: admitted by today's scope and
+/// address rules, not predicted a duplicate by a DUST rule confirmed since it was
+/// queued, allowed by robots.txt (with its crawl delay). `None` when not, with `record`
+/// saying why.
+async fn cleared(
+    ctx: &Ctx,
+    claimed: &Claimed,
+    record: &mut PageRecord,
+) -> Option<(Url, Option<std::time::Duration>)> {
+    let url = match Url::parse(&claimed.url) {
+        Ok(url) => url,
+        Err(e) => {
+            record.state = UrlState::Failed;
+            record.reason = Some(ReasonKind::InvalidUrl.into());
+            record.errors.push(ErrorRecord {
+                url_id: Some(claimed.id),
+                phase: "fetch".into(),
+                kind: "invalid_url".into(),
+                message: e.to_string(),
+            });
+            return None;
+        }
+    };
+
+    // Admitted when it was queued; checked again on the way out (a URL queued by an
+    // earlier run may be out of the scope of today's rules).
+    if let Err(refusal) = ctx.guard.admit(&url, Route::Fetch) {
+        record.state = UrlState::Skipped;
+        record.reason = Some(reason_of_word(refusal.reason()));
+        return None;
+    }
+
+    // A DUST rule confirmed since the URL was queued may predict it duplicates another
+    // queued URL: skipped now as it would have been when found (but for the
+    // verification sample).
+    if ctx.lock_frontier().skips_claimed(url.as_str()) {
+        record.state = UrlState::Skipped;
+        record.reason = Some(ReasonKind::DustDuplicate.into());
+        return None;
+    }
+
+    let mut crawl_delay = None;
+    if ctx.config.obey_robots {
+        let rules = ctx.robots_for(&url).await;
+        if !rules.allows(&url) {
+            record.state = UrlState::Blocked;
+            record.reason = Some(ReasonKind::RobotsTxt.into());
+            record.blocked_by = Some(origin(&url));
+            return None;
+        }
+        crawl_delay = rules.crawl_delay;
+    }
+    Some((url, crawl_delay))
+}
+
+/// Requests the URL, again after a 429 or 503 whose `Retry-After` is within the
+/// configuration's bounds (waiting for the host's turn again); the last result and the
+/// number of attempts.
+async fn get_with_retries(
+    ctx: &Ctx,
+    url: &Url,
+    host: &str,
+    crawl_delay: Option<std::time::Duration>,
+) -> (Result<Response, fetch::Failure>, u32) {
+    let mut attempts = 0u32;
+    let result = loop {
+        attempts += 1;
+        let result = fetch::get(
+            &ctx.client,
+            url,
+            ctx.config.max_response_bytes,
+            |status, headers| {
+                status.is_success()
+                    && headers
+                        .get(reqwest::header::CONTENT_TYPE)
+                        .and_then(|v| v.to_str().ok())
+                        .is_none_or(|ct| fetch::is_html(Some(ct), b""))
+            },
+        )
+        .await;
+        if let Ok(response) = &result
+            && matches!(response.status.as_u16(), 429 | 503)
+            && attempts <= ctx.config.max_retries
+            && let Some(wait) = fetch::retry_after(&response.headers)
+            && ms(wait) <= ctx.config.max_retry_after_ms
+        {
+            tokio::time::sleep(wait).await;
+            ctx.gate.wait(host, crawl_delay).await;
+            continue;
+        }
+        break result;
+    };
+    (result, attempts)
+}
+
+/// The redirect hop of a 3xx answer with a `Location`, recorded and queued (several
+/// `Location` headers are an error, and no hop).
+fn redirect_hop(
+    record: &mut PageRecord,
+    found: &mut Discoveries<'_>,
+    url: &Url,
+    response: &Response,
+    url_id: UrlId,
+    hop_depths: (u32, u32),
+    redirect_depth: u32,
+) {
+    let location = match response.location() {
+        Ok(location) => location.map(str::to_owned),
+        Err(values) => {
+            record.errors.push(multiple_locations(url_id, &values));
+            None
+        }
+    };
+    if response.status.is_redirection()
+        && let Some(location) = location
+    {
+        let error = found.add(
+            url,
+            &location,
+            hop_depths,
+            FoundVia::Redirect,
+            None,
+            Target::Redirect,
+        );
+        record.redirect = Some(RedirectRecord {
+            to: None,
+            status: response.status.as_u16(),
+            location_raw: location,
+            hop_index: redirect_depth,
+            kind: HopKind::Http,
+            error,
+        });
+    }
+}
+
+/// The canonicals and hreflang alternates of the `Link:` header, recorded and queued;
+/// returns the URLs it declares (shortlink, alternate, amphtml, next, prev), stored
+/// after the page's own links, once its robots directives are known.
+fn link_header(
+    ctx: &Ctx,
+    record: &mut PageRecord,
+    found: &mut Discoveries<'_>,
+    url: &Url,
+    response: &Response,
+    link_depths: (u32, u32),
+) -> Vec<String> {
+    let mut header_declared: Vec<String> = Vec::new();
+    if let Some(header) = response.header_all("link") {
+        for entry in extract::parse_link_header(&header) {
+            if entry.declares_url() {
+                header_declared.push(entry.url.clone());
+            }
+            if entry.has_rel("canonical") {
+                let i = record.canonicals.len();
+                let unfollowed = (!ctx.config.follow_canonicals).then_some(ReasonKind::NotFollowed);
+                let error = found.add(
+                    url,
+                    &entry.url,
+                    link_depths,
+                    FoundVia::Canonical,
+                    unfollowed,
+                    Target::Canonical(i),
+                );
+                record.canonicals.push(CanonicalRecord {
+                    target: None,
+                    href_raw: entry.url.clone(),
+                    source: DeclarationSource::HttpHeader,
+                    in_head: true,
+                    error,
+                });
+            } else if entry.has_rel("alternate")
+                && let Some(lang) = &entry.hreflang
+            {
+                let i = record.hreflang.len();
+                let unfollowed = (!ctx.config.follow_hreflang).then_some(ReasonKind::NotFollowed);
+                found.add(
+                    url,
+                    &entry.url,
+                    link_depths,
+                    FoundVia::Hreflang,
+                    unfollowed,
+                    Target::Hreflang(i),
+                );
+                record.hreflang.push(HreflangRecord {
+                    lang: lang.clone(),
+                    target: None,
+                    href_raw: entry.url.clone(),
+                    source: DeclarationSource::HttpHeader,
+                });
+            }
+        }
+    }
+    header_declared
 }
 
 /// Stores and queues the URLs a `Link:` header declares, as links tagged `link_header`
@@ -673,21 +736,9 @@ impl PageCaps {
     }
 }
 
-/// Everything an HTML page contributes.
-#[allow(clippy::too_many_arguments)]
-fn html(
-    ctx: &Ctx,
-    record: &mut PageRecord,
-    found: &mut Discoveries<'_>,
-    url: &Url,
-    response: &Response,
-    page: &Page,
-    directives: &mut Directives,
-    claimed: &Claimed,
-) {
-    for meta in &page.meta_robots {
-        directives.apply(&meta.directives, &ctx.agent);
-    }
+/// What the fetch record keeps of the page: title, meta description and robots, text
+/// hashes and word count, first heading, text blocks, charset.
+fn page_fields(record: &mut PageRecord, page: &Page) {
     if let Some(f) = record.fetch.as_mut() {
         f.title = page.title.clone();
         f.meta_description = page.meta_description.clone();
@@ -707,8 +758,12 @@ fn html(
         f.blocks = Some(extract::blocks::encode(&page.blocks));
         f.charset = Some(page.charset.clone());
     }
-    // The crawl's own DUST rules learn from every page that answered 2xx, and check
-    // the pages they predicted (the verification sample) against their twins.
+}
+
+/// The crawl's own DUST rules learn from every page that answered 2xx, and check the
+/// pages they predicted (the verification sample) against their twins; the rules
+/// confirmed or dropped go to the frontier.
+fn observe_dust(ctx: &Ctx, record: &PageRecord, url: &Url, page: &Page) {
     if let Some(dust) = &ctx.dust
         && record
             .fetch
@@ -738,6 +793,73 @@ fn html(
             }
         }
     }
+}
+
+/// The page's canonical link elements and hreflang alternates, recorded and queued.
+fn head_declarations(
+    ctx: &Ctx,
+    record: &mut PageRecord,
+    found: &mut Discoveries<'_>,
+    base: &Url,
+    page: &Page,
+    link_depths: (u32, u32),
+) {
+    for c in &page.canonicals {
+        let i = record.canonicals.len();
+        let unfollowed = (!ctx.config.follow_canonicals).then_some(ReasonKind::NotFollowed);
+        let error = found.add(
+            base,
+            &c.href,
+            link_depths,
+            FoundVia::Canonical,
+            unfollowed,
+            Target::Canonical(i),
+        );
+        record.canonicals.push(CanonicalRecord {
+            target: None,
+            href_raw: c.href.clone(),
+            source: DeclarationSource::LinkElement,
+            in_head: c.in_head,
+            error,
+        });
+    }
+    for h in &page.hreflangs {
+        let i = record.hreflang.len();
+        let unfollowed = (!ctx.config.follow_hreflang).then_some(ReasonKind::NotFollowed);
+        found.add(
+            base,
+            &h.href,
+            link_depths,
+            FoundVia::Hreflang,
+            unfollowed,
+            Target::Hreflang(i),
+        );
+        record.hreflang.push(HreflangRecord {
+            lang: h.hreflang.clone(),
+            target: None,
+            href_raw: h.href.clone(),
+            source: DeclarationSource::LinkElement,
+        });
+    }
+}
+
+/// Everything an HTML page contributes.
+#[allow(clippy::too_many_arguments)]
+fn html(
+    ctx: &Ctx,
+    record: &mut PageRecord,
+    found: &mut Discoveries<'_>,
+    url: &Url,
+    response: &Response,
+    page: &Page,
+    directives: &mut Directives,
+    claimed: &Claimed,
+) {
+    for meta in &page.meta_robots {
+        directives.apply(&meta.directives, &ctx.agent);
+    }
+    page_fields(record, page);
+    observe_dust(ctx, record, url, page);
     let base = canon::document_base(url, page.base_href.as_deref());
     let link_depths = (claimed.depth + 1, 0);
 
@@ -812,43 +934,7 @@ fn html(
     if let Some(error) = caps.error(record.url_id) {
         record.errors.push(error);
     }
-    for c in &page.canonicals {
-        let i = record.canonicals.len();
-        let unfollowed = (!ctx.config.follow_canonicals).then_some(ReasonKind::NotFollowed);
-        let error = found.add(
-            &base,
-            &c.href,
-            link_depths,
-            FoundVia::Canonical,
-            unfollowed,
-            Target::Canonical(i),
-        );
-        record.canonicals.push(CanonicalRecord {
-            target: None,
-            href_raw: c.href.clone(),
-            source: DeclarationSource::LinkElement,
-            in_head: c.in_head,
-            error,
-        });
-    }
-    for h in &page.hreflangs {
-        let i = record.hreflang.len();
-        let unfollowed = (!ctx.config.follow_hreflang).then_some(ReasonKind::NotFollowed);
-        found.add(
-            &base,
-            &h.href,
-            link_depths,
-            FoundVia::Hreflang,
-            unfollowed,
-            Target::Hreflang(i),
-        );
-        record.hreflang.push(HreflangRecord {
-            lang: h.hreflang.clone(),
-            target: None,
-            href_raw: h.href.clone(),
-            source: DeclarationSource::LinkElement,
-        });
-    }
+    head_declarations(ctx, record, found, &base, page, link_depths);
     if record.redirect.is_none()
         && let Some(target) = page
             .meta_refresh

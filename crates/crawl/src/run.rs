@@ -68,6 +68,19 @@ pub(crate) struct Ctx {
 }
 
 impl Ctx {
+    /// Queues the `Sitemap:` lines of robots.txt files (by origin) for reading, those of
+    /// origins in scope, unless the audit reads only the URLs it lists.
+    fn queue_robots_sitemaps(&self, robots: Vec<(Vec<String>, Url)>) {
+        for (sitemaps, url) in robots {
+            if self.guard.scope().origin_in_scope(&url) && !self.config.list_only() {
+                self.robots_sitemaps
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .extend(sitemaps);
+            }
+        }
+    }
+
     /// The in-memory frontier (a poisoned lock is taken over: admission keeps no
     /// invariant a panic could break halfway).
     pub(crate) fn lock_frontier(&self) -> MutexGuard<'_, Frontier> {
@@ -308,48 +321,16 @@ pub(crate) async fn run(
     // user has not allowed leaves the audit as it was.
     let scope = Scope::new(config)?;
     let policy = Arc::new(AddressPolicy::new(config).await?);
-    // The addresses this run found its own hosts at are kept with the audit: its resumes,
-    // and the audits started like it, must find them there.
-    let updated;
-    let config = match policy.start_addresses(&config.start_addresses) {
-        Some(start_addresses) => {
-            updated = CrawlConfig {
-                start_addresses,
-                ..config.clone()
-            };
-            let json =
-                serde_json::to_string(&updated).map_err(|e| CrawlError::Config(e.to_string()))?;
-            store.replace_audit_config(audit, &json).await?;
-            &updated
-        }
-        None => config,
-    };
+    let updated = keep_start_addresses(store, audit, config, &policy).await?;
+    let config = updated.as_ref().unwrap_or(config);
     let point = store.prepare_run(audit).await?;
     let audit_row = store.audit(audit).await?;
     let client = crate::fetch::client(config, &policy)?;
 
-    let mut frontier = Frontier::new(config, point.next_url_id)?;
-    let mut after = 0;
-    loop {
-        let page = store.known_urls(audit, after, RELOAD_PAGE).await?;
-        let Some(last) = page.last() else { break };
-        after = last.id;
-        for known in &page {
-            frontier.load(known);
-        }
-    }
+    let frontier = load_frontier(store, audit, config, point.next_url_id).await?;
     let agent = config.robots_agent().to_owned();
     let robots = RobotsCache::new(&agent, Duration::from_millis(config.max_crawl_delay_ms));
-    // The Sitemap: lines of every robots.txt stored by an earlier run are read (again
-    // skipped if their sitemaps were): a run killed between storing a robots.txt and
-    // reading its sitemaps reads them now.
-    let mut stored_robots = Vec::new();
-    for record in store.robots(audit).await? {
-        if let Ok(url) = Url::parse(&record.origin) {
-            stored_robots.push((record.sitemaps.clone(), url));
-        }
-        robots.preload(record);
-    }
+    let stored_robots = preload_robots(store, audit, &robots).await?;
     let done = store
         .sitemaps_fetched(audit)
         .await?
@@ -367,17 +348,7 @@ pub(crate) async fn run(
             },
         )
         .await?;
-    let dust = frontier
-        .dust_policy()
-        .filter(|_| config.learn_dust)
-        .map(|policy| {
-            let earlier = config
-                .prediction_rules()
-                .iter()
-                .flat_map(|r| r.confirmed().cloned().collect::<Vec<_>>())
-                .collect();
-            OnlineDust::new(policy, earlier)
-        });
+    let dust = online_dust(&frontier, config);
     let ctx = Arc::new(Ctx {
         dust,
         config: config.clone(),
@@ -395,14 +366,7 @@ pub(crate) async fn run(
         probes,
         parsing: crate::page::parse_budget(),
     });
-    for (sitemaps, url) in stored_robots {
-        if ctx.guard.scope().origin_in_scope(&url) && !config.list_only() {
-            ctx.robots_sitemaps
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .extend(sitemaps);
-        }
-    }
+    ctx.queue_robots_sitemaps(stored_robots);
     let mut tally = Tally {
         fetched: audit_row.pages_fetched,
         errors: audit_row.fetch_errors,
@@ -441,8 +405,135 @@ pub(crate) async fn run(
 
     // Everything below watches the budgets' token: a child of the user's.
     let run_token = ctx.budget.token().clone();
-    let timer = config.max_duration().map(|limit| {
-        let ctx = Arc::clone(&ctx);
+    let timer = duration_timer(&ctx, started);
+
+    report(Phase::Discovery, &tally, 0);
+    let (outcome, cancelled) = run_phases(
+        store,
+        audit,
+        &ctx,
+        &mut tally,
+        &run_token,
+        &report,
+        audit_row.discovery_done,
+    )
+    .await;
+    if let Some(timer) = timer {
+        timer.abort();
+    }
+    // A budget that stopped the run (or cut a host off) finishes the audit with what it
+    // fetched; only the user's cancel leaves it cancelled.
+    let budget_stop = ctx.budget.stop();
+    let cancelled = cancelled && budget_stop.is_none();
+    report(Phase::Finishing, &tally, 0);
+
+    let RunEnd {
+        status,
+        failure,
+        summary,
+        stop,
+    } = finish_run(store, audit, config, &ctx, outcome, cancelled, budget_stop).await?;
+
+    let elapsed = started.elapsed();
+    let fetched = tally.processed;
+    report(Phase::Done, &tally, 0);
+    Ok(CrawlSummary {
+        audit,
+        status,
+        fetched,
+        errors: tally.errors - errors_before,
+        blocked: tally.blocked,
+        urls: summary.audit.urls_found,
+        queued: summary.states.queued,
+        elapsed,
+        pages_per_sec: fetched as f64 / elapsed.as_secs_f64().max(1e-3),
+        address_refused: ctx.guard.address_refused(),
+        scope_refused: ctx.guard.scope_refused(),
+        failure,
+        stop,
+        dust: ctx.dust.as_ref().map(OnlineDust::counts),
+    })
+}
+
+/// Keeps with the audit the addresses this run found its own hosts at: its resumes, and
+/// the audits started like it, must find them there. The configuration with them, when
+/// they changed.
+async fn keep_start_addresses(
+    store: &Store,
+    audit: AuditId,
+    config: &CrawlConfig,
+    policy: &AddressPolicy,
+) -> Result<Option<CrawlConfig>, CrawlError> {
+    let Some(start_addresses) = policy.start_addresses(&config.start_addresses) else {
+        return Ok(None);
+    };
+    let updated = CrawlConfig {
+        start_addresses,
+        ..config.clone()
+    };
+    let json = serde_json::to_string(&updated).map_err(|e| CrawlError::Config(e.to_string()))?;
+    store.replace_audit_config(audit, &json).await?;
+    Ok(Some(updated))
+}
+
+/// The frontier with every URL earlier runs stored.
+async fn load_frontier(
+    store: &Store,
+    audit: AuditId,
+    config: &CrawlConfig,
+    next_url_id: UrlId,
+) -> Result<Frontier, CrawlError> {
+    let mut frontier = Frontier::new(config, next_url_id)?;
+    let mut after = 0;
+    loop {
+        let page = store.known_urls(audit, after, RELOAD_PAGE).await?;
+        let Some(last) = page.last() else { break };
+        after = last.id;
+        for known in &page {
+            frontier.load(known);
+        }
+    }
+    Ok(frontier)
+}
+
+/// Loads every robots.txt an earlier run stored into `robots`; returns their origins
+/// with their `Sitemap:` lines. Those are read (again skipped if their sitemaps were): a
+/// run killed between storing a robots.txt and reading its sitemaps reads them now.
+async fn preload_robots(
+    store: &Store,
+    audit: AuditId,
+    robots: &RobotsCache,
+) -> Result<Vec<(Vec<String>, Url)>, CrawlError> {
+    let mut stored_robots = Vec::new();
+    for record in store.robots(audit).await? {
+        if let Ok(url) = Url::parse(&record.origin) {
+            stored_robots.push((record.sitemaps.clone(), url));
+        }
+        robots.preload(record);
+    }
+    Ok(stored_robots)
+}
+
+/// DUST learned during the crawl, when the configuration asks for it, starting from the
+/// confirmed rules it carries.
+fn online_dust(frontier: &Frontier, config: &CrawlConfig) -> Option<OnlineDust> {
+    frontier
+        .dust_policy()
+        .filter(|_| config.learn_dust)
+        .map(|policy| {
+            let earlier = config
+                .prediction_rules()
+                .iter()
+                .flat_map(|r| r.confirmed().cloned().collect::<Vec<_>>())
+                .collect();
+            OnlineDust::new(policy, earlier)
+        })
+}
+
+/// The task that ends the run when its duration budget (`--max-duration`) is spent.
+fn duration_timer(ctx: &Arc<Ctx>, started: Instant) -> Option<tokio::task::JoinHandle<()>> {
+    ctx.config.max_duration().map(|limit| {
+        let ctx = Arc::clone(ctx);
         let deadline = tokio::time::Instant::from_std(started + limit);
         tokio::spawn(async move {
             tokio::time::sleep_until(deadline).await;
@@ -454,22 +545,34 @@ pub(crate) async fn run(
                 ),
             );
         })
-    });
+    })
+}
 
-    report(Phase::Discovery, &tally, 0);
+/// The run's phases: discovery (unless an earlier run did it), the crawl of the frontier,
+/// then the URL-variant probes. Returns how they ended and whether the run was
+/// cancelled.
+async fn run_phases(
+    store: &Store,
+    audit: AuditId,
+    ctx: &Arc<Ctx>,
+    tally: &mut Tally,
+    run_token: &CancellationToken,
+    report: &impl Fn(Phase, &Tally, usize),
+    discovery_done: bool,
+) -> (Result<(), CrawlError>, bool) {
     let mut outcome = Ok(());
-    if !audit_row.discovery_done {
+    if !discovery_done {
         // A budget or a cancel ends discovery at once, requests in flight included (a
         // robots.txt or sitemap that never answers does not hold the run past its
         // budget); discovery is not marked done, so the next run does it again.
         outcome = tokio::select! {
-            result = discover(&ctx, &mut tally, &run_token) => result,
+            result = discover(ctx, tally, run_token) => result,
             () = run_token.cancelled() => Ok(()),
         };
         if outcome.is_ok() && !run_token.is_cancelled() {
             outcome = ctx.writer.flush().await.map_err(CrawlError::from);
             if outcome.is_ok() {
-                outcome = record_log_hits(store, audit, &ctx).await;
+                outcome = record_log_hits(store, audit, ctx).await;
             }
             if outcome.is_ok() {
                 outcome = store
@@ -481,33 +584,47 @@ pub(crate) async fn run(
     }
     let mut cancelled = run_token.is_cancelled();
     if outcome.is_ok() && !cancelled {
-        report(Phase::Crawling, &tally, 0);
-        match crawl(&ctx, &mut tally, &run_token, &report).await {
+        report(Phase::Crawling, tally, 0);
+        match crawl(ctx, tally, run_token, report).await {
             Ok(was_cancelled) => cancelled = was_cancelled,
             Err(e) => outcome = Err(e),
         }
     }
     // URL-variant probes (probe.rs), once the frontier has drained: admitted, then fetched.
     if outcome.is_ok() && !cancelled && ctx.budget.stop().is_none() {
-        outcome = match crate::probe::admit(store, audit, &ctx).await {
-            Ok(true) => crawl(&ctx, &mut tally, &run_token, &report)
+        outcome = match crate::probe::admit(store, audit, ctx).await {
+            Ok(true) => crawl(ctx, tally, run_token, report)
                 .await
                 .map(|c| cancelled = c),
             other => other.map(drop),
         };
         if outcome.is_ok() && !cancelled && ctx.budget.stop().is_none() {
-            outcome = crate::probe::finish(store, audit, &ctx).await;
+            outcome = crate::probe::finish(store, audit, ctx).await;
         }
     }
-    if let Some(timer) = timer {
-        timer.abort();
-    }
-    // A budget that stopped the run (or cut a host off) finishes the audit with what it
-    // fetched; only the user's cancel leaves it cancelled.
-    let budget_stop = ctx.budget.stop();
-    let cancelled = cancelled && budget_stop.is_none();
-    report(Phase::Finishing, &tally, 0);
+    (outcome, cancelled)
+}
 
+/// How a run ended, as the store now records it.
+struct RunEnd {
+    status: AuditStatus,
+    failure: Option<String>,
+    summary: store::AuditSummary,
+    stop: Option<AuditStop>,
+}
+
+/// Ends the run in the store: closes the writer, decides the audit's status, requeues
+/// the URLs claimed and not stored, records the redirect chains, the learned rules, the
+/// stop and the status. Returns `outcome`'s error once all that is recorded.
+async fn finish_run(
+    store: &Store,
+    audit: AuditId,
+    config: &CrawlConfig,
+    ctx: &Ctx,
+    mut outcome: Result<(), CrawlError>,
+    cancelled: bool,
+    budget_stop: Option<AuditStop>,
+) -> Result<RunEnd, CrawlError> {
     let closed = ctx.writer.close().await;
     if outcome.is_ok()
         && let Err(e) = closed
@@ -557,25 +674,11 @@ pub(crate) async fn run(
         .set_audit_status(audit, status, failure.as_deref())
         .await?;
     outcome?;
-
-    let elapsed = started.elapsed();
-    let fetched = tally.processed;
-    report(Phase::Done, &tally, 0);
-    Ok(CrawlSummary {
-        audit,
+    Ok(RunEnd {
         status,
-        fetched,
-        errors: tally.errors - errors_before,
-        blocked: tally.blocked,
-        urls: summary.audit.urls_found,
-        queued: summary.states.queued,
-        elapsed,
-        pages_per_sec: fetched as f64 / elapsed.as_secs_f64().max(1e-3),
-        address_refused: ctx.guard.address_refused(),
-        scope_refused: ctx.guard.scope_refused(),
         failure,
+        summary,
         stop,
-        dust: ctx.dust.as_ref().map(OnlineDust::counts),
     })
 }
 

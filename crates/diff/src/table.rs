@@ -131,11 +131,29 @@ fn finding_row(change: &str, f: &FindingRef) -> Vec<String> {
     ]
 }
 
+/// An optional URL as a cell: empty when there is none.
+fn opt(s: &Option<String>) -> String {
+    s.clone().unwrap_or_default()
+}
+
 impl AuditDiff {
     /// Every section as a table, in a fixed order, empty ones included.
     pub fn sections(&self) -> Vec<DiffTable> {
-        let opt = |s: &Option<String>| s.clone().unwrap_or_default();
-        let findings = DiffTable {
+        vec![
+            self.findings_table(),
+            self.clusters_table(),
+            self.members_table(),
+            self.preferred_table(),
+            self.responses_table(),
+            self.canonicals_table(),
+            self.urls_table(),
+            self.sitemap_table(),
+        ]
+    }
+
+    /// `findings`: the findings new, resolved and on URLs not crawled this time.
+    fn findings_table(&self) -> DiffTable {
+        DiffTable {
             key: "findings",
             title: "Findings new and resolved",
             headers: vec![
@@ -165,8 +183,12 @@ impl AuditDiff {
                         .map(|f| finding_row("not crawled", f)),
                 )
                 .collect(),
-        };
-        let clusters = DiffTable {
+        }
+    }
+
+    /// `clusters`: the clusters formed, changed and dissolved.
+    fn clusters_table(&self) -> DiffTable {
+        DiffTable {
             key: "clusters",
             title: "Clusters formed, changed and dissolved",
             headers: vec![
@@ -195,7 +217,11 @@ impl AuditDiff {
                     ]
                 })
                 .collect(),
-        };
+        }
+    }
+
+    /// `cluster_members`: the URLs that joined or left a cluster or changed role or fix.
+    fn members_table(&self) -> DiffTable {
         let mut member_rows = Vec::new();
         for c in &self.clusters {
             let label = c.label();
@@ -227,7 +253,7 @@ impl AuditDiff {
                 ));
             }
         }
-        let members = DiffTable {
+        DiffTable {
             key: "cluster_members",
             title: "Cluster members that joined, left or changed role",
             headers: vec![
@@ -240,8 +266,12 @@ impl AuditDiff {
                 text("Fix now"),
             ],
             rows: member_rows,
-        };
-        let preferred = DiffTable {
+        }
+    }
+
+    /// `preferred`: the clusters whose preferred URL changed.
+    fn preferred_table(&self) -> DiffTable {
+        DiffTable {
             key: "preferred",
             title: "Preferred URLs that changed",
             headers: vec![
@@ -259,8 +289,12 @@ impl AuditDiff {
                     ]
                 })
                 .collect(),
-        };
-        let responses = DiffTable {
+        }
+    }
+
+    /// `responses`: the status codes and redirects that changed.
+    fn responses_table(&self) -> DiffTable {
+        DiffTable {
             key: "responses",
             title: "Status codes and redirects that changed",
             headers: vec![
@@ -283,8 +317,12 @@ impl AuditDiff {
                     ]
                 })
                 .collect(),
-        };
-        let canonicals = DiffTable {
+        }
+    }
+
+    /// `canonicals`: the canonicals that changed.
+    fn canonicals_table(&self) -> DiffTable {
+        DiffTable {
             key: "canonicals",
             title: "Canonicals that changed",
             headers: vec![url("URL"), url("Canonical before"), url("Canonical now")],
@@ -293,8 +331,12 @@ impl AuditDiff {
                 .iter()
                 .map(|c| vec![c.url.clone(), lines(&c.old), lines(&c.new)])
                 .collect(),
-        };
-        let urls = DiffTable {
+        }
+    }
+
+    /// `urls`: the URLs added to and removed from the crawl.
+    fn urls_table(&self) -> DiffTable {
+        DiffTable {
             key: "urls",
             title: "URLs added to and removed from the crawl",
             headers: vec![text("Change"), url("URL"), text("Status")],
@@ -309,8 +351,12 @@ impl AuditDiff {
                     ]
                 })
                 .collect(),
-        };
-        let sitemap = DiffTable {
+        }
+    }
+
+    /// `sitemap_entries`: the sitemap entries added and removed.
+    fn sitemap_table(&self) -> DiffTable {
+        DiffTable {
             key: "sitemap_entries",
             title: "Sitemap entries added and removed",
             headers: vec![text("Change"), url("Sitemap"), url("URL")],
@@ -325,9 +371,6 @@ impl AuditDiff {
                     ]
                 })
                 .collect(),
-        };
-        vec![
-            findings, clusters, members, preferred, responses, canonicals, urls, sitemap,
-        ]
+        }
     }
 }

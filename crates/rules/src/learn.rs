@@ -463,27 +463,47 @@ fn parameters(
     opts: &Options,
     out: &mut Vec<Candidate>,
 ) {
-    #[derive(Default)]
-    struct Evidence {
-        support: u32,
-        /// A URL and its form without the parameter, from a context (the other
-        /// parameters' names) not seen before: these are fetched first, so a parameter
-        /// that matters in one context (`curid` alone names the page; beside `title` it
-        /// does not) is caught.
-        diverse: Vec<(u32, u32)>,
-        /// Pairs of two values from a new context: fetched next.
-        varied: Vec<(u32, u32)>,
-        pairs: Vec<(u32, u32)>,
-        contexts: FxHashSet<u64>,
-        /// Per key without the parameter: a first value's hash and URL, and whether a
-        /// second value was seen there already.
-        buckets: FxHashMap<u64, (u64, u32, u32)>,
-    }
-    let mut found: FxHashMap<&str, Evidence> = FxHashMap::default();
-    // One value of a parameter whose removal gives another key: `(from, to)` of its
-    // substitution, its support, the kinds of character after it and its pairs.
-    type Value = (u32, Vec<NextChar>, Vec<(u32, u32)>);
-    let mut values: FxHashMap<(String, String), Value> = FxHashMap::default();
+    let (found, values) = parameter_evidence(distinct, key_ids, opts);
+    parameter_candidates(found, urls, distinct, key_ids, opts, out);
+    value_candidates(values, distinct, key_ids, opts, out);
+}
+
+/// What the list shows of one parameter.
+#[derive(Default)]
+struct ParamEvidence {
+    /// Keys its removal or its other values join.
+    support: u32,
+    /// A URL and its form without the parameter, from a context (the other
+    /// parameters' names) not seen before: these are fetched first, so a parameter
+    /// that matters in one context (`curid` alone names the page; beside `title` it
+    /// does not) is caught.
+    diverse: Vec<(u32, u32)>,
+    /// Pairs of two values from a new context: fetched next.
+    varied: Vec<(u32, u32)>,
+    /// Other pairs, fetched last.
+    pairs: Vec<(u32, u32)>,
+    /// The contexts seen.
+    contexts: FxHashSet<u64>,
+    /// Per key without the parameter: a first value's hash and URL, and whether a
+    /// second value was seen there already.
+    buckets: FxHashMap<u64, (u64, u32, u32)>,
+}
+
+/// One value of a parameter whose removal gives another key (keyed by the `(from, to)`
+/// of its substitution): its support, the kinds of character after it and its pairs.
+type ValueEvidence = (u32, Vec<NextChar>, Vec<(u32, u32)>);
+
+/// Single values' evidence, by the `(from, to)` of their substitution.
+type Values = FxHashMap<(String, String), ValueEvidence>;
+
+/// Every parameter's evidence, and every single value's whose removal gives another key.
+fn parameter_evidence<'k>(
+    distinct: &[(&'k str, u32)],
+    key_ids: &FxHashMap<&str, u32>,
+    opts: &Options,
+) -> (FxHashMap<&'k str, ParamEvidence>, Values) {
+    let mut found: FxHashMap<&str, ParamEvidence> = FxHashMap::default();
+    let mut values: Values = FxHashMap::default();
     for &(key, url) in distinct {
         let Some(query) = split(key).query else {
             continue;
@@ -508,7 +528,7 @@ fn parameters(
                 continue;
             };
             let e = found.entry(name).or_default();
-            let keep = |e: &mut Evidence, pair: (u32, u32), new_context: bool| {
+            let keep = |e: &mut ParamEvidence, pair: (u32, u32), new_context: bool| {
                 if new_context && e.diverse.len() < opts.max_pairs {
                     e.diverse.push(pair);
                 } else if e.pairs.len() < opts.max_pairs {
@@ -563,7 +583,20 @@ fn parameters(
             }
         }
     }
-    let mut names: Vec<(&str, Evidence)> = found
+    (found, values)
+}
+
+/// A candidate per parameter with enough support, with the pairs to fetch, most
+/// diverse first.
+fn parameter_candidates(
+    found: FxHashMap<&str, ParamEvidence>,
+    urls: &[String],
+    distinct: &[(&str, u32)],
+    key_ids: &FxHashMap<&str, u32>,
+    opts: &Options,
+    out: &mut Vec<Candidate>,
+) {
+    let mut names: Vec<(&str, ParamEvidence)> = found
         .into_iter()
         .filter(|(_, e)| e.support >= opts.min_support)
         .collect();
@@ -593,9 +626,20 @@ fn parameters(
         cand.rewrite_probes = probes;
         out.push(cand);
     }
+}
+
+/// A candidate per single value with enough support that is not its parameter's rule
+/// again, nor a generalization of a candidate already there.
+fn value_candidates(
+    values: Values,
+    distinct: &[(&str, u32)],
+    key_ids: &FxHashMap<&str, u32>,
+    opts: &Options,
+    out: &mut Vec<Candidate>,
+) {
     // A value whose removal joins fewer keys than its parameter's does is a rule of its
     // own (`?page=1` → ``); with the same support it is the parameter's rule again.
-    let mut values: Vec<((String, String), Value)> = values
+    let mut values: Vec<((String, String), ValueEvidence)> = values
         .into_iter()
         .filter(|(_, v)| v.0 >= opts.min_support)
         .collect();

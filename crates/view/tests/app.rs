@@ -8,8 +8,8 @@ use std::time::Duration;
 use tokio::sync::Notify;
 use view::runs::{RunEvents, Runs, crawl_config};
 use view::{
-    AnalysisPolicy, AuditStatus, Cell, Family, FindingQuery, OpenAudit, PresetName, Progress,
-    ProgressPhase, Role, Severity, SortSpec, StartAuditRequest, TableName, TableQuery,
+    AnalysisPolicy, AuditStatus, Cell, Family, FindingPage, FindingQuery, OpenAudit, PresetName,
+    Progress, ProgressPhase, Role, Severity, SortSpec, StartAuditRequest, TableName, TableQuery,
 };
 
 #[derive(Default)]
@@ -119,8 +119,30 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
     let site = site(Duration::from_millis(10)).await;
     let runs = Runs::new();
     let (id, rec) = run_to_end(&site, &runs).await;
+    progress_reports(&rec, &runs, id);
+    let open = rec
+        .opened
+        .lock()
+        .unwrap()
+        .take()
+        .expect("analysed at the end");
+    assert_eq!(open.id(), id);
+    stored_overview(&site, id, &open).await;
+    overview(&open);
+    let cluster_id = slash_cluster(&open);
+    let all = findings(&open);
+    let code = issues(&open, &all);
+    url_details(&site, id, &open, cluster_id, &code).await;
+    status_counts(&site, id, &rec, &open).await;
+    pages(&open);
+    every_table(&open);
+    exports(&open);
+    history(&site, &runs, id, &open).await;
+    comparisons(&site, &runs, id, &open).await;
+}
 
-    // Progress: starts in discovery, ends done, throttled, finished once.
+/// Progress: starts in discovery, ends done, throttled, finished once.
+fn progress_reports(rec: &Recorder, runs: &Runs, id: i64) {
     let events = rec.progress.lock().unwrap().clone();
     let finished = rec.finished.lock().unwrap().clone();
     assert_eq!(finished.len(), 1);
@@ -138,17 +160,11 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
     assert!(finished[0].fetched > 50);
     assert!(!runs.is_running(id));
     assert_eq!(runs.progress(id).unwrap().phase, ProgressPhase::Done);
+}
 
-    let open = rec
-        .opened
-        .lock()
-        .unwrap()
-        .take()
-        .expect("analysed at the end");
-    assert_eq!(open.id(), id);
-
-    // The analysis at the end stored its overview: the next open shows it at once,
-    // under the same policy only.
+/// The analysis at the end stored its overview: the next open shows it at once, under
+/// the same policy only.
+async fn stored_overview(site: &Site, id: i64, open: &OpenAudit) {
     let seo = AnalysisPolicy::default();
     let stored = OpenAudit::stored_overview(&site.store, id, &seo)
         .await
@@ -181,8 +197,10 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
             .unwrap()
             .is_some()
     );
+}
 
-    // The overview agrees with the analysis.
+/// The overview agrees with the analysis.
+fn overview(open: &OpenAudit) {
     let o = open.overview();
     assert_eq!(o.status, view::AuditStatus::Done);
     assert_eq!(o.start_url, "https://example.test/");
@@ -213,8 +231,11 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
             .any(|c| c.label == "3" && c.count >= 1)
     );
     assert_eq!(o.policy, "seo");
+}
 
-    // The trailing-slash duplicate: member, evidence and fix.
+/// The trailing-slash duplicate: member, evidence and fix. Returns its cluster's id.
+fn slash_cluster(open: &OpenAudit) -> u32 {
+    let o = open.overview();
     let clusters = open.query_table(&query(TableName::Clusters)).unwrap();
     assert_eq!(clusters.total, o.clusters);
     let row = clusters
@@ -248,8 +269,11 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
     assert_eq!(detail.size as usize, detail.members.len());
     assert!(detail.findings.iter().any(|f| f.id == "DUP-SLASH"));
     assert!(open.cluster_detail(u32::MAX).is_err());
+    cluster_id
+}
 
-    // Findings: filters and search.
+/// Findings: filters and search. Returns every finding.
+fn findings(open: &OpenAudit) -> FindingPage {
     let all = open.query_findings(&FindingQuery {
         severity: None,
         family: None,
@@ -288,8 +312,12 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
             .any(|t| t.to_lowercase().contains("chain/start"))
             || f.key.contains("chain/start")
     }));
+    all
+}
 
-    // Issues: one per finding kind present, by priority, with their URLs as a table.
+/// Issues: one per finding kind present, by priority, with their URLs as a table.
+/// Returns the kind of the finding that names the trailing-slash duplicate.
+fn issues(open: &OpenAudit, all: &FindingPage) -> String {
     let issues = open.issues();
     let kinds: std::collections::BTreeSet<&str> = all.items.iter().map(|f| f.id.as_str()).collect();
     assert_eq!(issues.len(), kinds.len());
@@ -372,17 +400,14 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
         })
         .sum();
     assert_eq!(open.table(TableName::IssueUrls).rows().len(), pairs);
+    code
+}
 
-    // The URL detail pane: a duplicate's cluster, a redirect's hops, a 404's inlinks.
+/// The URL detail pane: a duplicate's cluster, a redirect's hops, a 404's inlinks; then
+/// the same URLs as the store holds them while an audit is crawled (no analysis).
+async fn url_details(site: &Site, id: i64, open: &OpenAudit, cluster_id: u32, code: &str) {
     let dup = open.url_detail("https://example.test/shoes/").unwrap();
     assert_eq!(dup.url, "https://example.test/shoes/");
-    let field = |d: &view::UrlDetail, key: &str| {
-        d.fields
-            .iter()
-            .find(|f| f.key == key)
-            .map(|f| f.value.clone())
-            .unwrap()
-    };
     assert_eq!(field(&dup, "address"), "https://example.test/shoes/");
     assert_eq!(field(&dup, "status_code"), "200");
     let member = dup.cluster.as_ref().expect("/shoes/ is clustered");
@@ -499,11 +524,15 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
         view::live_url_detail(&site.store, id, "https://example.test/never-seen").await,
         Err(view::ViewError::NoSuchUrl(_))
     ));
+}
 
-    // The progress's status counts are the store's, and its latest errors name URLs
-    // that failed or answered 4xx / 5xx.
+/// The progress's status counts are the store's, and its latest errors name URLs that
+/// failed or answered 4xx / 5xx.
+async fn status_counts(site: &Site, id: i64, rec: &Recorder, open: &OpenAudit) {
     let summary = site.store.audit_summary(store::AuditId(id)).await.unwrap();
     let c = summary.status_classes;
+    let events = rec.progress.lock().unwrap().clone();
+    let finished = rec.finished.lock().unwrap().clone();
     let counted = finished[0].statuses;
     assert_eq!(
         counted,
@@ -548,8 +577,10 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
             .any(|f| f.status == 404 && reported.contains(f.url)),
         "{reported:?}"
     );
+}
 
-    // Pages: sorted by status code (descending), searched.
+/// Pages: sorted by status code (descending), searched.
+fn pages(open: &OpenAudit) {
     let mut q = query(TableName::Pages);
     q.sort = Some(SortSpec {
         column: "status_code".into(),
@@ -585,8 +616,10 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
     for r in &page.rows {
         assert!(r.iter().any(|c| text(c).to_lowercase().contains("shoes")));
     }
+}
 
-    // Every table answers, with one key per row and one cell per column.
+/// Every table answers, with one key per row and one cell per column.
+fn every_table(open: &OpenAudit) {
     for name in TableName::ALL {
         let p = open.query_table(&query(name)).unwrap();
         assert_eq!(p.rows.len(), p.row_keys.len(), "{name:?}");
@@ -595,8 +628,10 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
             "{name:?}"
         );
     }
+}
 
-    // Exports: the same bytes as `dustpan export`.
+/// Exports: the same bytes as `dustpan export`.
+fn exports(open: &OpenAudit) {
     let out = tempfile::tempdir().unwrap();
     let path = out.path().join("members.csv");
     let rows = open.export_table(TableName::ClusterMembers, &path).unwrap();
@@ -618,8 +653,11 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
     for f in &files {
         assert!(std::path::Path::new(f).exists(), "{f}");
     }
+}
 
-    // The history.
+/// The history.
+async fn history(site: &Site, runs: &Runs, id: i64, open: &OpenAudit) {
+    let o = open.overview();
     let list = view::list_audits(&site.store, &|i| runs.is_running(i))
         .await
         .unwrap();
@@ -629,10 +667,12 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
     assert_eq!(list[0].clusters, Some(o.clusters));
     assert_eq!(list[0].findings, Some(open.severity_counts()));
     assert_eq!(list[0].pages, i64::from(o.pages));
+}
 
-    // Comparisons: an audit with itself is unchanged; the After variant of the site
-    // fixes the canonical to a 404 and shortens the redirect chain.
-    let same = view::compare(&open, &open);
+/// Comparisons: an audit with itself is unchanged; the After variant of the site fixes
+/// the canonical to a 404 and shortens the redirect chain.
+async fn comparisons(site: &Site, runs: &Runs, id: i64, open: &OpenAudit) {
+    let same = view::compare(open, open);
     assert!(
         same.summary
             .iter()
@@ -641,7 +681,7 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
         same.summary
     );
     site.server.set_variant(fixture::SiteVariant::After);
-    let (later, rec) = run_to_end(&site, &runs).await;
+    let (later, rec) = run_to_end(site, runs).await;
     assert_ne!(later, id);
     let after = rec
         .opened
@@ -649,7 +689,7 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
         .unwrap()
         .take()
         .expect("analysed at the end");
-    let d = view::compare(&open, &after);
+    let d = view::compare(open, &after);
     assert_eq!((d.old_audit, d.new_audit), (id, later));
     let count = |label: &str| {
         d.summary
@@ -674,6 +714,15 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
         .flatten()
         .any(|c| text(c).contains("CANON-TO-ERROR"));
     assert!(resolved, "the fixed canonical is listed");
+}
+
+/// The value of the detail's field `key`.
+fn field(d: &view::UrlDetail, key: &str) -> String {
+    d.fields
+        .iter()
+        .find(|f| f.key == key)
+        .map(|f| f.value.clone())
+        .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

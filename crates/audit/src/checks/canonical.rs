@@ -5,6 +5,7 @@ use crate::finding::{Finding, FindingId, Fix};
 use crate::input::DeclarationSource;
 use crate::site::NONE;
 use crate::urlparts::{is_absolute_http, paginated, split};
+use crate::wording;
 use rustc_hash::FxHashSet;
 
 pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
@@ -88,7 +89,7 @@ fn by_template(cx: &Ctx<'_, '_>, findings: Vec<(u32, Finding)>, out: &mut Vec<Fi
         if n > cx.site.cfg.max_listed {
             g = g.evidence(format!(
                 "{} listed here, {} more in canonicals_to_set.csv",
-                super::count(cx.site.cfg.max_listed, "page is", "pages are"),
+                wording::count(cx.site.cfg.max_listed, "page is", "pages are"),
                 n - cx.site.cfg.max_listed
             ));
         }
@@ -103,7 +104,7 @@ fn by_template(cx: &Ctx<'_, '_>, findings: Vec<(u32, Finding)>, out: &mut Vec<Fi
         if stranded > 0 {
             g = g.evidence(format!(
                 "{} linked only from these pages",
-                super::count(stranded as usize, "page is", "pages are")
+                wording::count(stranded as usize, "page is", "pages are")
             ));
         }
         out.push(g.fix(Fix::SelfCanonicalForPattern {
@@ -280,6 +281,30 @@ fn source_name(s: DeclarationSource) -> &'static str {
     }
 }
 
+/// A page's canonical declaration naming another URL, as the checks of its target read
+/// it.
+struct Declaration<'c, 's, 'a> {
+    cx: &'c Ctx<'s, 'a>,
+    /// The declaring page, by index.
+    i: u32,
+    /// The URL it names, by index.
+    t: u32,
+    /// The declaring page's URL.
+    page: String,
+    /// The URL it names.
+    target: String,
+}
+
+impl Declaration<'_, '_, '_> {
+    /// A finding about the declaration: both URLs, and the declaration as evidence.
+    fn finding(&self, id: FindingId, summary: String) -> Finding {
+        let (page, target) = (&self.page, &self.target);
+        Finding::new(id, &[page], summary)
+            .urls([page.clone(), target.clone()])
+            .evidence(format!("{page} declares {target} canonical"))
+    }
+}
+
 fn target_problem(
     cx: &Ctx<'_, '_>,
     i: u32,
@@ -288,141 +313,38 @@ fn target_problem(
     unrelated: Option<(u32, f64)>,
 ) -> Option<Finding> {
     let site = cx.site;
-    let (page, target) = (cx.url(i), cx.url(t));
-    let base = |id: FindingId, summary: String| {
-        Finding::new(id, &[&page], summary)
-            .urls([page.clone(), target.clone()])
-            .evidence(format!("{page} declares {target} canonical"))
+    let d = Declaration {
+        cx,
+        i,
+        t,
+        page: cx.url(i),
+        target: cx.url(t),
     };
+    let (page, target) = (&d.page, &d.target);
     if site.hops[t as usize].is_some() {
-        let mut f = base(
-            FindingId::CanonToRedirect,
-            format!("The canonical of {page} points at {target}, which redirects."),
-        )
-        .evidence(cx.hop_line(t));
-        // The page the redirect leads to, unless its content differs from this page's:
-        // then the canonical was wrong from the start and the page names itself.
-        let to = match unrelated {
-            Some((_, s)) => {
-                f = f.evidence(format!(
-                    "the page it leads to has other content: their main contents are {}% similar",
-                    crate::cluster::percent(s)
-                ));
-                i
-            }
-            None => cx.live_final(t).unwrap_or_else(|| better_target(cx, i, t)),
-        };
-        f = f.fix(Fix::SetCanonical {
-            page: page.clone(),
-            href: cx.url(to),
-        });
-        return Some(f);
+        return Some(to_redirect(&d, unrelated));
     }
     if site.fetch(t).is_some() && site.error(t) {
-        let to = better_target(cx, i, t);
-        return Some(
-            base(
-                FindingId::CanonToError,
-                format!(
-                    "The canonical of {page} points at {target}, which {}.",
-                    cx.response(t)
-                ),
-            )
-            .evidence(format!("{target} {}", cx.response(t)))
-            .fix(Fix::SetCanonical {
-                page: page.clone(),
-                href: cx.url(to),
-            }),
-        );
+        return Some(to_error(&d));
     }
     if site.blocked[t as usize] {
-        return Some(
-            base(
-                FindingId::CanonToBlocked,
-                format!("The canonical of {page} points at {target}, which robots.txt blocks."),
-            )
-            .evidence(format!("{target} is blocked by robots.txt"))
-            .fix(Fix::AllowInRobots {
-                url: target.clone(),
-            }),
-        );
+        return Some(to_blocked(&d));
     }
     if site.serves(t) && site.noindex(t) {
-        // The noindex is an explicit directive; the canonical is what takes the page
-        // out of the index with it. Point the canonical at an indexable URL (the
-        // cluster's preferred one, else the page itself), keeping the target's noindex.
-        let to = better_target(cx, i, t);
-        let href = cx.url(to);
-        return Some(
-            base(
-                FindingId::CanonToNoindex,
-                format!(
-                    "The canonical of {page} points at {target}, which is noindex, so {page} leaves the index too; point it at {href}, or remove the noindex if {target} should be indexed."
-                ),
-            )
-            .evidence(format!("{target} carries noindex"))
-            .fix(Fix::SetCanonical {
-                page: page.clone(),
-                href,
-            }),
-        );
+        return Some(to_noindex(&d));
     }
     if site.serves(t) {
         let u = site.eff_canon[t as usize];
         if u != NONE && u != t {
-            // Follow the chain: a loop, or its end.
-            let mut path = vec![i, t];
-            let mut cur = u;
-            loop {
-                if let Some(at) = path.iter().position(|&x| x == cur) {
-                    let cycle = &path[at..];
-                    if at != 0 {
-                        return None;
-                    }
-                    let first = *cycle.iter().min_by_key(|&&x| site.url(x))?;
-                    if !loops_done.insert(first) {
-                        return None;
-                    }
-                    return Some(canon_loop(cx, cycle));
-                }
-                path.push(cur);
-                let next = site.eff_canon[cur as usize];
-                if next == NONE || next == cur || !site.serves(cur) || path.len() > 32 {
-                    break;
-                }
-                cur = next;
-            }
-            let last = *path.last()?;
-            let end = if site.serves(last) {
-                last
-            } else {
-                better_target(cx, i, last)
-            };
-            let mut f = base(
-                FindingId::CanonChain,
-                format!(
-                    "The canonical of {page} points at {target}, which declares another canonical."
-                ),
-            );
-            for w in path.windows(2).skip(1) {
-                f = f.evidence(format!(
-                    "{} declares {} canonical",
-                    site.url(w[0]),
-                    site.url(w[1])
-                ));
-            }
-            return Some(f.urls([cx.url(end)]).fix(Fix::SetCanonical {
-                page: page.clone(),
-                href: cx.url(end),
-            }));
+            return chain(&d, u, loops_done);
         }
     }
-    let (pp, tp) = (split(&page), split(&target));
+    let (pp, tp) = (split(page), split(target));
     let preferred_scheme = site.preferred_scheme.unwrap_or(pp.scheme);
     if tp.scheme != preferred_scheme && site.same_site(i, t) {
         let fixed = format!("{preferred_scheme}{}", &target[tp.scheme.len()..]);
         return Some(
-            base(
+            d.finding(
                 FindingId::CanonCrossScheme,
                 format!(
                     "The canonical of {page} uses {}, but the site serves {preferred_scheme}.",
@@ -436,51 +358,20 @@ fn target_problem(
         );
     }
     if !site.same_site(i, t) {
-        // Same text on both sides: a syndicated copy pointing at its original, which is
-        // what the canonical is for; there is nothing to change if that is intended.
-        let same_text = match (site.content(i), site.content(t)) {
-            (Some(a), Some(b)) => {
-                a.text_hash == b.text_hash
-                    || matches!((a.simhash, b.simhash), (Some(x), Some(y))
-                        if crate::site::distance(x, y) <= site.cfg.near_distance)
-            }
-            _ => false,
-        };
-        let f = base(
-            FindingId::CanonCrossHost,
-            if same_text {
-                format!(
-                    "The canonical of {page} points at another host, {}, whose page has the same text: a syndicated copy; keep it if that is intended.",
-                    tp.host
-                )
-            } else {
-                format!(
-                    "The canonical of {page} points at another host, {}; unless the page is syndicated from there, make it self-canonical.",
-                    tp.host
-                )
-            },
-        );
-        return Some(if same_text {
-            f.evidence(format!("{target} has the same text"))
-        } else {
-            f.fix(Fix::SetCanonical {
-                page: page.clone(),
-                href: page.clone(),
-            })
-        });
+        return Some(cross_host(&d));
     }
-    if let Some((ut, d)) = unrelated
+    if let Some((ut, similarity)) = unrelated
         && ut == t
         && site.hops[t as usize].is_none()
     {
         return Some(
-            base(
+            d.finding(
                 FindingId::CanonToUnrelated,
                 format!("The canonical of {page} points at {target}, whose main content differs."),
             )
             .evidence(format!(
                 "their main contents are {}% similar",
-                crate::cluster::percent(d)
+                crate::cluster::percent(similarity)
             ))
             .fix(Fix::SetCanonical {
                 page: page.clone(),
@@ -489,6 +380,179 @@ fn target_problem(
         );
     }
     None
+}
+
+/// The canonical names a URL that redirects: name where the redirect leads, or the page
+/// itself when that page's content differs.
+fn to_redirect(d: &Declaration<'_, '_, '_>, unrelated: Option<(u32, f64)>) -> Finding {
+    let (cx, i, t) = (d.cx, d.i, d.t);
+    let (page, target) = (&d.page, &d.target);
+    let mut f = d
+        .finding(
+            FindingId::CanonToRedirect,
+            format!("The canonical of {page} points at {target}, which redirects."),
+        )
+        .evidence(cx.hop_line(t));
+    // The page the redirect leads to, unless its content differs from this page's:
+    // then the canonical was wrong from the start and the page names itself.
+    let to = match unrelated {
+        Some((_, s)) => {
+            f = f.evidence(format!(
+                "the page it leads to has other content: their main contents are {}% similar",
+                crate::cluster::percent(s)
+            ));
+            i
+        }
+        None => cx.live_final(t).unwrap_or_else(|| better_target(cx, i, t)),
+    };
+    f.fix(Fix::SetCanonical {
+        page: page.clone(),
+        href: cx.url(to),
+    })
+}
+
+/// The canonical names a URL that answers an error.
+fn to_error(d: &Declaration<'_, '_, '_>) -> Finding {
+    let (cx, i, t) = (d.cx, d.i, d.t);
+    let (page, target) = (&d.page, &d.target);
+    let to = better_target(cx, i, t);
+    d.finding(
+        FindingId::CanonToError,
+        format!(
+            "The canonical of {page} points at {target}, which {}.",
+            cx.response(t)
+        ),
+    )
+    .evidence(format!("{target} {}", cx.response(t)))
+    .fix(Fix::SetCanonical {
+        page: page.clone(),
+        href: cx.url(to),
+    })
+}
+
+/// The canonical names a URL robots.txt blocks.
+fn to_blocked(d: &Declaration<'_, '_, '_>) -> Finding {
+    let (page, target) = (&d.page, &d.target);
+    d.finding(
+        FindingId::CanonToBlocked,
+        format!("The canonical of {page} points at {target}, which robots.txt blocks."),
+    )
+    .evidence(format!("{target} is blocked by robots.txt"))
+    .fix(Fix::AllowInRobots {
+        url: target.clone(),
+    })
+}
+
+/// The canonical names a noindex page, which takes the declaring page out of the index
+/// with it.
+fn to_noindex(d: &Declaration<'_, '_, '_>) -> Finding {
+    let (cx, i, t) = (d.cx, d.i, d.t);
+    let (page, target) = (&d.page, &d.target);
+    // The noindex is an explicit directive; the canonical is what takes the page
+    // out of the index with it. Point the canonical at an indexable URL (the
+    // cluster's preferred one, else the page itself), keeping the target's noindex.
+    let to = better_target(cx, i, t);
+    let href = cx.url(to);
+    d.finding(
+            FindingId::CanonToNoindex,
+            format!(
+                "The canonical of {page} points at {target}, which is noindex, so {page} leaves the index too; point it at {href}, or remove the noindex if {target} should be indexed."
+            ),
+        )
+        .evidence(format!("{target} carries noindex"))
+        .fix(Fix::SetCanonical {
+            page: page.clone(),
+            href,
+        })
+}
+
+/// The canonical names a page on another host.
+fn cross_host(d: &Declaration<'_, '_, '_>) -> Finding {
+    let (site, i, t) = (d.cx.site, d.i, d.t);
+    let (page, target) = (&d.page, &d.target);
+    let tp = split(target);
+    // Same text on both sides: a syndicated copy pointing at its original, which is
+    // what the canonical is for; there is nothing to change if that is intended.
+    let same_text = match (site.content(i), site.content(t)) {
+        (Some(a), Some(b)) => {
+            a.text_hash == b.text_hash
+                || matches!((a.simhash, b.simhash), (Some(x), Some(y))
+                    if crate::site::distance(x, y) <= site.cfg.near_distance)
+        }
+        _ => false,
+    };
+    let f = d.finding(
+        FindingId::CanonCrossHost,
+        if same_text {
+            format!(
+                "The canonical of {page} points at another host, {}, whose page has the same text: a syndicated copy; keep it if that is intended.",
+                tp.host
+            )
+        } else {
+            format!(
+                "The canonical of {page} points at another host, {}; unless the page is syndicated from there, make it self-canonical.",
+                tp.host
+            )
+        },
+    );
+    if same_text {
+        f.evidence(format!("{target} has the same text"))
+    } else {
+        f.fix(Fix::SetCanonical {
+            page: page.clone(),
+            href: page.clone(),
+        })
+    }
+}
+
+/// The canonical names a page that declares another canonical, `u`: a loop reported
+/// once (by its first URL, in `loops_done`), or the chain's end named directly.
+fn chain(d: &Declaration<'_, '_, '_>, u: u32, loops_done: &mut FxHashSet<u32>) -> Option<Finding> {
+    let (cx, site, i, t) = (d.cx, d.cx.site, d.i, d.t);
+    let (page, target) = (&d.page, &d.target);
+    // Follow the chain: a loop, or its end.
+    let mut path = vec![i, t];
+    let mut cur = u;
+    loop {
+        if let Some(at) = path.iter().position(|&x| x == cur) {
+            let cycle = &path[at..];
+            if at != 0 {
+                return None;
+            }
+            let first = *cycle.iter().min_by_key(|&&x| site.url(x))?;
+            if !loops_done.insert(first) {
+                return None;
+            }
+            return Some(canon_loop(cx, cycle));
+        }
+        path.push(cur);
+        let next = site.eff_canon[cur as usize];
+        if next == NONE || next == cur || !site.serves(cur) || path.len() > 32 {
+            break;
+        }
+        cur = next;
+    }
+    let last = *path.last()?;
+    let end = if site.serves(last) {
+        last
+    } else {
+        better_target(cx, i, last)
+    };
+    let mut f = d.finding(
+        FindingId::CanonChain,
+        format!("The canonical of {page} points at {target}, which declares another canonical."),
+    );
+    for w in path.windows(2).skip(1) {
+        f = f.evidence(format!(
+            "{} declares {} canonical",
+            site.url(w[0]),
+            site.url(w[1])
+        ));
+    }
+    Some(f.urls([cx.url(end)]).fix(Fix::SetCanonical {
+        page: page.clone(),
+        href: cx.url(end),
+    }))
 }
 
 fn canon_loop(cx: &Ctx<'_, '_>, cycle: &[u32]) -> Finding {
@@ -561,7 +625,7 @@ fn linked(cx: &Ctx<'_, '_>, i: u32, t: u32, out: &mut Vec<Finding>) {
             &[&page],
             format!(
                 "{who} {} to {page}, which declares {target} canonical.",
-                super::link_verb(&who)
+                wording::link_verb(&who)
             ),
         )
         .urls([page.clone(), target.clone()])

@@ -3,6 +3,7 @@
 use super::Ctx;
 use crate::finding::{Finding, FindingId, Fix};
 use crate::urlparts::split;
+use crate::wording;
 use std::collections::BTreeMap;
 
 pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
@@ -87,11 +88,11 @@ fn traps(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         .urls(urls.iter().take(10).map(|&u| cx.url(u)))
         .evidence(format!(
             "{} skipped: {pattern}",
-            super::count(urls.len(), "URL", "URLs")
+            wording::count(urls.len(), "URL", "URLs")
         ))
         .evidence(format!(
             "{} {} into it",
-            super::count(from.len(), "crawled page", "crawled pages"),
+            wording::count(from.len(), "crawled page", "crawled pages"),
             if from.len() == 1 { "links" } else { "link" }
         ));
         if !from.is_empty() {
@@ -155,7 +156,7 @@ fn faceted_navigation(cx: &Ctx<'_, '_>, host: &str, traps: Vec<(String, Vec<u32>
         format!(
             "Faceted navigation on {} of {host}: {} left uncrawled (filter combinations past \
              the facet budget, or filter links that repeat a parameter).",
-            super::count(n, "listing", "listings"),
+            wording::count(n, "listing", "listings"),
             match all.len() {
                 1 => "1 URL was".to_owned(),
                 k => format!("{k} URLs were"),
@@ -171,7 +172,7 @@ fn faceted_navigation(cx: &Ctx<'_, '_>, host: &str, traps: Vec<(String, Vec<u32>
     )
     .evidence(format!(
         "{} {} into them",
-        super::count(from.len(), "crawled page", "crawled pages"),
+        wording::count(from.len(), "crawled page", "crawled pages"),
         if from.len() == 1 { "links" } else { "link" }
     ));
     let mut patterns: Vec<String> = Vec::new();

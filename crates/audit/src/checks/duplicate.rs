@@ -5,6 +5,7 @@ use crate::cluster::{DupKind, SignalKind, percent, unsafe_rules};
 use crate::finding::{Finding, FindingId, Fix};
 use crate::site::{Chain, NONE};
 use crate::urlparts::{Variant, is_ip, page_number, split, strip_www};
+use crate::wording;
 use canon::Rule;
 use std::collections::BTreeMap;
 
@@ -485,7 +486,7 @@ fn pattern_of_duplicates(
     if n > max {
         f = f.evidence(format!(
             "{} listed here, {} more in the clusters table (clusters.csv), each with its preferred URL",
-            super::count(max, "URL is", "URLs are"),
+            wording::count(max, "URL is", "URLs are"),
             n - max
         ));
     }
@@ -650,12 +651,12 @@ fn near_by_query(cx: &Ctx<'_, '_>, host: &str, list: &[(u32, u32, f64)]) -> Find
             "{} pairs of URLs on {} of {host} differ only in their query parameters and have \
              near-identical main content ({range} similar); nothing else says they are one page.",
             list.len(),
-            super::count(paths.len(), "path", "paths"),
+            wording::count(paths.len(), "path", "paths"),
         ),
     )
     .urls(urls.iter().take(site.cfg.max_listed).map(|&u| cx.url(u)));
     for (path, n) in &paths {
-        f = f.evidence(format!("{path}: {}", super::count(*n, "pair", "pairs")));
+        f = f.evidence(format!("{path}: {}", wording::count(*n, "pair", "pairs")));
     }
     let mut examples: Vec<&(u32, u32, f64)> = list.iter().collect();
     examples.sort_by(|x, y| y.2.total_cmp(&x.2));
@@ -674,7 +675,7 @@ fn near_by_query(cx: &Ctx<'_, '_>, host: &str, list: &[(u32, u32, f64)]) -> Find
     if reordered > 0 {
         f = f.evidence(format!(
             "{} of them: {REORDERED}",
-            super::count(reordered, "pair", "pairs")
+            wording::count(reordered, "pair", "pairs")
         ));
     }
     f = f.evidence(
@@ -863,7 +864,7 @@ fn conflicts(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
                 "{} vote for {url} ({} of {})",
                 s.kind.words(),
                 s.votes,
-                super::count(s.total as usize, "vote", "votes")
+                wording::count(s.total as usize, "vote", "votes")
             ));
         }
         for &m in members {

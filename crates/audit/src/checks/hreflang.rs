@@ -8,6 +8,7 @@
 use super::Ctx;
 use crate::finding::{Finding, FindingId, Fix};
 use crate::site::NONE;
+use crate::wording;
 use std::collections::BTreeSet;
 
 /// One declaration: the language code as written, and the target index (or NONE).
@@ -425,7 +426,7 @@ fn page(
             .urls([page_url.clone()])
             .evidence(format!(
                 "{}, none to {page_url}",
-                super::count(alts.len(), "alternate", "alternates")
+                wording::count(alts.len(), "alternate", "alternates")
             ))
             .fix(Fix::SetHreflang {
                 page: page_url.clone(),

@@ -5,6 +5,7 @@
 use super::Ctx;
 use crate::dust::RuleStatus;
 use crate::finding::{Finding, FindingId, Fix};
+use crate::wording;
 use rustc_hash::FxHashMap;
 
 /// Distinct anchor texts shown per broken URL.
@@ -52,8 +53,8 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             &[&url],
             format!(
                 "{who} {} to {url}, which {}.",
-                super::link_verb(&who),
-                super::answer(&site.describe(t))
+                wording::link_verb(&who),
+                wording::answer(&site.describe(t))
             ),
         )
         .urls([url.clone()])
@@ -166,7 +167,7 @@ fn template_slots(
         let mut pages: Vec<u32> = targets.iter().flat_map(|&t| cx.linkers(t)).collect();
         pages.sort_unstable();
         pages.dedup();
-        let place = super::template_place(region);
+        let place = wording::template_place(region);
         let n = targets.len();
         let mut f = Finding::new(
             FindingId::LinkBroken,
@@ -174,7 +175,7 @@ fn template_slots(
             format!(
                 "The \"{anchor}\" link in the site's {place} leads to an error on {}: \
                  each links its own URL under {parent}, and {n} of them do not answer 200.",
-                super::count(pages.len(), "page", "pages")
+                wording::count(pages.len(), "page", "pages")
             ),
         )
         .urls(targets.iter().take(site.cfg.max_listed).map(|&t| cx.url(t)));

@@ -23,67 +23,23 @@
 //! (crawler trap, near-duplicate and parameter findings), one cause reported there.
 //! Pages naming each other as hreflang alternates: language versions of one page.
 
+use super::Ctx;
 use super::duplicate::differing_parts;
-use super::{Ctx, count};
 use crate::cluster::Clusters;
 use crate::dust::{ParamStats, ParamVerdict};
-use crate::finding::{Finding, FindingId, Fix};
+use crate::finding::{Finding, Fix, MetaElement};
 use crate::input::{FetchRow, UrlId};
 use crate::keys::Keys;
 use crate::site::{NONE, Site, soft_404_title};
 use crate::urlparts::{page_number, params, split, without_page_number};
+use crate::wording::count;
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use xxhash_rust::xxh3::xxh3_64;
 
-/// The part of a page whose value different pages share.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MetaElement {
-    /// The `<title>`.
-    Title,
-    /// The first `<h1>`.
-    H1,
-    /// The first `<meta name="description">` in `<head>`.
-    MetaDescription,
-}
-
+/// The element's value on a fetched page.
 impl MetaElement {
-    /// Every element, in the order findings and tables list them.
-    pub const ALL: [MetaElement; 3] = [
-        MetaElement::Title,
-        MetaElement::H1,
-        MetaElement::MetaDescription,
-    ];
-
-    /// `title`, `h1`, `meta description`: the element as tables name it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MetaElement::Title => "title",
-            MetaElement::H1 => "h1",
-            MetaElement::MetaDescription => "meta description",
-        }
-    }
-
-    /// The element in a sentence: `title`, `first heading (<h1>)`, `meta description`.
-    pub fn words(self) -> &'static str {
-        match self {
-            MetaElement::Title => "title",
-            MetaElement::H1 => "first heading (<h1>)",
-            MetaElement::MetaDescription => "meta description",
-        }
-    }
-
-    /// The kind of finding a value shared by different pages is.
-    pub fn finding(self) -> FindingId {
-        match self {
-            MetaElement::Title => FindingId::TitleDuplicate,
-            MetaElement::H1 => FindingId::H1Duplicate,
-            MetaElement::MetaDescription => FindingId::MetaDescriptionDuplicate,
-        }
-    }
-
     fn of(self, f: &FetchRow) -> Option<&str> {
         match self {
             MetaElement::Title => f.title.as_deref(),

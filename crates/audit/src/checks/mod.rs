@@ -20,6 +20,7 @@ use crate::finding::{Finding, Fix};
 use crate::input::UrlId;
 use crate::keys::Keys;
 use crate::site::{Chain, NONE, Site};
+use crate::wording::{answer, template_place};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 
@@ -565,52 +566,6 @@ impl<'s, 'a> Ctx<'s, 'a> {
             cur = h.to;
         }
         path
-    }
-}
-
-/// Where a template link sits, as the site's part that carries it: "navigation",
-/// "footer", ... or "template" when the pages do not say.
-pub(crate) fn template_place(region: Option<crate::LinkRegion>) -> &'static str {
-    use crate::LinkRegion as R;
-    match region {
-        Some(R::Navigation) => "navigation",
-        Some(R::Header) => "header",
-        Some(R::Footer) => "footer",
-        Some(R::Sidebar) => "sidebar",
-        Some(R::Main) => "page template (inside the main content)",
-        Some(R::Body) | None => "template",
-    }
-}
-
-/// A URL's response after "which" or the URL: "answers 404", "gets no response
-/// (connect)", "was not fetched", "is blocked by robots.txt".
-pub(crate) fn answer(describe: &str) -> String {
-    match describe.strip_prefix("no response") {
-        Some(rest) => format!("gets no response{rest}"),
-        None if describe == "not fetched" => "was not fetched".to_owned(),
-        None if describe == "blocked by robots.txt" => "is blocked by robots.txt".to_owned(),
-        None => describe.to_owned(),
-    }
-}
-
-/// `n` with the singular or plural noun: "1 URL", "3 URLs".
-pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
-    }
-}
-
-/// The verb after [`Ctx::who_links`]: "1 internal page links", "3 internal pages link",
-/// "A link in the site's footer, on 40 of its 40 pages, points".
-pub(crate) fn link_verb(who: &str) -> &'static str {
-    if who.starts_with("A link") {
-        "points"
-    } else if who.starts_with("1 ") {
-        "links"
-    } else {
-        "link"
     }
 }
 

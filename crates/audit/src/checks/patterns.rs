@@ -10,6 +10,7 @@ use super::Ctx;
 use super::duplicate::differing_parts;
 use crate::finding::{Finding, FindingId, Fix};
 use crate::urlparts::{Variant, split, variant};
+use crate::wording;
 use std::collections::BTreeMap;
 
 /// At least this many findings of one kind and pattern become one.
@@ -112,7 +113,7 @@ fn one_for_all(
     if n > cx.site.cfg.max_listed {
         f = f.evidence(format!(
             "{} listed here, {} more in links_to_non_preferred.csv",
-            super::count(cx.site.cfg.max_listed, "URL is", "URLs are"),
+            wording::count(cx.site.cfg.max_listed, "URL is", "URLs are"),
             n - cx.site.cfg.max_listed
         ));
     }

@@ -6,6 +6,7 @@ use crate::finding::{Finding, FindingId, Fix};
 use crate::input::{ChainProblem, HopKind};
 use crate::site::{Chain, NONE};
 use crate::urlparts::{split, variant};
+use crate::wording;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
 
@@ -63,7 +64,7 @@ fn loops(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
                 .urls([url.clone()])
                 .evidence(format!(
                     "the crawler stopped after {} back at a URL it had visited",
-                    super::count(row.hops as usize, "hop", "hops")
+                    wording::count(row.hops as usize, "hop", "hops")
                 ))
                 .fix(Fix::Serve { url }),
             );
@@ -193,7 +194,7 @@ fn chains_and_dead_ends(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
                 if let Some(n) = too_long.get(&e) {
                     f = f.evidence(format!(
                         "the crawler gave up after {}",
-                        super::count(*n as usize, "hop", "hops")
+                        wording::count(*n as usize, "hop", "hops")
                     ));
                 }
                 for &x in &path[..path.len() - 1] {
@@ -402,7 +403,7 @@ fn links_to_redirects(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         let mut finding = Finding::new(
             FindingId::LinkToRedirect,
             &[&from],
-            format!("{who} {} to {from}, which {how}.", super::link_verb(&who)),
+            format!("{who} {} to {from}, which {how}.", wording::link_verb(&who)),
         )
         .urls([from.clone(), to.clone()]);
         for &x in &cx.chain_path(i)[..] {

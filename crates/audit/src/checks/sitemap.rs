@@ -5,6 +5,7 @@ use crate::finding::{Finding, FindingId, Fix};
 use crate::input::{FoundVia, SitemapRow, SitemapSource, UrlState};
 use crate::site::{Chain, NONE};
 use crate::urlparts::split;
+use crate::wording;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Issue codes (the sitemap crate's) that make a sitemap unreadable.
@@ -34,32 +35,8 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
 
 fn entries(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     let site = cx.site;
-    // Orphans are only judged on a crawl that followed every internal link: when it
-    // stopped at a limit, an unfetched page may link to the "orphan".
-    let complete = !site.input.urls.iter().any(|r| {
-        matches!(r.state, UrlState::Queued | UrlState::Fetching)
-            || (r.state == UrlState::Skipped
-                && matches!(
-                    r.reason.as_ref().map(|r| r.kind),
-                    Some(
-                        crate::input::ReasonKind::MaxDepth
-                            | crate::input::ReasonKind::MaxUrls
-                            | crate::input::ReasonKind::RedirectLimit
-                    )
-                ))
-    });
-    // A list audit fetched the URLs it was given, not what the pages link: no orphans.
-    let any_links = complete && !site.input.links.is_empty() && !site.cfg.list_audit;
-    // A page that links reach through a redirect (a menu link to an old URL) is linked,
-    // not an orphan: its finding is the link to the redirect. A declaration (shortlink,
-    // og:url, ...) reaching it counts too: the page is discovered.
-    let reached_by_redirect: FxHashSet<u32> = (0..site.n as u32)
-        .filter(|&r| site.reached(r))
-        .filter_map(|r| match site.chains[r as usize] {
-            Chain::Final { to, .. } => Some(to),
-            _ => None,
-        })
-        .collect();
+    let any_links = orphans_judged(cx);
+    let reached_by_redirect = reached_by_redirect(cx);
     for u in 0..site.n as u32 {
         if site.sitemap_count[u as usize] == 0 || site.external[u as usize] {
             continue;
@@ -108,7 +85,7 @@ fn entries(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
                 FindingId::SitemapError,
                 format!(
                     "{which} {lists} {url}, which {}.",
-                    super::answer(&site.describe(u))
+                    wording::answer(&site.describe(u))
                 ),
             );
             out.push(replace(f, None));
@@ -190,6 +167,43 @@ fn entries(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             );
         }
     }
+}
+
+/// Whether a listed page no crawled page links to is an orphan: only on a crawl with
+/// links that followed every internal link, and not in a list audit.
+fn orphans_judged(cx: &Ctx<'_, '_>) -> bool {
+    let site = cx.site;
+    // Orphans are only judged on a crawl that followed every internal link: when it
+    // stopped at a limit, an unfetched page may link to the "orphan".
+    let complete = !site.input.urls.iter().any(|r| {
+        matches!(r.state, UrlState::Queued | UrlState::Fetching)
+            || (r.state == UrlState::Skipped
+                && matches!(
+                    r.reason.as_ref().map(|r| r.kind),
+                    Some(
+                        crate::input::ReasonKind::MaxDepth
+                            | crate::input::ReasonKind::MaxUrls
+                            | crate::input::ReasonKind::RedirectLimit
+                    )
+                ))
+    });
+    // A list audit fetched the URLs it was given, not what the pages link: no orphans.
+    complete && !site.input.links.is_empty() && !site.cfg.list_audit
+}
+
+/// The pages that links or declarations reach through a redirect: linked, no orphans.
+fn reached_by_redirect(cx: &Ctx<'_, '_>) -> FxHashSet<u32> {
+    let site = cx.site;
+    // A page that links reach through a redirect (a menu link to an old URL) is linked,
+    // not an orphan: its finding is the link to the redirect. A declaration (shortlink,
+    // og:url, ...) reaching it counts too: the page is discovered.
+    (0..site.n as u32)
+        .filter(|&r| site.reached(r))
+        .filter_map(|r| match site.chains[r as usize] {
+            Chain::Final { to, .. } => Some(to),
+            _ => None,
+        })
+        .collect()
 }
 
 /// `url` with every run of digits (and a `-` right before it) replaced by `#`:

@@ -21,6 +21,7 @@
 
 use super::{VariantProbe, origin_and_host, path_of, regex_quote};
 use crate::input::ProbeRule;
+pub use crate::wording::server_rule_offered as offered;
 
 /// The rule's text for each server (a text that only says why none is offered when it
 /// cannot be written safely there).
@@ -34,15 +35,6 @@ const NGINX: &str = "# nginx: in the site's server block";
 const NGINX_HTTP: &str = "# nginx: in the http block";
 const VHOST: &str = "# Apache: in the site's <VirtualHost> (server configuration)";
 const HTACCESS: &str = "# Apache: in the .htaccess of the document root, above the CMS's own rules";
-
-/// Whether a server rule's text holds a rule, rather than only comments saying why none
-/// is offered for that server.
-pub fn offered(text: &str) -> bool {
-    text.lines().any(|l| {
-        let l = l.trim();
-        !l.is_empty() && !l.starts_with('#')
-    })
-}
 
 /// Apache: the path as the request line sent it (still percent-encoded, as the site
 /// wrote it) in `DUSTPAN_PATH`, for a redirect that keeps the path.
@@ -64,128 +56,18 @@ pub(super) fn server_rules(
 ) -> ServerRules {
     let (scheme, authority, host) = origin_and_host(base);
     let port = authority.strip_prefix(&host).unwrap_or("").to_owned();
-    let conflict = |hit: &dyn Fn(&str) -> bool| preferred.iter().find(|u| hit(u)).cloned();
-    let refuse = |url: String, what: &str| {
-        not_offered(&format!(
-            "the site's own URL {url} {what}, so a rule for every URL would redirect its \
-             pages away; declare the canonical in the pages instead"
-        ))
-    };
     match rule {
-        ProbeRule::HostWww => {
-            let twin = match host.strip_prefix("www.") {
-                Some(bare) => bare.to_owned(),
-                None => format!("www.{host}"),
-            };
-            if let Some(u) = conflict(&|u| origin_and_host(u).2.eq_ignore_ascii_case(&twin)) {
-                return refuse(u, &format!("is on {twin} too"));
-            }
-            let pattern = format!("^{}(:[0-9]+)?$", regex_quote(&twin));
-            let apache = format!(
-                "# {twin} (on any port) to {host} on the same port\nRewriteEngine On\n\
-                 {REQUEST_PATH}RewriteCond %{{HTTP_HOST}} {pattern} [NC]\n\
-                 RewriteRule ^ %{{REQUEST_SCHEME}}://{host}%1%{{ENV:DUSTPAN_PATH}} [R=301,L,NE]"
-            );
-            ServerRules {
-                nginx: format!(
-                    "{NGINX}\n# {twin} (on any port) to {host} on the same port\n\
-                     if ($http_host ~* \"{pattern}\") {{\n    \
-                     return 301 $scheme://{host}$1$request_uri;\n}}"
-                ),
-                apache: format!("{VHOST}\n{apache}"),
-                htaccess: format!("{HTACCESS}\n{apache}"),
-            }
-        }
-        ProbeRule::Scheme => {
-            let other = if scheme == "http" { "https" } else { "http" };
-            if let Some(u) = conflict(&|u| u.starts_with(&format!("{other}://"))) {
-                return refuse(u, &format!("is served over {other} too"));
-            }
-            let (nginx_if, apache_if) = if scheme == "http" {
-                ("$scheme = \"https\"", "RewriteCond %{HTTPS} on")
-            } else {
-                ("$scheme = \"http\"", "RewriteCond %{HTTPS} off")
-            };
-            let apache = format!(
-                "# where Apache itself answers {other} (behind a proxy or CDN that does, \
-                 redirect there instead)\nRewriteEngine On\n{REQUEST_PATH}{apache_if}\n\
-                 RewriteCond %{{HTTP_HOST}} ^(\\[[0-9a-fA-F:.]+\\]|[^:]+)\n\
-                 RewriteRule ^ {scheme}://%1{port}%{{ENV:DUSTPAN_PATH}} [R=301,L,NE]"
-            );
-            ServerRules {
-                nginx: format!(
-                    "{NGINX}\n# where nginx itself answers {other} (behind a proxy or CDN \
-                     that does, redirect there instead)\nif ({nginx_if}) {{\n    \
-                     return 301 {scheme}://$host{port}$request_uri;\n}}"
-                ),
-                apache: format!("{VHOST}\n{apache}"),
-                htaccess: format!("{HTACCESS}\n{apache}"),
-            }
-        }
+        ProbeRule::HostWww => host_www_rules(&host, preferred),
+        ProbeRule::Scheme => scheme_rules(&scheme, &port, preferred),
         ProbeRule::TrailingSlash => trailing_slash(probes, preferred),
-        ProbeRule::PathCase => {
-            if let Some(u) = conflict(&|u| has_capital(path_of(u))) {
-                return refuse(u, "has capital letters");
-            }
-            ServerRules {
-                nginx: format!(
-                    "{NGINX_HTTP} (ngx_http_perl_module; Debian: libnginx-mod-http-perl)\n\
-                     perl_set $dustpan_lowercase_path 'sub {{ my $p = shift->variable(\"request_uri\"); $p =~ s/[?].*//s; return lc $p; }}';\n\
-                     {NGINX}\n# paths with capitals to lower case (files on disk excepted)\n\
-                     set $dustpan_case \"\";\nif ($uri ~ \"[A-Z]\") {{\n    set $dustpan_case \"upper\";\n}}\n\
-                     if (-e $request_filename) {{\n    set $dustpan_case \"\";\n}}\n\
-                     if ($dustpan_case) {{\n    \
-                     return 301 $scheme://$http_host$dustpan_lowercase_path$is_args$args;\n}}"
-                ),
-                apache: format!(
-                    "{VHOST}\n# paths with capitals to lower case (files on disk excepted)\n\
-                     RewriteEngine On\nRewriteMap lc int:tolower\n\
-                     RewriteCond %{{DOCUMENT_ROOT}}%{{REQUEST_URI}} !-f\n\
-                     RewriteCond %{{REQUEST_URI}} [A-Z]\n\
-                     RewriteRule ^ ${{lc:%{{REQUEST_URI}}}} [R=301,L]"
-                ),
-                htaccess: "# Not offered for .htaccess: RewriteMap, which lower-cases the path, \
-                           is not allowed there; put the VirtualHost rule in the server \
-                           configuration."
-                    .to_owned(),
-            }
-        }
-        ProbeRule::IndexFile => {
-            if let Some(u) = conflict(&|u| index_file(path_of(u))) {
-                return refuse(u, "names its index file");
-            }
-            let apache = "RewriteEngine On\n\
-                          RewriteCond %{THE_REQUEST} ^\\S+\\s([^?\\s]*/)index\\.(?:html?|php)[?\\s] [NC]\n\
-                          RewriteRule ^ %1 [R=301,L,NE]";
-            ServerRules {
-                nginx: format!(
-                    "{NGINX}\nif ($request_uri ~* \"^([^?]*/)index\\.(?:html?|php)(\\?.*)?$\") {{\n    \
-                     return 301 $scheme://$http_host$1$2;\n}}"
-                ),
-                apache: format!("{VHOST}\n{apache}"),
-                htaccess: format!("{HTACCESS}\n{apache}"),
-            }
-        }
-        ProbeRule::DoubleSlash => {
-            if let Some(u) = conflict(&|u| path_of(u).contains("//")) {
-                return refuse(u, "has a doubled slash");
-            }
-            let apache = "# one run of slashes merged per redirect\n\
-                          RewriteEngine On\nRewriteCond %{THE_REQUEST} ^\\S+\\s([^?\\s]*?)//+([^?\\s]*)\n\
-                          RewriteRule ^ %1/%2 [R=301,L,NE]";
-            ServerRules {
-                nginx: format!(
-                    "{NGINX}\n# merge_slashes on (the default) gives $uri single slashes; the URL \
-                     with a\n# doubled slash is still answered, so redirect it to the merged path:\n\
-                     if ($request_uri ~ \"^[^?]*//\") {{\n    rewrite ^(.*)$ $1 permanent;\n}}"
-                ),
-                apache: format!("{VHOST}\n{apache}"),
-                htaccess: format!("{HTACCESS}\n{apache}"),
-            }
-        }
+        ProbeRule::PathCase => path_case_rules(preferred),
+        ProbeRule::IndexFile => index_file_rules(preferred),
+        ProbeRule::DoubleSlash => double_slash_rules(preferred),
         ProbeRule::TrackingParam => {
             let only = only_params(TRACKING);
-            if let Some(u) = conflict(&|u| query_of(u).is_some_and(|q| matches_only(q, false))) {
+            if let Some(u) = conflict(preferred, &|u| {
+                query_of(u).is_some_and(|q| matches_only(q, false))
+            }) {
                 return refuse(u, "has only tracking parameters");
             }
             canonical_header(
@@ -198,7 +80,9 @@ pub(super) fn server_rules(
         }
         ProbeRule::SessionParam => {
             let only = only_params(SESSION);
-            if let Some(u) = conflict(&|u| query_of(u).is_some_and(|q| matches_only(q, true))) {
+            if let Some(u) = conflict(preferred, &|u| {
+                query_of(u).is_some_and(|q| matches_only(q, true))
+            }) {
                 return refuse(u, "has only session parameters");
             }
             canonical_header(
@@ -209,79 +93,224 @@ pub(super) fn server_rules(
                 true,
             )
         }
-        ProbeRule::UnknownParam => {
-            let mut names: Vec<String> = preferred
-                .iter()
-                .filter_map(|u| query_of(u))
-                .flat_map(|q| q.split('&'))
-                .map(|p| p.split('=').next().unwrap_or("").to_owned())
-                .filter(|n| !n.is_empty())
-                .collect();
-            names.sort();
-            names.dedup();
-            if names.len() > 100 {
-                return not_offered(&format!(
-                    "the site's own pages use {} query parameters; set the canonical in the \
-                     page template from the parameters each page uses",
-                    names.len()
-                ));
-            }
-            let (pattern, when) = if names.is_empty() {
-                (
-                    format!("^(?!(?:[^&]*&)*(?i:{TRACKING}|{SESSION})(?:[=&]|$))."),
-                    "for any query without tracking or session parameters (none of the site's \
-                     pages uses one)"
-                        .to_owned(),
-                )
-            } else {
-                let list: Vec<String> = names.iter().map(|n| regex_quote(n)).collect();
-                (
-                    format!(
-                        "^(?!(?:[^&]*&)*(?:{}|(?i:{TRACKING}|{SESSION}))(?:[=&]|$)).",
-                        list.join("|")
-                    ),
-                    format!(
-                        "when the query holds none of the parameters the site's pages use ({})",
-                        names.join(", ")
-                    ),
-                )
-            };
-            canonical_header(&scheme, "unknown", &pattern, &when, false)
-        }
-        ProbeRule::EmptyQuery => {
-            if let Some(u) = conflict(&|u| u.ends_with('?')) {
-                return refuse(u, "ends in an empty query");
-            }
-            let apache = "RewriteEngine On\nRewriteCond %{THE_REQUEST} ^\\S+\\s([^?\\s]*)\\?\\s\n\
-                          RewriteRule ^ %1? [R=301,L,NE]";
-            ServerRules {
-                nginx: format!(
-                    "{NGINX}\nif ($request_uri ~ \"^([^?]*)\\?$\") {{\n    \
-                     return 301 $scheme://$http_host$1;\n}}"
-                ),
-                apache: format!("{VHOST}\n{apache}"),
-                htaccess: format!("{HTACCESS}\n{apache}"),
-            }
-        }
-        ProbeRule::IpHost => {
-            if let Some(u) = conflict(&|u| is_ip(&origin_and_host(u).2)) {
-                return refuse(u, "is on an IP address");
-            }
-            let apache = format!(
-                "RewriteEngine On\n{REQUEST_PATH}\
-                 RewriteCond %{{HTTP_HOST}} ^[0-9.]+(:[0-9]+)?$ [OR]\n\
-                 RewriteCond %{{HTTP_HOST}} ^\\[[0-9a-f:.]+\\](:[0-9]+)?$ [NC]\n\
-                 RewriteRule ^ {scheme}://{authority}%{{ENV:DUSTPAN_PATH}} [R=301,L,NE]"
-            );
-            ServerRules {
-                nginx: format!(
-                    "{NGINX}\nif ($host ~ \"^(?:[0-9.]+|\\[[0-9a-f:.]+\\])$\") {{\n    \
-                     return 301 {scheme}://{authority}$request_uri;\n}}"
-                ),
-                apache: format!("{VHOST}\n{apache}"),
-                htaccess: format!("{HTACCESS}\n{apache}"),
-            }
-        }
+        ProbeRule::UnknownParam => unknown_param_rules(&scheme, preferred),
+        ProbeRule::EmptyQuery => empty_query_rules(preferred),
+        ProbeRule::IpHost => ip_host_rules(&scheme, &authority, preferred),
+    }
+}
+
+/// The first of the site's own URLs (`preferred`) that `hit` matches: a URL a rule for
+/// every URL would redirect away.
+fn conflict(preferred: &[String], hit: &dyn Fn(&str) -> bool) -> Option<String> {
+    preferred.iter().find(|u| hit(u)).cloned()
+}
+
+/// No rule, because the site's own `url` has the trait the rule would redirect away.
+fn refuse(url: String, what: &str) -> ServerRules {
+    not_offered(&format!(
+        "the site's own URL {url} {what}, so a rule for every URL would redirect its \
+         pages away; declare the canonical in the pages instead"
+    ))
+}
+
+/// The `www.` twin of the site's host redirected to the host, on the same port.
+fn host_www_rules(host: &str, preferred: &[String]) -> ServerRules {
+    let twin = match host.strip_prefix("www.") {
+        Some(bare) => bare.to_owned(),
+        None => format!("www.{host}"),
+    };
+    if let Some(u) = conflict(preferred, &|u| {
+        origin_and_host(u).2.eq_ignore_ascii_case(&twin)
+    }) {
+        return refuse(u, &format!("is on {twin} too"));
+    }
+    let pattern = format!("^{}(:[0-9]+)?$", regex_quote(&twin));
+    let apache = format!(
+        "# {twin} (on any port) to {host} on the same port\nRewriteEngine On\n\
+         {REQUEST_PATH}RewriteCond %{{HTTP_HOST}} {pattern} [NC]\n\
+         RewriteRule ^ %{{REQUEST_SCHEME}}://{host}%1%{{ENV:DUSTPAN_PATH}} [R=301,L,NE]"
+    );
+    ServerRules {
+        nginx: format!(
+            "{NGINX}\n# {twin} (on any port) to {host} on the same port\n\
+             if ($http_host ~* \"{pattern}\") {{\n    \
+             return 301 $scheme://{host}$1$request_uri;\n}}"
+        ),
+        apache: format!("{VHOST}\n{apache}"),
+        htaccess: format!("{HTACCESS}\n{apache}"),
+    }
+}
+
+/// The scheme the site does not use redirected to the one it does.
+fn scheme_rules(scheme: &str, port: &str, preferred: &[String]) -> ServerRules {
+    let other = if scheme == "http" { "https" } else { "http" };
+    if let Some(u) = conflict(preferred, &|u| u.starts_with(&format!("{other}://"))) {
+        return refuse(u, &format!("is served over {other} too"));
+    }
+    let (nginx_if, apache_if) = if scheme == "http" {
+        ("$scheme = \"https\"", "RewriteCond %{HTTPS} on")
+    } else {
+        ("$scheme = \"http\"", "RewriteCond %{HTTPS} off")
+    };
+    let apache = format!(
+        "# where Apache itself answers {other} (behind a proxy or CDN that does, \
+         redirect there instead)\nRewriteEngine On\n{REQUEST_PATH}{apache_if}\n\
+         RewriteCond %{{HTTP_HOST}} ^(\\[[0-9a-fA-F:.]+\\]|[^:]+)\n\
+         RewriteRule ^ {scheme}://%1{port}%{{ENV:DUSTPAN_PATH}} [R=301,L,NE]"
+    );
+    ServerRules {
+        nginx: format!(
+            "{NGINX}\n# where nginx itself answers {other} (behind a proxy or CDN \
+             that does, redirect there instead)\nif ({nginx_if}) {{\n    \
+             return 301 {scheme}://$host{port}$request_uri;\n}}"
+        ),
+        apache: format!("{VHOST}\n{apache}"),
+        htaccess: format!("{HTACCESS}\n{apache}"),
+    }
+}
+
+/// Paths with capital letters redirected to lower case (files on disk excepted).
+fn path_case_rules(preferred: &[String]) -> ServerRules {
+    if let Some(u) = conflict(preferred, &|u| has_capital(path_of(u))) {
+        return refuse(u, "has capital letters");
+    }
+    ServerRules {
+        nginx: format!(
+            "{NGINX_HTTP} (ngx_http_perl_module; Debian: libnginx-mod-http-perl)\n\
+             perl_set $dustpan_lowercase_path 'sub {{ my $p = shift->variable(\"request_uri\"); $p =~ s/[?].*//s; return lc $p; }}';\n\
+             {NGINX}\n# paths with capitals to lower case (files on disk excepted)\n\
+             set $dustpan_case \"\";\nif ($uri ~ \"[A-Z]\") {{\n    set $dustpan_case \"upper\";\n}}\n\
+             if (-e $request_filename) {{\n    set $dustpan_case \"\";\n}}\n\
+             if ($dustpan_case) {{\n    \
+             return 301 $scheme://$http_host$dustpan_lowercase_path$is_args$args;\n}}"
+        ),
+        apache: format!(
+            "{VHOST}\n# paths with capitals to lower case (files on disk excepted)\n\
+             RewriteEngine On\nRewriteMap lc int:tolower\n\
+             RewriteCond %{{DOCUMENT_ROOT}}%{{REQUEST_URI}} !-f\n\
+             RewriteCond %{{REQUEST_URI}} [A-Z]\n\
+             RewriteRule ^ ${{lc:%{{REQUEST_URI}}}} [R=301,L]"
+        ),
+        htaccess: "# Not offered for .htaccess: RewriteMap, which lower-cases the path, \
+                   is not allowed there; put the VirtualHost rule in the server \
+                   configuration."
+            .to_owned(),
+    }
+}
+
+/// A directory's index file (`index.html`, `index.php`) redirected to the directory.
+fn index_file_rules(preferred: &[String]) -> ServerRules {
+    if let Some(u) = conflict(preferred, &|u| index_file(path_of(u))) {
+        return refuse(u, "names its index file");
+    }
+    let apache = "RewriteEngine On\n\
+                  RewriteCond %{THE_REQUEST} ^\\S+\\s([^?\\s]*/)index\\.(?:html?|php)[?\\s] [NC]\n\
+                  RewriteRule ^ %1 [R=301,L,NE]";
+    ServerRules {
+        nginx: format!(
+            "{NGINX}\nif ($request_uri ~* \"^([^?]*/)index\\.(?:html?|php)(\\?.*)?$\") {{\n    \
+             return 301 $scheme://$http_host$1$2;\n}}"
+        ),
+        apache: format!("{VHOST}\n{apache}"),
+        htaccess: format!("{HTACCESS}\n{apache}"),
+    }
+}
+
+/// Paths with doubled slashes redirected to the merged path.
+fn double_slash_rules(preferred: &[String]) -> ServerRules {
+    if let Some(u) = conflict(preferred, &|u| path_of(u).contains("//")) {
+        return refuse(u, "has a doubled slash");
+    }
+    let apache = "# one run of slashes merged per redirect\n\
+                  RewriteEngine On\nRewriteCond %{THE_REQUEST} ^\\S+\\s([^?\\s]*?)//+([^?\\s]*)\n\
+                  RewriteRule ^ %1/%2 [R=301,L,NE]";
+    ServerRules {
+        nginx: format!(
+            "{NGINX}\n# merge_slashes on (the default) gives $uri single slashes; the URL \
+             with a\n# doubled slash is still answered, so redirect it to the merged path:\n\
+             if ($request_uri ~ \"^[^?]*//\") {{\n    rewrite ^(.*)$ $1 permanent;\n}}"
+        ),
+        apache: format!("{VHOST}\n{apache}"),
+        htaccess: format!("{HTACCESS}\n{apache}"),
+    }
+}
+
+/// A canonical header for queries holding none of the parameters the site's pages use.
+fn unknown_param_rules(scheme: &str, preferred: &[String]) -> ServerRules {
+    let mut names: Vec<String> = preferred
+        .iter()
+        .filter_map(|u| query_of(u))
+        .flat_map(|q| q.split('&'))
+        .map(|p| p.split('=').next().unwrap_or("").to_owned())
+        .filter(|n| !n.is_empty())
+        .collect();
+    names.sort();
+    names.dedup();
+    if names.len() > 100 {
+        return not_offered(&format!(
+            "the site's own pages use {} query parameters; set the canonical in the \
+             page template from the parameters each page uses",
+            names.len()
+        ));
+    }
+    let (pattern, when) = if names.is_empty() {
+        (
+            format!("^(?!(?:[^&]*&)*(?i:{TRACKING}|{SESSION})(?:[=&]|$))."),
+            "for any query without tracking or session parameters (none of the site's \
+             pages uses one)"
+                .to_owned(),
+        )
+    } else {
+        let list: Vec<String> = names.iter().map(|n| regex_quote(n)).collect();
+        (
+            format!(
+                "^(?!(?:[^&]*&)*(?:{}|(?i:{TRACKING}|{SESSION}))(?:[=&]|$)).",
+                list.join("|")
+            ),
+            format!(
+                "when the query holds none of the parameters the site's pages use ({})",
+                names.join(", ")
+            ),
+        )
+    };
+    canonical_header(scheme, "unknown", &pattern, &when, false)
+}
+
+/// An empty query (`?` and nothing after it) redirected away.
+fn empty_query_rules(preferred: &[String]) -> ServerRules {
+    if let Some(u) = conflict(preferred, &|u| u.ends_with('?')) {
+        return refuse(u, "ends in an empty query");
+    }
+    let apache = "RewriteEngine On\nRewriteCond %{THE_REQUEST} ^\\S+\\s([^?\\s]*)\\?\\s\n\
+                  RewriteRule ^ %1? [R=301,L,NE]";
+    ServerRules {
+        nginx: format!(
+            "{NGINX}\nif ($request_uri ~ \"^([^?]*)\\?$\") {{\n    \
+             return 301 $scheme://$http_host$1;\n}}"
+        ),
+        apache: format!("{VHOST}\n{apache}"),
+        htaccess: format!("{HTACCESS}\n{apache}"),
+    }
+}
+
+/// Requests to an IP address redirected to the site's host.
+fn ip_host_rules(scheme: &str, authority: &str, preferred: &[String]) -> ServerRules {
+    if let Some(u) = conflict(preferred, &|u| is_ip(&origin_and_host(u).2)) {
+        return refuse(u, "is on an IP address");
+    }
+    let apache = format!(
+        "RewriteEngine On\n{REQUEST_PATH}\
+         RewriteCond %{{HTTP_HOST}} ^[0-9.]+(:[0-9]+)?$ [OR]\n\
+         RewriteCond %{{HTTP_HOST}} ^\\[[0-9a-f:.]+\\](:[0-9]+)?$ [NC]\n\
+         RewriteRule ^ {scheme}://{authority}%{{ENV:DUSTPAN_PATH}} [R=301,L,NE]"
+    );
+    ServerRules {
+        nginx: format!(
+            "{NGINX}\nif ($host ~ \"^(?:[0-9.]+|\\[[0-9a-f:.]+\\])$\") {{\n    \
+             return 301 {scheme}://{authority}$request_uri;\n}}"
+        ),
+        apache: format!("{VHOST}\n{apache}"),
+        htaccess: format!("{HTACCESS}\n{apache}"),
     }
 }
 
