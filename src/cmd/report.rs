@@ -16,10 +16,10 @@ pub struct Target {
     /// The audit id (see `dustpan audits`); the newest audit when absent.
     pub audit: Option<i64>,
     /// Re-cluster under this normalization preset (rfc3986, seo, aggressive) without
-    /// recrawling.
+    /// recrawling, as a what-if: the audit keeps the policy it was started with.
     #[arg(long, value_name = "PRESET", conflicts_with = "policy")]
     pub preset: Option<String>,
-    /// Re-cluster under this policy file (TOML or JSON) without recrawling.
+    /// Re-cluster under this policy file (TOML or JSON) without recrawling, as a what-if.
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
     #[command(flatten)]
@@ -27,13 +27,10 @@ pub struct Target {
 }
 
 impl Target {
-    /// The normalization policy asked for (the default one when none is).
-    pub fn policy(&self) -> Result<Policy> {
-        Ok(match (&self.preset, &self.policy) {
-            (Some(p), _) => p.parse::<Preset>()?.policy(),
-            (None, Some(path)) => Policy::from_path(path)?,
-            (None, None) => Policy::seo(),
-        })
+    /// The policy asked for as a what-if (`--preset`, `--policy`), if any: the audit is
+    /// otherwise analysed under the policy it was started with.
+    pub fn what_if(&self) -> Result<Option<view::AnalysisPolicy>> {
+        named_policy(self.preset.as_deref(), self.policy.as_deref())
     }
 
     /// Opens the database, loads the audit and analyses it.
@@ -55,12 +52,15 @@ impl Target {
                 ),
             },
         };
+        let what_if = self.what_if()?;
+        let stored = what_if.is_none();
         // The store's errors name the audit.
-        let loaded = view::workflow::load(&store, id, self.policy()?).await?;
+        let (loaded, policy) = view::workflow::load_as_stored(&store, id, what_if).await?;
         let (input, analysis) = view::workflow::analyse(loaded.input, loaded.config).await?;
-        // Under the default policy the audits list's counts are this analysis.
-        if self.preset.is_none() && self.policy.is_none() {
-            super::audits::record_analysis(&store, id, &input, &analysis).await?;
+        // Under the audit's own policy the audits list's counts are this analysis; a
+        // what-if under another policy leaves them, and the audit's policy, as they are.
+        if stored {
+            super::audits::record_analysis(&store, id, &input, &analysis, &policy.name).await?;
         }
         Ok(Report {
             audit: loaded.audit,
@@ -68,6 +68,22 @@ impl Target {
             analysis,
         })
     }
+}
+
+/// The policy a `--preset` (a preset's name) or `--policy` (a policy file, TOML or
+/// JSON) flag names, under that name; `None` when neither is given.
+pub fn named_policy(
+    preset: Option<&str>,
+    file: Option<&std::path::Path>,
+) -> Result<Option<view::AnalysisPolicy>> {
+    Ok(match (preset, file) {
+        (Some(p), _) => Some(crawl::AuditPolicy::preset(p.parse::<Preset>()?).into()),
+        (None, Some(path)) => Some(view::AnalysisPolicy {
+            name: path.display().to_string(),
+            policy: Policy::from_path(path)?,
+        }),
+        (None, None) => None,
+    })
 }
 
 /// An audit analysed for its report.
