@@ -101,12 +101,12 @@ fn a_resumed_audit_keeps_its_policy() {
             "--rate",
             "50",
             "--max-duration",
-            "1s",
+            "3s",
             "--preset",
             "aggressive",
         ],
     ));
-    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert_eq!(first.code, 0, "{}{}", first.stdout, first.stderr);
     let id = crate::util::audit_id(&first.stdout);
     let store = site.store();
     let policy_of = |id| {
@@ -123,7 +123,7 @@ fn a_resumed_audit_keeps_its_policy() {
         "--db".to_owned(),
         path(&site.db),
     ]);
-    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert_eq!(second.code, 0, "{}{}", second.stdout, second.stderr);
     assert!(
         second.stdout.contains("Policy        aggressive"),
         "{}",

@@ -500,10 +500,6 @@ pub fn print_config(config: &CrawlConfig) {
     };
     let yes_no = |b: bool| if b { "yes" } else { "no" };
     println!("  Start URLs    {}", list(&config.start_urls));
-    println!(
-        "  Policy        {} (the analysis's normalization)",
-        crate::terminal::safe(&config.policy.name)
-    );
     if let Some(l) = &config.list {
         println!(
             "  List          {} URLs from {} inputs, {}",
@@ -604,6 +600,10 @@ pub fn print_config(config: &CrawlConfig) {
         addresses.push_str(&list(&hosts));
     }
     println!("  Addresses     {addresses}");
+    println!(
+        "  Policy        {} (the analysis's normalization)",
+        crate::terminal::safe(&config.policy.name)
+    );
 }
 
 /// A duration in seconds (`90`) or with a unit (`90s`, `30m`, `2h`), in milliseconds.
