@@ -283,6 +283,17 @@ pub fn print(audit: impl Into<Subject>, input: &AuditInput, analysis: &Analysis,
         }
     }
 
+    print_largest_clusters(analysis, top);
+    print_first_findings(analysis, top);
+    print_url_variants(analysis);
+    print_duplicate_values(analysis, top);
+
+    print_learned_rules(analysis);
+}
+
+/// The `top` largest clusters, each with up to eight members, why they joined and their
+/// fix.
+fn print_largest_clusters(analysis: &Analysis, top: usize) {
     let mut clusters: Vec<_> = analysis.clusters.iter().collect();
     clusters.sort_by(|a, b| {
         b.members
@@ -312,7 +323,10 @@ pub fn print(audit: impl Into<Subject>, input: &AuditInput, analysis: &Analysis,
             println!("      {}  [{why}]{fix}", m.url);
         }
     }
+}
 
+/// The first `top` findings, most severe first, with up to three fixes each.
+fn print_first_findings(analysis: &Analysis, top: usize) {
     let mut findings: Vec<_> = analysis.findings.iter().collect();
     findings.sort_by_key(|f| (f.severity, f.id.code()));
     println!("\nFirst findings by severity:");
@@ -322,10 +336,10 @@ pub fn print(audit: impl Into<Subject>, input: &AuditInput, analysis: &Analysis,
             println!("      fix: {fix}");
         }
     }
+}
 
-    print_url_variants(analysis);
-    print_duplicate_values(analysis, top);
-
+/// The learned DUST rules with their evidence and validation.
+fn print_learned_rules(analysis: &Analysis) {
     let rules: Vec<_> = analysis.learned.rules.iter().collect();
     if !rules.is_empty() {
         println!("\nLearned DUST rules:");
