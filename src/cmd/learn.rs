@@ -65,7 +65,8 @@ pub struct Args {
     /// `dustpan audit --rules FILE`.
     #[arg(long, value_name = "FILE")]
     save_rules: Option<PathBuf>,
-    /// Normalization preset the rules build on: rfc3986, seo (the default) or aggressive.
+    /// Normalization preset the rules build on: rfc3986, seo (the default) or aggressive;
+    /// with --audit and no preset, the policy that audit was started with.
     #[arg(long, value_name = "PRESET")]
     preset: Option<String>,
     /// Most distinct URLs read from each input.
@@ -96,11 +97,6 @@ pub struct Args {
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<ExitCode> {
     let started = Instant::now();
-    let preset = match &args.preset {
-        Some(p) => p.parse::<Preset>()?,
-        None => Preset::default(),
-    };
-    let policy: Policy = preset.policy();
     let site = args
         .site
         .as_deref()
@@ -119,6 +115,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(id) => Some(runtime.block_on(read_audit(&args.db, AuditId(id)))?),
         None => None,
     };
+    // The rules build on --preset, else on the policy audit ID was started with, else on
+    // the default preset.
+    let named = match (&args.preset, &from_audit) {
+        (Some(p), _) => crawl::AuditPolicy::preset(p.parse::<Preset>()?),
+        (None, Some(a)) => a.config.policy.clone(),
+        (None, None) => crawl::AuditPolicy::default(),
+    };
+    let policy: Policy = named.policy.clone();
     if let Some(a) = &from_audit {
         lines += a.urls.len() as u64;
         urls.extend(a.urls.iter().cloned());
@@ -214,7 +218,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             1 => "1 rule".to_owned(),
             n => format!("{n} rules"),
         },
-        preset.as_str(),
+        crate::terminal::safe(&named.name),
         learned.keys.iter().flatten().count(),
         groups.len(),
         grouped
