@@ -28,7 +28,8 @@ struct Inner {
     capacity: usize,
     /// Opened audits, the most recently used last.
     cache: Mutex<Vec<Arc<OpenAudit>>>,
-    /// The policy of each audit started (or re-run) in this session.
+    /// The policy of each audit, as stored with it (read once) or given when it was
+    /// started in this session.
     policies: Mutex<HashMap<i64, AnalysisPolicy>>,
     /// Opens under way, by audit.
     opening: Mutex<HashMap<i64, Opening>>,
