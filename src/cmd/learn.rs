@@ -127,28 +127,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         lines += a.urls.len() as u64;
         urls.extend(a.urls.iter().cloned());
     }
-    for path in &args.files {
-        let list = if path.as_os_str() == "-" {
-            urllist::read(io::stdin().lock(), &options)
-        } else {
-            let file = std::fs::File::open(path)
-                .with_context(|| format!("cannot open {}", path.display()))?;
-            urllist::read(file, &options)
-        }
-        .with_context(|| format!("cannot read {}", path.display()))?;
-        lines += list.lines;
-        rejected += list.rejected;
-        for r in &list.samples {
-            eprintln!(
-                "{}:{}: not a URL ({}): {}",
-                crate::terminal::safe(&path.display().to_string()),
-                r.line,
-                crate::terminal::safe(&r.reason),
-                crate::terminal::safe(&r.text)
-            );
-        }
-        urls.extend(list.urls.into_iter().map(|u| u.url));
-    }
+    let (listed, listed_lines, not_urls) = read_files(&args.files, &options)?;
+    urls.extend(listed);
+    lines += listed_lines;
+    rejected += not_urls;
     let opts = Options {
         policy: policy.clone(),
         min_support: args.min_support.max(1),
@@ -233,29 +215,71 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     out.flush()?;
     if let Some(path) = &args.save_rules {
-        let mut rules: Vec<DustRule> = learned
-            .candidates
-            .iter()
-            .map(|c| c.rule.clone())
-            .filter(|r| r.status != RuleStatus::NeedsValidation)
-            .collect();
-        rules.sort_by_key(|r| r.status);
-        let confirmed = rules
-            .iter()
-            .filter(|r| r.status == RuleStatus::Confirmed)
-            .count();
-        let file = LearnedRules { policy, rules };
-        let json = serde_json::to_string_pretty(&file).context("cannot serialize the rules")?;
-        std::fs::write(path, json + "\n")
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        writeln!(
-            err,
-            "Rules written to {} ({confirmed} confirmed); crawl with: dustpan audit URL --rules {}",
-            path.display(),
-            path.display()
-        )?;
+        save_rules(path, &learned, policy, &mut err)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Reads the URLs of `files` (`-`: standard input), printing each input's lines that are
+/// not URLs; answers the URLs, the lines read and how many were not URLs.
+fn read_files(files: &[PathBuf], options: &urllist::Options) -> Result<(Vec<String>, u64, u64)> {
+    let mut urls: Vec<String> = Vec::new();
+    let (mut lines, mut rejected) = (0u64, 0u64);
+    for path in files {
+        let list = if path.as_os_str() == "-" {
+            urllist::read(io::stdin().lock(), options)
+        } else {
+            let file = std::fs::File::open(path)
+                .with_context(|| format!("cannot open {}", path.display()))?;
+            urllist::read(file, options)
+        }
+        .with_context(|| format!("cannot read {}", path.display()))?;
+        lines += list.lines;
+        rejected += list.rejected;
+        for r in &list.samples {
+            eprintln!(
+                "{}:{}: not a URL ({}): {}",
+                crate::terminal::safe(&path.display().to_string()),
+                r.line,
+                crate::terminal::safe(&r.reason),
+                crate::terminal::safe(&r.text)
+            );
+        }
+        urls.extend(list.urls.into_iter().map(|u| u.url));
+    }
+    Ok((urls, lines, rejected))
+}
+
+/// Writes the decided rules (confirmed first, rejected ones marked) to `path`, for
+/// `dustpan audit --rules`, and says so on `err`.
+fn save_rules(
+    path: &std::path::Path,
+    learned: &Learned,
+    policy: Policy,
+    err: &mut dyn Write,
+) -> Result<()> {
+    let mut rules: Vec<DustRule> = learned
+        .candidates
+        .iter()
+        .map(|c| c.rule.clone())
+        .filter(|r| r.status != RuleStatus::NeedsValidation)
+        .collect();
+    rules.sort_by_key(|r| r.status);
+    let confirmed = rules
+        .iter()
+        .filter(|r| r.status == RuleStatus::Confirmed)
+        .count();
+    let file = LearnedRules { policy, rules };
+    let json = serde_json::to_string_pretty(&file).context("cannot serialize the rules")?;
+    std::fs::write(path, json + "\n")
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    writeln!(
+        err,
+        "Rules written to {} ({confirmed} confirmed); crawl with: dustpan audit URL --rules {}",
+        path.display(),
+        path.display()
+    )?;
+    Ok(())
 }
 
 /// Reads what learning from audit `id` of the database needs.
