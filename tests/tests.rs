@@ -15,6 +15,7 @@ mod lease;
 mod list;
 mod normalize;
 mod one_pipeline;
+mod policy;
 mod probes;
 mod report;
 mod resume;

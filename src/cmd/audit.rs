@@ -29,7 +29,7 @@ pub struct Args {
         "any_port", "max_db_bytes", "max_duration", "slow_host", "no_dust_learning",
         "lists", "site", "log_agent", "follow", "no_follow_nofollow",
         "follow_nofollow_pages", "no_probes", "probe_samples", "dns_server",
-        "no_bot_verification",
+        "no_bot_verification", "preset", "policy",
     ])]
     resume: Option<i64>,
     /// Start a new audit with the configuration audit ID was started with (for scheduled
@@ -41,7 +41,7 @@ pub struct Args {
         "rules", "any_port", "max_db_bytes", "max_duration", "slow_host", "no_dust_learning",
         "lists", "site", "log_agent", "follow", "no_follow_nofollow",
         "follow_nofollow_pages", "no_probes", "probe_samples", "dns_server",
-        "no_bot_verification",
+        "no_bot_verification", "preset", "policy",
     ])]
     like: Option<i64>,
     /// A crawl configuration file (TOML, or JSON when it ends in .json) with any field
@@ -195,6 +195,15 @@ pub struct Args {
     /// resolves to now when it is not one the audit used before.
     #[arg(long)]
     allow_internal: bool,
+    /// The normalization preset the audit is analysed under (rfc3986, seo, aggressive),
+    /// kept with the audit: its reports, the desktop app and its resumes use it
+    /// [default: seo].
+    #[arg(long, value_name = "PRESET", conflicts_with = "policy")]
+    preset: Option<String>,
+    /// A normalization policy file (TOML or JSON) the audit is analysed under, kept with
+    /// the audit (its rules, not the file's path).
+    #[arg(long, value_name = "FILE")]
+    policy: Option<PathBuf>,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -203,103 +212,70 @@ pub struct Args {
 }
 
 impl Args {
-    async fn crawl_config(&self) -> Result<CrawlConfig> {
-        let mut config = match &self.config {
-            Some(path) => load_config(path)?,
-            None => CrawlConfig::default(),
-        };
-        if let Some(url) = &self.url {
-            config.start_urls = vec![url.clone()];
-        }
-        config.start_urls.extend(self.starts.iter().cloned());
-        if let Some(n) = self.max_urls {
-            config.max_urls = n;
-        }
-        if let Some(n) = self.max_depth {
-            config.max_depth = n;
-        }
-        if let Some(n) = self.concurrency {
-            config.concurrency = n.max(1);
-        }
-        if let Some(r) = self.rate {
-            config.requests_per_second = r;
-        }
-        if self.no_robots {
-            config.obey_robots = false;
-        }
-        if self.no_follow_nofollow {
-            config.follow_nofollow = false;
-        }
-        if self.follow_nofollow_pages {
-            config.follow_nofollow_pages = true;
-        }
-        if let Some(ua) = &self.user_agent {
-            config.user_agent = ua.clone();
-        }
-        config.include_subdomains |= self.include_subdomains;
-        config.any_port |= self.any_port;
-        config
-            .include_patterns
-            .extend(self.includes.iter().cloned());
-        config
-            .exclude_patterns
-            .extend(self.excludes.iter().cloned());
-        config.sitemaps.extend(self.sitemaps.iter().cloned());
-        config.resolve.extend(self.resolves.iter().cloned());
+    /// The crawl options given on the command line, for the one builder
+    /// ([`view::options::CrawlOptions`]).
+    fn options(&self) -> Result<view::options::CrawlOptions> {
+        let mut ca_pems = Vec::new();
         for path in &self.ca_certs {
             let pem = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read CA certificate {}", path.display()))?;
-            config.extra_root_certs_pem.push(pem);
+            ca_pems.push(pem);
         }
-        if self.no_dust_learning {
-            config.learn_dust = false;
-        }
-        if let Some(secs) = self.timeout {
-            config.total_timeout_ms = secs.saturating_mul(1000);
-        }
-        if let Some(n) = self.max_response_bytes {
-            config.max_response_bytes = n;
-        }
-        if let Some(n) = self.trap_budget {
-            config.trap_pattern_budget = n;
-        }
-        if let Some(n) = self.facet_budget {
-            config.facet_budget = n;
-        }
-        if let Some(n) = self.max_db_bytes {
-            config.max_db_bytes = n;
-        }
-        if let Some(ms) = self.max_duration {
-            config.max_duration_ms = ms;
-        }
-        if let Some(s) = self.slow_host {
-            config.slow_host_ms = s.saturating_mul(1000);
-        }
-        if self.no_probes {
-            config.probe_variants = false;
-        }
-        if let Some(n) = self.probe_samples {
-            config.probe_samples = n;
-        }
-        if let Some(path) = &self.rules {
-            config.learned_rules = Some(load_rules(path)?);
-        }
-        config.allow_internal |= self.allow_internal;
+        let policy = super::report::named_policy(self.preset.as_deref(), self.policy.as_deref())?;
+        let on = |flag: bool, value: bool| flag.then_some(value);
+        Ok(view::options::CrawlOptions {
+            url: self.url.clone(),
+            more_urls: self.starts.clone(),
+            max_urls: self.max_urls,
+            max_depth: self.max_depth,
+            concurrency: self.concurrency,
+            requests_per_second: self.rate,
+            obey_robots: on(self.no_robots, false),
+            follow_nofollow: on(self.no_follow_nofollow, false),
+            follow_nofollow_pages: on(self.follow_nofollow_pages, true),
+            user_agent: self.user_agent.clone(),
+            include_subdomains: self.include_subdomains,
+            any_port: self.any_port,
+            includes: self.includes.clone(),
+            excludes: self.excludes.clone(),
+            sitemaps: self.sitemaps.clone(),
+            resolve: self.resolves.clone(),
+            ca_pems,
+            learn_dust: on(self.no_dust_learning, false),
+            timeout_secs: self.timeout,
+            max_response_bytes: self.max_response_bytes,
+            trap_budget: self.trap_budget,
+            facet_budget: self.facet_budget,
+            max_db_bytes: self.max_db_bytes,
+            max_duration_ms: self.max_duration,
+            slow_host_secs: self.slow_host,
+            probe_variants: on(self.no_probes, false),
+            probe_samples: self.probe_samples,
+            learned_rules: self.rules.as_deref().map(load_rules).transpose()?,
+            allow_internal: self.allow_internal,
+            policy,
+        })
+    }
+
+    async fn crawl_config(&self) -> Result<CrawlConfig> {
+        let base = match &self.config {
+            Some(path) => load_config(path)?,
+            None => CrawlConfig::default(),
+        };
+        let options = self.options()?;
         if !self.lists.is_empty() {
+            let mut config = base;
+            options.apply(&mut config)?;
             self.read_lists(&mut config).await?;
             config.validate()?;
             return Ok(config);
         }
+        let (config, rewritten) = options.crawl(base)?;
         // A bare host name (`example.com`) is audited as https://example.com (its http
         // variant is requested too).
-        let typed = config.start_urls.clone();
-        config.normalize_start_urls();
-        for (typed, url) in typed.iter().zip(&config.start_urls) {
-            if typed.trim() != url {
-                eprintln!("auditing {url} (no scheme given; http is tried too)");
-            }
+        for r in &rewritten {
+            eprintln!("auditing {} (no scheme given; http is tried too)", r.url);
         }
-        config.validate()?;
         Ok(config)
     }
 }
@@ -421,7 +397,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let (lease, config) = match (args.resume, args.like) {
             (Some(id), _) => {
                 let lease = store.acquire_lease(AuditId(id)).await?;
-                match resumable_config(&store, AuditId(id)).await {
+                match view::runs::resumable_config(&store, AuditId(id)).await {
                     Ok(config) => {
                         // The stored configuration is data in a file that anyone with
                         // the file may have changed: shown before it runs, as --like
@@ -433,7 +409,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     }
                     Err(e) => {
                         release(lease).await;
-                        return Err(e);
+                        return Err(e.into());
                     }
                 }
             }
@@ -472,22 +448,6 @@ fn allow_internal(mut config: CrawlConfig, allow: bool) -> CrawlConfig {
 async fn new_audit(store: &Store, config: CrawlConfig) -> Result<(store::Lease, CrawlConfig)> {
     let id = crawl::create_audit(store, &config).await?;
     Ok((store.acquire_lease(id).await?, config))
-}
-
-/// The stored configuration of an audit to resume: not finished, and starting at the
-/// audit's start URLs.
-async fn resumable_config(store: &Store, id: AuditId) -> Result<CrawlConfig> {
-    let row = store.audit(id).await?;
-    // A finished audit that a per-run budget stopped (its duration, a slow host)
-    // continues, as its summary says; any other finished audit is complete.
-    if row.status == store::AuditStatus::Finished
-        && !row.stop.as_ref().is_some_and(|s| s.reason.resumable())
-    {
-        return Err(crawl::CrawlError::AlreadyFinished(id).into());
-    }
-    let config = crawl::stored_config(&row)?;
-    view::runs::check_stored_config(&row, &config)?;
-    Ok(config)
 }
 
 /// Releases a lease; a failure only leaves it to time out, so it is a warning.
@@ -640,6 +600,10 @@ pub fn print_config(config: &CrawlConfig) {
         addresses.push_str(&list(&hosts));
     }
     println!("  Addresses     {addresses}");
+    println!(
+        "  Policy        {} (the analysis's normalization)",
+        crate::terminal::safe(&config.policy.name)
+    );
 }
 
 /// A duration in seconds (`90`) or with a unit (`90s`, `30m`, `2h`), in milliseconds.

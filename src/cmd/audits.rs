@@ -97,16 +97,17 @@ fn configured_raw(audit: &store::Audit) -> String {
     line
 }
 
-/// Stores the summary of an analysis under the default policy, so `dustpan audits` can
-/// list its findings, with the overview the desktop app shows at once when it opens the
-/// audit.
+/// Stores the summary of an analysis under the audit's own policy (named `policy`), so
+/// `dustpan audits` can list its findings, with the overview the desktop app shows at
+/// once when it opens the audit.
 pub async fn record_analysis(
     store: &Store,
     id: AuditId,
     input: &AuditInput,
     analysis: &Analysis,
+    policy: &str,
 ) -> Result<()> {
-    view::record_analysis(store, id, input, analysis, view::workflow::DEFAULT_POLICY)
+    view::record_analysis(store, id, input, analysis, policy)
         .await
         .with_context(|| format!("cannot store the analysis summary of audit {}", id.0))
 }

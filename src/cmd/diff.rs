@@ -48,16 +48,20 @@ impl Args {
     }
 }
 
-/// Loads an audit and the analysis configuration `dustpan report` uses for it.
+/// Loads an audit and the analysis configuration `dustpan report` uses for it: under
+/// the audit's own policy unless `policy` is given; answers that policy's name too.
 async fn load(
     store: &Store,
     id: AuditId,
     policy: &Option<Policy>,
-) -> Result<(AuditInput, AnalysisConfig)> {
-    let policy = policy.clone().unwrap_or_else(Policy::seo);
+) -> Result<(AuditInput, AnalysisConfig, String)> {
+    let what_if = policy.clone().map(|policy| view::AnalysisPolicy {
+        name: String::new(),
+        policy,
+    });
     // The store's errors name the audit.
-    let loaded = view::workflow::load(store, id, policy).await?;
-    Ok((loaded.input, loaded.config))
+    let (loaded, used) = view::workflow::load_as_stored(store, id, what_if).await?;
+    Ok((loaded.input, loaded.config, used.name))
 }
 
 /// Replaces control characters (crawled text is hostile) and folds lines for the terminal.
@@ -116,7 +120,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let policy = args.policy()?;
     let (old, new) = (AuditId(args.old), AuditId(args.new));
-    let (store, (a, ca), (b, cb)) = runtime.block_on(async {
+    let (store, (a, ca, pa), (b, cb, pb)) = runtime.block_on(async {
         let store = args.db.open().await?;
         let (x, y) = tokio::try_join!(load(&store, old, &policy), load(&store, new, &policy))?;
         anyhow::Ok((store, x, y))
@@ -149,8 +153,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
     runtime.block_on(async {
         if policy.is_none() {
-            record_analysis(&store, old, &a, &x).await?;
-            record_analysis(&store, new, &b, &y).await?;
+            record_analysis(&store, old, &a, &x, &pa).await?;
+            record_analysis(&store, new, &b, &y, &pb).await?;
         }
         println!(
             "From {}\n  to {}",

@@ -16,10 +16,10 @@ pub struct Target {
     /// The audit id (see `dustpan audits`); the newest audit when absent.
     pub audit: Option<i64>,
     /// Re-cluster under this normalization preset (rfc3986, seo, aggressive) without
-    /// recrawling.
+    /// recrawling, as a what-if: the audit keeps the policy it was started with.
     #[arg(long, value_name = "PRESET", conflicts_with = "policy")]
     pub preset: Option<String>,
-    /// Re-cluster under this policy file (TOML or JSON) without recrawling.
+    /// Re-cluster under this policy file (TOML or JSON) without recrawling, as a what-if.
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
     #[command(flatten)]
@@ -27,13 +27,10 @@ pub struct Target {
 }
 
 impl Target {
-    /// The normalization policy asked for (the default one when none is).
-    pub fn policy(&self) -> Result<Policy> {
-        Ok(match (&self.preset, &self.policy) {
-            (Some(p), _) => p.parse::<Preset>()?.policy(),
-            (None, Some(path)) => Policy::from_path(path)?,
-            (None, None) => Policy::seo(),
-        })
+    /// The policy asked for as a what-if (`--preset`, `--policy`), if any: the audit is
+    /// otherwise analysed under the policy it was started with.
+    pub fn what_if(&self) -> Result<Option<view::AnalysisPolicy>> {
+        named_policy(self.preset.as_deref(), self.policy.as_deref())
     }
 
     /// Opens the database, loads the audit and analyses it.
@@ -55,12 +52,15 @@ impl Target {
                 ),
             },
         };
+        let what_if = self.what_if()?;
+        let stored = what_if.is_none();
         // The store's errors name the audit.
-        let loaded = view::workflow::load(&store, id, self.policy()?).await?;
+        let (loaded, policy) = view::workflow::load_as_stored(&store, id, what_if).await?;
         let (input, analysis) = view::workflow::analyse(loaded.input, loaded.config).await?;
-        // Under the default policy the audits list's counts are this analysis.
-        if self.preset.is_none() && self.policy.is_none() {
-            super::audits::record_analysis(&store, id, &input, &analysis).await?;
+        // Under the audit's own policy the audits list's counts are this analysis; a
+        // what-if under another policy leaves them, and the audit's policy, as they are.
+        if stored {
+            super::audits::record_analysis(&store, id, &input, &analysis, &policy.name).await?;
         }
         Ok(Report {
             audit: loaded.audit,
@@ -68,6 +68,22 @@ impl Target {
             analysis,
         })
     }
+}
+
+/// The policy a `--preset` (a preset's name) or `--policy` (a policy file, TOML or
+/// JSON) flag names, under that name; `None` when neither is given.
+pub fn named_policy(
+    preset: Option<&str>,
+    file: Option<&std::path::Path>,
+) -> Result<Option<view::AnalysisPolicy>> {
+    Ok(match (preset, file) {
+        (Some(p), _) => Some(crawl::AuditPolicy::preset(p.parse::<Preset>()?).into()),
+        (None, Some(path)) => Some(view::AnalysisPolicy {
+            name: path.display().to_string(),
+            policy: Policy::from_path(path)?,
+        }),
+        (None, None) => None,
+    })
 }
 
 /// An audit analysed for its report.
@@ -267,6 +283,17 @@ pub fn print(audit: impl Into<Subject>, input: &AuditInput, analysis: &Analysis,
         }
     }
 
+    print_largest_clusters(analysis, top);
+    print_first_findings(analysis, top);
+    print_url_variants(analysis);
+    print_duplicate_values(analysis, top);
+
+    print_learned_rules(analysis);
+}
+
+/// The `top` largest clusters, each with up to eight members, why they joined and their
+/// fix.
+fn print_largest_clusters(analysis: &Analysis, top: usize) {
     let mut clusters: Vec<_> = analysis.clusters.iter().collect();
     clusters.sort_by(|a, b| {
         b.members
@@ -296,7 +323,10 @@ pub fn print(audit: impl Into<Subject>, input: &AuditInput, analysis: &Analysis,
             println!("      {}  [{why}]{fix}", m.url);
         }
     }
+}
 
+/// The first `top` findings, most severe first, with up to three fixes each.
+fn print_first_findings(analysis: &Analysis, top: usize) {
     let mut findings: Vec<_> = analysis.findings.iter().collect();
     findings.sort_by_key(|f| (f.severity, f.id.code()));
     println!("\nFirst findings by severity:");
@@ -306,10 +336,10 @@ pub fn print(audit: impl Into<Subject>, input: &AuditInput, analysis: &Analysis,
             println!("      fix: {fix}");
         }
     }
+}
 
-    print_url_variants(analysis);
-    print_duplicate_values(analysis, top);
-
+/// The learned DUST rules with their evidence and validation.
+fn print_learned_rules(analysis: &Analysis) {
     let rules: Vec<_> = analysis.learned.rules.iter().collect();
     if !rules.is_empty() {
         println!("\nLearned DUST rules:");

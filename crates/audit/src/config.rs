@@ -59,11 +59,11 @@ pub struct AnalysisConfig {
 impl Default for AnalysisConfig {
     fn default() -> Self {
         AnalysisConfig {
-            policy: Policy::seo(),
+            policy: Policy::default(),
             min_words: 20,
             near_distance: 3,
             near_similarity: 0.9,
-            different_distance: 9,
+            different_distance: rules::same_page::DIFFERENT_DISTANCE,
             different_similarity: 0.5,
             max_listed: 100,
             dust: DustConfig::default(),

@@ -4,7 +4,7 @@
 use crate::config::AnalysisConfig;
 use crate::input::AuditInput;
 use crate::keys::Keys;
-use crate::site::{Agreement, Site, distance};
+use crate::site::{Agreement, Site};
 use crate::urlparts::{params, split};
 use rules::url::with_query;
 pub use rules::{DustRule, DustRuleKind, LearnedRules, NextChar, RuleStatus, ValidationReport};
@@ -403,7 +403,7 @@ pub(crate) fn mine(site: &Site<'_>, keys: &Keys, carried: Option<&LearnedRules>)
             .filter(|v| v.rule_id == rule.id)
             .collect();
         if !fetched.is_empty() && rule.status == RuleStatus::NeedsValidation {
-            let report = measure_validation(fetched, site.cfg.near_distance);
+            let report = measure_validation(fetched);
             rule.apply_validation(&report, cfg.min_support, cfg.min_precision);
         }
     }
@@ -792,20 +792,30 @@ pub struct ValidationFetch {
 }
 
 /// Measures a rule's false-positive rate from the fingerprints fetched for its
-/// [`validation_candidates`]. `near_distance` is the analysis' near-duplicate threshold.
+/// [`validation_candidates`]: a sample agrees when its page is the candidate's by the
+/// notion of "same page" the crawl's own rules and `dustpan learn` share
+/// ([`rules::same_page::text_pair`]: identical visible text; text a little apart is a
+/// miss, as near-identical evidence never confirms a rule). A redirect says nothing; any
+/// other answer than a page is a miss.
 pub fn measure_validation<'a>(
     fetched: impl IntoIterator<Item = &'a ValidationFetch>,
-    near_distance: u32,
 ) -> ValidationReport {
+    use rules::same_page::{Pair, Text, text_pair};
+    let text = |hash, simhash| Text {
+        hash,
+        simhash,
+        blocks: None,
+        canonical: None,
+    };
     let (mut tested, mut agreed) = (0u32, 0u32);
     for f in fetched {
         match f.status {
             Some(s) if (300..400).contains(&s) => continue,
             Some(s) if (200..300).contains(&s) => {
                 tested += 1;
-                let same = f.text_hash == Some(f.candidate.text_hash)
-                    || matches!((f.simhash, f.candidate.simhash), (Some(a), Some(b)) if distance(a, b) <= near_distance);
-                if same {
+                let sample = f.text_hash.map(|hash| text(hash, f.simhash));
+                let candidate = text(f.candidate.text_hash, f.candidate.simhash);
+                if sample.is_some_and(|t| text_pair(candidate, t) == Pair::Same) {
                     agreed += 1;
                 }
             }

@@ -7,12 +7,13 @@ use std::path::Path;
 use std::str::FromStr;
 
 /// A named starting point for a [`Policy`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Preset {
     /// Safe rules only: never changes which resource a URL names.
     Rfc3986,
     /// The audit default: safe rules plus the SEO rules that rarely over-merge.
+    #[default]
     Seo,
     /// Every rule, including opt-in ones (trailing slash, case-insensitive paths).
     Aggressive,
@@ -43,7 +44,8 @@ impl FromStr for Preset {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.to_ascii_lowercase().as_str() {
             "rfc3986" | "safe" => Ok(Preset::Rfc3986),
-            "seo" | "default" => Ok(Preset::Seo),
+            "seo" => Ok(Preset::Seo),
+            "default" => Ok(Preset::default()),
             "aggressive" | "all" => Ok(Preset::Aggressive),
             _ => Err(PolicyError::UnknownPreset(s.to_owned())),
         }
@@ -395,9 +397,9 @@ impl Policy {
 }
 
 impl Default for Policy {
-    /// The `seo` preset.
+    /// The default preset's policy ([`Preset::default`]).
     fn default() -> Policy {
-        Policy::seo()
+        Preset::default().policy()
     }
 }
 

@@ -209,6 +209,47 @@ pub struct CrawlConfig {
     /// crawl of the site. See [`ListMode`]; `None` for a crawl.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub list: Option<ListMode>,
+    /// The normalization policy the audit is analysed under, chosen when it starts and
+    /// kept with it: the frontier stores each URL's form under it, the crawl's own DUST
+    /// rules are learned under it, and every analysis of the audit (its finishing step,
+    /// `dustpan report`, the app) uses it unless asked for another as a what-if. The
+    /// default preset's when absent.
+    #[serde(skip_serializing_if = "AuditPolicy::is_default")]
+    pub policy: AuditPolicy,
+}
+
+/// A normalization policy with the name people know it by: a preset's name (`seo`) or
+/// the path of the policy file it was read from (its rules are kept, so the file may
+/// change or go away).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuditPolicy {
+    /// A preset's name, or the policy file's path.
+    pub name: String,
+    /// Its rules.
+    pub policy: canon::Policy,
+}
+
+impl Default for AuditPolicy {
+    /// The default preset ([`canon::Preset::default`]).
+    fn default() -> AuditPolicy {
+        AuditPolicy::preset(canon::Preset::default())
+    }
+}
+
+impl AuditPolicy {
+    /// A preset, under its name.
+    pub fn preset(preset: canon::Preset) -> AuditPolicy {
+        AuditPolicy {
+            name: preset.as_str().to_owned(),
+            policy: preset.policy(),
+        }
+    }
+
+    /// The default preset, under its name.
+    pub fn is_default(&self) -> bool {
+        *self == AuditPolicy::default()
+    }
 }
 
 /// A list audit (`dustpan audit --list FILE`): the listed URLs are admitted like start
@@ -459,6 +500,7 @@ impl Default for CrawlConfig {
             probe_variants: true,
             probe_samples: 5,
             list: None,
+            policy: AuditPolicy::default(),
         }
     }
 }

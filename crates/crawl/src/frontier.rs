@@ -99,7 +99,7 @@ impl Predictor {
         let rules = match config.prediction_rules() {
             Some(rules) if rules.confirmed().next().is_some() || config.learn_dust => rules,
             None if config.learn_dust => rules::LearnedRules {
-                policy: Policy::seo(),
+                policy: config.policy.policy.clone(),
                 rules: Vec::new(),
             },
             _ => return None,
@@ -195,7 +195,8 @@ pub(crate) struct Frontier {
     /// [`FACET_VALUES`] + 1 kept: past that the parameter is an identifier).
     param_values: HashMap<u64, Vec<u64>>,
     scope: Scope,
-    seo: Policy,
+    /// The audit's policy: each new URL's form under it is stored (`url_seo`).
+    policy: Policy,
     max_urls: u64,
     max_depth: u32,
     max_url_length: usize,
@@ -385,7 +386,7 @@ impl Frontier {
             facets: HashMap::new(),
             param_values: HashMap::new(),
             scope: Scope::new(config)?,
-            seo: Policy::seo(),
+            policy: config.policy.policy.clone(),
             max_urls: config.max_urls,
             max_depth: config.max_depth,
             max_url_length: config.max_url_length,
@@ -694,7 +695,7 @@ impl Frontier {
             id,
             url: found.url.as_str().to_owned(),
             url_rfc3986: found.key.to_owned(),
-            url_seo: canon::equivalence_key(found.url.as_str(), &self.seo).ok(),
+            url_seo: canon::equivalence_key(found.url.as_str(), &self.policy).ok(),
             host: match found.url.host() {
                 Some(Host::Domain(d)) => d.to_owned(),
                 Some(other) => other.to_string(),
@@ -828,6 +829,31 @@ mod tests {
         assert!(
             matches!(admit(&mut f, "https://example.test/a/", 1), Admission::New(ref u) if u.id == 11)
         );
+    }
+
+    /// Each new URL's form is its key under the audit's policy, whichever it started
+    /// with, and the crawl's own rules are learned under it.
+    #[test]
+    fn an_audit_s_policy_keys_its_urls() {
+        let url = "https://www.example.test/Shop/?utm_source=x";
+        let form =
+            |config: &CrawlConfig| match admit(&mut Frontier::new(config, 1).unwrap(), url, 1) {
+                Admission::New(u) => u.url_seo,
+                _ => None,
+            };
+        assert_eq!(
+            form(&config()),
+            canon::equivalence_key(url, &Policy::default()).ok()
+        );
+        let mut aggressive = config();
+        aggressive.policy = crate::AuditPolicy::preset(canon::Preset::Aggressive);
+        assert_eq!(
+            form(&aggressive),
+            canon::equivalence_key(url, &Policy::aggressive()).ok()
+        );
+        assert_ne!(form(&aggressive), form(&config()));
+        let f = Frontier::new(&aggressive, 1).unwrap();
+        assert_eq!(f.dust_policy(), Some(Policy::aggressive()));
     }
 
     #[test]

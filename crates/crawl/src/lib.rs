@@ -54,7 +54,7 @@ use store::{AuditId, AuditStatus, Store, StoreError};
 use tokio::sync::watch;
 
 pub use config::{
-    BotCheckSummary, CrawlConfig, ListInput, ListMode, ListedUrl, MAX_START_ADDRESSES,
+    AuditPolicy, BotCheckSummary, CrawlConfig, ListInput, ListMode, ListedUrl, MAX_START_ADDRESSES,
     RejectedLine, default_user_agent, parse_resolve, start_url,
 };
 pub use online::OnlineCounts;
@@ -317,11 +317,7 @@ pub async fn resume_audit(
     cancel: &CancellationToken,
 ) -> Result<CrawlSummary, CrawlError> {
     let row = store.audit(audit).await?;
-    // A finished audit that a per-run budget stopped (its duration, a slow host)
-    // continues; any other finished audit is complete.
-    if row.status == AuditStatus::Finished
-        && !row.stop.as_ref().is_some_and(|s| s.reason.resumable())
-    {
+    if !row.resumable() {
         return Err(CrawlError::AlreadyFinished(audit));
     }
     let config = audit_config(store, audit).await?;

@@ -63,7 +63,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            policy: Policy::seo(),
+            policy: Policy::default(),
             min_support: 3,
             max_candidates: 200,
             max_delimiters: 5,

@@ -4,6 +4,7 @@
 //! these types without depending on each other.
 
 pub mod learn;
+pub mod same_page;
 pub mod url;
 
 use canon::Policy;

@@ -53,6 +53,16 @@ pub struct Audit {
     pub stored_bytes: u64,
 }
 
+impl Audit {
+    /// Whether a new run can continue the audit: it did not finish, or it finished
+    /// because a per-run budget stopped it (its duration, a slow host), which a resumed
+    /// run starts afresh. Any other finished audit is complete.
+    pub fn resumable(&self) -> bool {
+        self.status != AuditStatus::Finished
+            || self.stop.as_ref().is_some_and(|s| s.reason.resumable())
+    }
+}
+
 /// What [`Store::prepare_run`] found and did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ResumePoint {

@@ -398,7 +398,7 @@ pub struct NewUrl {
     pub url: String,
     /// The `rfc3986` canonical form (the frontier's identity; UNIQUE per audit).
     pub url_rfc3986: String,
-    /// The `seo` canonical form, if it could be formed.
+    /// Its canonical form under the audit's policy, if it could be formed.
     pub url_seo: Option<String>,
     /// The host (lower case).
     pub host: String,

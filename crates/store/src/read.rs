@@ -19,7 +19,7 @@ pub struct UrlRow {
     pub url: String,
     /// Its `rfc3986` form.
     pub url_rfc3986: String,
-    /// Its `seo` form.
+    /// Its form under the audit's policy.
     pub url_seo: Option<String>,
     /// Its host.
     pub host: String,

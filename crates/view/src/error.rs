@@ -22,15 +22,6 @@ pub enum ViewError {
         /// Why.
         source: canon::PolicyError,
     },
-    /// The policy an audit is analysed under (the one its last analysis used) cannot be
-    /// used.
-    #[error("audit {audit}: {source}")]
-    AuditPolicy {
-        /// The audit.
-        audit: i64,
-        /// Why.
-        source: Box<ViewError>,
-    },
     /// The crawl cannot start or resume.
     #[error(transparent)]
     Crawl(#[from] crawl::CrawlError),
@@ -93,7 +84,6 @@ impl ViewError {
             ViewError::Policy { .. } | ViewError::Query(_) | ViewError::Invalid(_) => {
                 ErrorCode::InvalidInput
             }
-            ViewError::AuditPolicy { source, .. } => source.code(),
             ViewError::Crawl(e) => match e {
                 crawl::CrawlError::Store(e) => store_code(e),
                 crawl::CrawlError::StoredConfig { .. } => ErrorCode::Unreadable,

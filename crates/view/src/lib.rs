@@ -8,6 +8,8 @@
 //!   [`TableQuery`]s over every table, a cluster's detail, findings, CSV exports.
 //! - [`workflow`]: the audit workflow both front ends call: an audit's analysis
 //!   configuration, finishing a crawled audit, the full report export.
+//! - [`learn`]: `dustpan learn`'s rule checking by fetched sample pairs.
+//! - [`options`]: the crawl configuration from a user's options, for every front end.
 //! - [`runs`]: starting, resuming and cancelling audits, with throttled [`Progress`].
 //! - [`session`]: what the app keeps between commands: a few opened audits, shared
 //!   opens, and the policy each audit is analysed under ([`Session`]).
@@ -23,10 +25,12 @@ mod error;
 pub mod family;
 mod findings;
 pub mod issues;
+pub mod learn;
 mod list;
 pub mod lists;
 mod live;
 mod open;
+pub mod options;
 mod overview;
 pub mod runs;
 pub mod session;

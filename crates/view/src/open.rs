@@ -27,14 +27,38 @@ pub struct AnalysisPolicy {
 
 impl Default for AnalysisPolicy {
     fn default() -> Self {
-        AnalysisPolicy::preset(PresetName::Seo)
+        crawl::AuditPolicy::default().into()
+    }
+}
+
+impl From<crawl::AuditPolicy> for AnalysisPolicy {
+    fn from(p: crawl::AuditPolicy) -> Self {
+        AnalysisPolicy {
+            name: p.name,
+            policy: p.policy,
+        }
+    }
+}
+
+impl From<AnalysisPolicy> for crawl::AuditPolicy {
+    fn from(p: AnalysisPolicy) -> Self {
+        crawl::AuditPolicy {
+            name: p.name,
+            policy: p.policy,
+        }
     }
 }
 
 impl AnalysisPolicy {
-    /// The default policy, the one the workflow's own analyses use.
+    /// The default policy ([`crawl::AuditPolicy::default`]).
     pub fn is_default(&self) -> bool {
-        self.name == crate::workflow::DEFAULT_POLICY && self.policy == canon::Policy::seo()
+        *self == AnalysisPolicy::default()
+    }
+
+    /// The policy audit `row` was started with, stored with it: the one every analysis
+    /// of the audit uses unless another is asked for as a what-if.
+    pub fn of_audit(row: &store::Audit) -> Result<AnalysisPolicy, ViewError> {
+        Ok(crawl::stored_config(row)?.policy.into())
     }
 
     /// A preset.
@@ -72,7 +96,7 @@ impl AnalysisPolicy {
         }
     }
 
-    /// The preset or policy file of a start request (the seo preset when neither).
+    /// The preset or policy file of a start request (the default when neither).
     pub fn choose(
         preset: Option<PresetName>,
         file: Option<&str>,

@@ -4,6 +4,7 @@
 
 use crate::error::ViewError;
 use crate::open::{AnalysisPolicy, OpenAudit};
+use crate::options::CrawlOptions;
 use crate::types::{LatestError, Progress, ProgressPhase, StartAuditRequest, StatusCounts};
 use crawl::{CancellationToken, CrawlConfig};
 use std::collections::HashMap;
@@ -22,16 +23,11 @@ pub trait RunEvents: Send + Sync + 'static {
     fn finished(&self, progress: &Progress, opened: Option<OpenAudit>);
 }
 
-/// The crawl configuration of a start request. `ca_pems` are extra trusted
-/// certificate authorities (PEM text).
+/// The crawl configuration of a start request ([`CrawlOptions::from_request`] through the
+/// one builder, [`CrawlOptions::crawl`]). `ca_pems` are extra trusted certificate
+/// authorities (PEM text).
 pub fn crawl_config(req: &StartAuditRequest, ca_pems: &[String]) -> Result<CrawlConfig, ViewError> {
-    let url = req.url.trim();
-    if url.is_empty() {
-        return Err(ViewError::Invalid("enter the URL to audit".into()));
-    }
-    let mut config = CrawlConfig::for_url(url);
-    apply_settings(&mut config, req, ca_pems)?;
-    config.validate()?;
+    let (config, _) = CrawlOptions::from_request(req, ca_pems).crawl(CrawlConfig::default())?;
     Ok(config)
 }
 
@@ -42,34 +38,11 @@ pub fn apply_settings(
     req: &StartAuditRequest,
     ca_pems: &[String],
 ) -> Result<(), ViewError> {
-    if let Some(n) = req.max_urls {
-        config.max_urls = u64::from(n);
+    CrawlOptions {
+        url: None,
+        ..CrawlOptions::from_request(req, ca_pems)
     }
-    if let Some(n) = req.max_depth {
-        config.max_depth = n;
-    }
-    if let Some(n) = req.concurrency {
-        config.concurrency = (n as usize).max(1);
-    }
-    config.obey_robots = req.respect_robots;
-    config.allow_internal |= req.allow_internal;
-    if let Some(ua) = req
-        .user_agent
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-    {
-        config.user_agent = ua.to_owned();
-    }
-    for entry in &req.resolve {
-        let entry = entry.trim();
-        if !entry.is_empty() {
-            crawl::parse_resolve(entry)?;
-            config.resolve.push(entry.to_owned());
-        }
-    }
-    config.extra_root_certs_pem.extend(ca_pems.iter().cloned());
-    Ok(())
+    .apply(config)
 }
 
 /// A stored configuration that does not start where its audit's row says: start URLs
@@ -112,6 +85,23 @@ pub async fn stored_run_config(
     id: store::AuditId,
 ) -> Result<CrawlConfig, ViewError> {
     let row = store.audit(id).await?;
+    let config = crawl::stored_config(&row)?;
+    check_stored_config(&row, &config).map_err(|e| ViewError::Invalid(e.to_string()))?;
+    Ok(config)
+}
+
+/// The stored configuration of audit `id` to resume it, checked against the audit's row
+/// ([`check_stored_config`]): refused for a complete audit ([`store::Audit::resumable`]:
+/// an audit that a per-run budget stopped, its duration or a slow host, continues). The
+/// one rule `dustpan audit --resume` and the app's resume both follow.
+pub async fn resumable_config(
+    store: &store::Store,
+    id: store::AuditId,
+) -> Result<CrawlConfig, ViewError> {
+    let row = store.audit(id).await?;
+    if !row.resumable() {
+        return Err(crawl::CrawlError::AlreadyFinished(id).into());
+    }
     let config = crawl::stored_config(&row)?;
     check_stored_config(&row, &config).map_err(|e| ViewError::Invalid(e.to_string()))?;
     Ok(config)
@@ -221,15 +211,17 @@ impl Runs {
         })
     }
 
-    /// Creates an audit for `config` and crawls it in the background, holding its
-    /// lease; returns its id at once.
+    /// Creates an audit for `config` analysed under `policy` (stored with it: its
+    /// frontier keys, its finishing analysis and every later open use it) and crawls it
+    /// in the background, holding its lease; returns its id at once.
     pub async fn start(
         &self,
         store: store::Store,
-        config: CrawlConfig,
+        mut config: CrawlConfig,
         policy: AnalysisPolicy,
         events: Arc<dyn RunEvents>,
     ) -> Result<i64, ViewError> {
+        config.policy = policy.clone().into();
         let id = crawl::create_audit(&store, &config).await?;
         let lease = store.acquire_lease(id).await?;
         self.spawn(store, lease, config, policy, events);
@@ -249,14 +241,7 @@ impl Runs {
             return Err(ViewError::Invalid(format!("audit {id} is running")));
         }
         let lease = store.acquire_lease(store::AuditId(id)).await?;
-        let checked = async {
-            let audit = store.audit(store::AuditId(id)).await?;
-            if audit.status == store::AuditStatus::Finished {
-                return Err(crawl::CrawlError::AlreadyFinished(audit.id).into());
-            }
-            stored_run_config(&store, audit.id).await
-        };
-        match checked.await {
+        match resumable_config(&store, store::AuditId(id)).await {
             Ok(config) => {
                 self.spawn(store, lease, config, policy, events);
                 Ok(id)
@@ -331,9 +316,9 @@ impl Runs {
                             let finished =
                                 crate::workflow::finish_audit(&store, store::AuditId(id)).await;
                             let opened_now = match finished {
-                                // Under the default policy the finishing step's analysis
-                                // is the one to show: no second load and analysis.
-                                Ok(f) if policy.is_default() => store
+                                // Under the audit's own policy the finishing step's
+                                // analysis is the one to show: no second load and analysis.
+                                Ok(f) if f.policy == policy => store
                                     .audit(store::AuditId(id))
                                     .await
                                     .map_err(ViewError::from)
@@ -342,7 +327,7 @@ impl Runs {
                                             row,
                                             f.input,
                                             f.analysis,
-                                            policy.name.clone(),
+                                            f.policy.name,
                                         )
                                     }),
                                 Ok(_) => OpenAudit::open(&store, id, &policy).await,

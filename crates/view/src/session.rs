@@ -28,7 +28,8 @@ struct Inner {
     capacity: usize,
     /// Opened audits, the most recently used last.
     cache: Mutex<Vec<Arc<OpenAudit>>>,
-    /// The policy of each audit started (or re-run) in this session.
+    /// The policy of each audit, as stored with it (read once) or given when it was
+    /// started in this session.
     policies: Mutex<HashMap<i64, AnalysisPolicy>>,
     /// Opens under way, by audit.
     opening: Mutex<HashMap<i64, Opening>>,
@@ -73,27 +74,19 @@ impl Session {
         &self.inner.store
     }
 
-    /// The policy audit `id` is analysed under: the one it was started with in this
-    /// session, else the one its last analysis used (stored with its summary, so it
-    /// survives a restart), else the default (seo). A stored policy file that no longer
-    /// reads is an error naming it, never the default in its place.
+    /// The policy audit `id` is analysed under: the one it was started with, stored
+    /// with it ([`AnalysisPolicy::of_audit`]; an audit stored before policies were kept
+    /// with audits has the default one). Neither `dustpan report` nor a what-if under
+    /// another policy changes it.
     pub async fn policy_of(&self, id: i64) -> Result<AnalysisPolicy, ViewError> {
         let remembered = lock(&self.inner.policies).get(&id).cloned();
         if let Some(p) = remembered {
             return Ok(p);
         }
-        match self
-            .inner
-            .store
-            .analysis_summary(store::AuditId(id))
-            .await?
-        {
-            Some(s) => AnalysisPolicy::named(&s.policy).map_err(|e| ViewError::AuditPolicy {
-                audit: id,
-                source: Box::new(e),
-            }),
-            None => Ok(AnalysisPolicy::default()),
-        }
+        let row = self.inner.store.audit(store::AuditId(id)).await?;
+        let policy = AnalysisPolicy::of_audit(&row)?;
+        lock(&self.inner.policies).insert(id, policy.clone());
+        Ok(policy)
     }
 
     /// Remembers the policy of an audit started in this session.
@@ -296,32 +289,26 @@ mod tests {
         assert!(session.open(42).await.is_err());
     }
 
+    /// Stores `policy` with audit `id`, as starting it under that policy does.
+    async fn started_under(store: &store::Store, id: i64, policy: &AnalysisPolicy) {
+        let config = crawl::CrawlConfig {
+            policy: policy.clone().into(),
+            ..crawl::CrawlConfig::default()
+        };
+        store
+            .replace_audit_config(store::AuditId(id), &serde_json::to_string(&config).unwrap())
+            .await
+            .unwrap();
+    }
+
     #[tokio::test]
-    async fn an_audit_is_analysed_under_the_policy_it_started_with_else_its_last() {
+    async fn an_audit_is_analysed_under_the_policy_it_started_with() {
         let (dir, store, ids) = store_with(3).await;
-        let [fresh, remembered, from_file] = ids[..] else {
+        let [fresh, started, from_file] = ids[..] else {
             panic!()
         };
-        let session = Session::new(store.clone());
-
-        // Never analysed: the default.
-        assert_eq!(
-            session.policy_of(fresh).await.unwrap(),
-            AnalysisPolicy::default()
-        );
-        let open = session.open(fresh).await.unwrap();
-        assert_eq!(open.policy(), "seo");
-
-        // Started in this session under a preset: that preset, over a stored summary.
-        session.open(remembered).await.unwrap();
         let aggressive = AnalysisPolicy::preset(PresetName::Aggressive);
-        session.remember_policy(remembered, aggressive.clone());
-        assert_eq!(session.policy_of(remembered).await.unwrap(), aggressive);
-        session.forget(remembered);
-        let open = session.open(remembered).await.unwrap();
-        assert_eq!(open.policy(), "aggressive");
-
-        // Started under a policy file.
+        started_under(&store, started, &aggressive).await;
         let file = dir.path().join("policy.json");
         std::fs::write(
             &file,
@@ -329,16 +316,35 @@ mod tests {
         )
         .unwrap();
         let custom = AnalysisPolicy::from_file(&file).unwrap();
-        session.remember_policy(from_file, custom.clone());
-        session.open(from_file).await.unwrap();
+        started_under(&store, from_file, &custom).await;
+        let session = Session::new(store.clone());
 
-        // After a restart, each audit keeps the policy its last analysis used.
-        let restarted = Session::new(store);
+        // Started with none: the default.
         assert_eq!(
-            restarted.policy_of(fresh).await.unwrap(),
+            session.policy_of(fresh).await.unwrap(),
             AnalysisPolicy::default()
         );
-        assert_eq!(restarted.policy_of(remembered).await.unwrap(), aggressive);
+        let open = session.open(fresh).await.unwrap();
+        assert_eq!(open.policy(), AnalysisPolicy::default().name);
+
+        // Started under a preset: that preset.
+        assert_eq!(session.policy_of(started).await.unwrap(), aggressive);
+        assert_eq!(session.open(started).await.unwrap().policy(), "aggressive");
+
+        // An analysis of it under another policy (a what-if) records its summary, and
+        // changes nothing of the policy the audit is analysed under.
+        OpenAudit::open(&store, started, &AnalysisPolicy::default())
+            .await
+            .unwrap();
+        let restarted = Session::new(store.clone());
+        assert_eq!(restarted.policy_of(started).await.unwrap(), aggressive);
+        assert_eq!(
+            restarted.open(started).await.unwrap().policy(),
+            "aggressive"
+        );
+
+        // Started under a policy file: its rules stay with the audit, the file may go.
+        std::fs::rename(&file, dir.path().join("moved.json")).unwrap();
         let again = restarted.policy_of(from_file).await.unwrap();
         assert_eq!(again, custom);
         assert_eq!(again.policy, canon::Policy::rfc3986());
@@ -346,43 +352,10 @@ mod tests {
             restarted.open(from_file).await.unwrap().policy(),
             custom.name
         );
-    }
-
-    #[tokio::test]
-    async fn a_policy_file_that_no_longer_reads_is_an_error_naming_it() {
-        let (dir, store, ids) = store_with(1).await;
-        let id = ids[0];
-        let file = dir.path().join("policy.json");
-        std::fs::write(
-            &file,
-            serde_json::to_string(&canon::Policy::rfc3986()).unwrap(),
-        )
-        .unwrap();
-        let session = Session::new(store.clone());
-        session.remember_policy(id, AnalysisPolicy::from_file(&file).unwrap());
-        session.open(id).await.unwrap();
-
-        // The file moves away; after a restart the audit's last policy cannot be read.
-        std::fs::rename(&file, dir.path().join("moved.json")).unwrap();
-        let restarted = Session::new(store);
-        let error = restarted.policy_of(id).await.unwrap_err();
-        let message = error.to_string();
-        assert!(
-            message.contains(&file.display().to_string())
-                && message.contains(&format!("audit {id}")),
-            "{message}"
+        assert_eq!(
+            restarted.policy_of(fresh).await.unwrap(),
+            AnalysisPolicy::default()
         );
-        assert_eq!(error.code(), crate::error::ErrorCode::InvalidInput);
-
-        // Nothing is opened or answered under the default policy in its place.
-        assert!(restarted.open(id).await.is_err());
-        assert!(restarted.overview(id).await.is_err());
-        assert!(restarted.open_ids().is_empty());
-
-        // A file that is there but not a policy is an error too.
-        std::fs::write(&file, "{ \"no such key\": 1 }").unwrap();
-        let message = restarted.policy_of(id).await.unwrap_err().to_string();
-        assert!(message.contains(&file.display().to_string()), "{message}");
     }
 
     #[tokio::test]

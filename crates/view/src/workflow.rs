@@ -6,15 +6,13 @@
 //! from either.
 
 use crate::error::ViewError;
+use crate::open::AnalysisPolicy;
 use crate::tables;
 use crate::types::TableName;
 use audit::{Analysis, AnalysisConfig, AuditInput, PredictionCheck, RuleStatus};
 use canon::Policy;
 use std::path::{Path, PathBuf};
 use store::{AuditId, Store};
-
-/// The policy name stored with analyses made under the default policy.
-pub const DEFAULT_POLICY: &str = "seo";
 
 /// Rewritten URLs fetched per learned DUST rule that needs validation.
 pub const VALIDATION_SAMPLE: usize = 5;
@@ -72,8 +70,13 @@ pub async fn analysis_config(
 /// Loads audit `id` and its analysis configuration under `policy`.
 pub async fn load(store: &Store, id: AuditId, policy: Policy) -> Result<Loaded, ViewError> {
     let audit = store.audit(id).await?;
+    load_row(store, audit, policy).await
+}
+
+/// Loads audit `row` and its analysis configuration under `policy`.
+async fn load_row(store: &Store, audit: store::Audit, policy: Policy) -> Result<Loaded, ViewError> {
     let (input, config) = tokio::try_join!(
-        async { load::load(store, id).await.map_err(ViewError::from) },
+        async { load::load(store, audit.id).await.map_err(ViewError::from) },
         analysis_config(store, &audit, policy),
     )?;
     Ok(Loaded {
@@ -81,6 +84,23 @@ pub async fn load(store: &Store, id: AuditId, policy: Policy) -> Result<Loaded, 
         input,
         config,
     })
+}
+
+/// Loads audit `id` under the policy it was started with ([`AnalysisPolicy::of_audit`]),
+/// or under `what_if` when one is given: another policy's clusters without recrawling,
+/// which changes nothing stored. Answers the policy used too.
+pub async fn load_as_stored(
+    store: &Store,
+    id: AuditId,
+    what_if: Option<AnalysisPolicy>,
+) -> Result<(Loaded, AnalysisPolicy), ViewError> {
+    let audit = store.audit(id).await?;
+    let policy = match what_if {
+        Some(p) => p,
+        None => AnalysisPolicy::of_audit(&audit)?,
+    };
+    let loaded = load_row(store, audit, policy.policy.clone()).await?;
+    Ok((loaded, policy))
 }
 
 /// One learned rule's validation after a crawl.
@@ -106,21 +126,26 @@ pub struct Finished {
     pub validations: Vec<RuleValidation>,
     /// The audit's rows.
     pub input: AuditInput,
-    /// The analysis under the default policy, validation samples included.
+    /// The analysis under the audit's policy, validation samples included.
     pub analysis: Analysis,
+    /// The audit's policy, the one the analysis used.
+    pub policy: AnalysisPolicy,
 }
 
 /// Finishes a crawled audit, whoever ran the crawl: checks the predictions of the rules
 /// the crawl carried in, fetches validation samples for the learned DUST rules that
 /// need them (same client, scope, robots.txt and limits as the crawl) and stores them,
-/// analyses the audit under the default policy and stores that analysis' summary and
-/// overview (what the audits list and the next open show).
+/// analyses the audit under the policy it was started with and stores that analysis'
+/// summary and overview (what the audits list and the next open show).
 pub async fn finish_audit(store: &Store, id: AuditId) -> Result<Finished, ViewError> {
-    let Loaded {
-        audit: row,
-        input,
-        config,
-    } = load(store, id, Policy::seo()).await?;
+    let (
+        Loaded {
+            audit: row,
+            input,
+            config,
+        },
+        policy,
+    ) = load_as_stored(store, id, None).await?;
     let crawl_config = crawl::stored_config(&row)?;
     let predictions = crawl_config
         .prediction_rules()
@@ -136,12 +161,13 @@ pub async fn finish_audit(store: &Store, id: AuditId) -> Result<Finished, ViewEr
         }
     }
     if samples.is_empty() {
-        crate::record_analysis(store, id, &input, &analysis, DEFAULT_POLICY).await?;
+        crate::record_analysis(store, id, &input, &analysis, &policy.name).await?;
         return Ok(Finished {
             predictions,
             validations: Vec::new(),
             input,
             analysis,
+            policy,
         });
     }
     let urls: Vec<String> = samples.iter().map(|(_, c)| c.rewritten.clone()).collect();
@@ -169,7 +195,7 @@ pub async fn finish_audit(store: &Store, id: AuditId) -> Result<Finished, ViewEr
         .validations
         .extend(records.iter().map(load::validation_fetch));
     let (input, analysis) = analyse(input, config).await?;
-    crate::record_analysis(store, id, &input, &analysis, DEFAULT_POLICY).await?;
+    crate::record_analysis(store, id, &input, &analysis, &policy.name).await?;
     let validations = analysis
         .learned
         .rules
@@ -189,6 +215,7 @@ pub async fn finish_audit(store: &Store, id: AuditId) -> Result<Finished, ViewEr
         validations,
         input,
         analysis,
+        policy,
     })
 }
 

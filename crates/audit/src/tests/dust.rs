@@ -219,10 +219,7 @@ fn a_weak_rule_needs_validation_and_measurement_decides() {
         text_hash: Some(text),
         simhash: Some(super::sim(text)),
     };
-    let report = measure_validation(
-        &[fetched(&candidates[0], 603), fetched(&candidates[1], 999)],
-        3,
-    );
+    let report = measure_validation(&[fetched(&candidates[0], 603), fetched(&candidates[1], 999)]);
     assert_eq!(
         (report.tested, report.agreed, report.false_positives),
         (2, 1, 1)
@@ -231,10 +228,7 @@ fn a_weak_rule_needs_validation_and_measurement_decides() {
     let mut rejected = r.clone();
     rejected.apply_validation(&report, cfg.dust.min_support, cfg.dust.min_precision);
     assert_eq!(rejected.status, RuleStatus::Rejected);
-    let good = measure_validation(
-        &[fetched(&candidates[0], 603), fetched(&candidates[1], 604)],
-        3,
-    );
+    let good = measure_validation(&[fetched(&candidates[0], 603), fetched(&candidates[1], 604)]);
     let mut confirmed = r;
     confirmed.apply_validation(&good, cfg.dust.min_support, cfg.dust.min_precision);
     assert_eq!(
