@@ -170,6 +170,12 @@ async fn one(shared: &Shared, raw: String) -> SampleFetch {
                         .filter_map(|m| m.refresh.as_ref()?.url.as_deref())
                         .find_map(|to| base.join(to).ok())
                         .map(String::from);
+                    out.canonical = page
+                        .canonicals
+                        .iter()
+                        .find(|c| c.in_head)
+                        .and_then(|c| base.join(&c.href).ok())
+                        .map(String::from);
                     out.links = page
                         .links
                         .iter()

@@ -161,9 +161,10 @@ pub struct Answer<'a> {
 }
 
 /// Whether two answers are one page: one redirects (or refreshes) to the other, or
-/// their visible text is identical ([`text_pair`]); `None` when they say nothing (an
-/// error, a redirect elsewhere, a page that is not HTML). A page beside a "not found"
-/// (404, 410) is two pages.
+/// their visible text is identical ([`text_pair`]), or a little apart with one naming
+/// the other as its canonical ([`declared_one`]: a reply form's heading naming the
+/// comment); `None` when they say nothing (an error, a redirect elsewhere, a page that
+/// is not HTML). A page beside a "not found" (404, 410) is two pages.
 ///
 /// Two URLs a page offers as choices are two pages, even where today's data makes them
 /// read the same: one of the two pages links to both (the "last 7 days" and "last 30
@@ -172,7 +173,9 @@ pub struct Answer<'a> {
 /// A duplicate's link to its original that both pages carry (the template's link to the
 /// page itself) and a link a page makes to itself alone (a login link naming the page)
 /// say nothing, and neither do links between two hosts (the pages of a host alias link
-/// to the site's own host) or to a fragment of the page itself.
+/// to the site's own host) or to a fragment of the page itself. A canonical declared
+/// between the two outweighs the links: the reply link of a comment is offered beside
+/// the post, yet the reply page names the post as itself.
 pub fn answers(a: &Answer<'_>, b: &Answer<'_>, policy: &Policy) -> Option<Answers> {
     let key = |u: &str| canon::equivalence_key(u, policy).ok();
     // A redirect or a meta refresh from one URL of the pair to the other: the site
@@ -193,12 +196,20 @@ pub fn answers(a: &Answer<'_>, b: &Answer<'_>, policy: &Policy) -> Option<Answer
     if !ok(a) || !ok(b) {
         return None;
     }
-    match text_pair(a.text?, b.text?) {
+    let (ta, tb) = (a.text?, b.text?);
+    let keys = key(a.url).zip(key(b.url));
+    // One page names the other as its canonical: the site's own word that they are one
+    // page, a reply form's heading or a control's link notwithstanding.
+    let declared = keys
+        .as_ref()
+        .is_some_and(|(ka, kb)| declared_one(ta, ka, tb, kb));
+    match text_pair(ta, tb) {
+        Pair::Same | Pair::Close if declared => return Some(Answers::Same),
         Pair::Same => {}
         Pair::Close => return Some(Answers::Close),
         Pair::Different => return Some(Answers::Different(Apart::Text)),
     }
-    let (Some(ka), Some(kb)) = (key(a.url), key(b.url)) else {
+    let Some((ka, kb)) = keys else {
         return Some(Answers::Same);
     };
     if origin(&ka) != origin(&kb) {
@@ -354,6 +365,36 @@ mod tests {
         let reply = page("https://example.test/post/?replytocom=5", 200, 2, 0b11);
         assert_eq!(pair(&a, &reply), Some(Answers::Close));
         let other = page("https://example.test/other/", 200, 3, u64::MAX);
+        assert_eq!(pair(&a, &other), Some(Answers::Different(Apart::Text)));
+    }
+
+    /// The reply page of a comment names the post as its canonical: one page, although
+    /// it reads a little apart ("Reply to Ann") and the post links to it beside itself
+    /// (its comments' Reply links), as WordPress serves them.
+    #[test]
+    fn a_page_a_little_apart_that_names_the_other_canonical_is_one_page() {
+        let post = "https://example.test/post/";
+        let key = |u: &str| key_hash(&canon::equivalence_key(u, &Policy::default()).unwrap());
+        let mut a = page(post, 200, 1, 0);
+        a.links = vec![post.to_owned(), format!("{post}?replytocom=5#respond")];
+        let mut reply = page(&format!("{post}?replytocom=5"), 200, 2, 0b11);
+        reply.links = vec![format!("{post}#respond")];
+        assert_eq!(pair(&a, &reply), Some(Answers::Close));
+        if let Some(t) = reply.text.as_mut() {
+            t.canonical = Some(key(post));
+        }
+        assert_eq!(pair(&a, &reply), Some(Answers::Same));
+        assert_eq!(pair(&reply, &a), Some(Answers::Same));
+        // A canonical elsewhere says nothing about the pair.
+        if let Some(t) = reply.text.as_mut() {
+            t.canonical = Some(key("https://example.test/other/"));
+        }
+        assert_eq!(pair(&a, &reply), Some(Answers::Close));
+        // Nor does it make decisively different texts one page.
+        let mut other = page("https://example.test/other/", 200, 3, u64::MAX);
+        if let Some(t) = other.text.as_mut() {
+            t.canonical = Some(key(post));
+        }
         assert_eq!(pair(&a, &other), Some(Answers::Different(Apart::Text)));
     }
 

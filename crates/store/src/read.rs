@@ -122,6 +122,9 @@ pub struct FetchFingerprint {
     /// Where the answer sends the client, resolved: the `Location` of a 3xx answer, the
     /// target of an HTML page's meta refresh.
     pub location: Option<String>,
+    /// The URL the page's first canonical link element in `<head>` names, resolved, for
+    /// an HTML 2xx answer: the site's own word on which page it is.
+    pub canonical: Option<String>,
 }
 
 /// A `fetches` row read with the column order of [`Store::fetch`].
@@ -179,7 +182,12 @@ impl Store {
     ) -> Result<Vec<FetchFingerprint>, StoreError> {
         let rows = sqlx::query(
             "SELECT u.url, f.fetched_at, f.status, f.text_hash, f.simhash, f.error_kind, u.id,
-                    t.url
+                    t.url,
+                    (SELECT cu.url FROM canonicals c
+                     JOIN urls cu ON cu.audit_id = c.audit_id AND cu.id = c.target_url_id
+                     WHERE c.audit_id = f.audit_id AND c.page_url_id = u.id
+                       AND c.source = 'link_element' AND c.in_head = 1
+                     ORDER BY c.position LIMIT 1)
              FROM fetches f JOIN urls u ON u.audit_id = f.audit_id AND u.id = f.url_id
              LEFT JOIN urls t ON t.audit_id = f.audit_id AND t.id = f.redirect_to
              WHERE f.audit_id = ? ORDER BY u.id",
@@ -202,6 +210,7 @@ impl Store {
                 error_kind: r.get(5),
                 links: Vec::new(),
                 location: r.get(7),
+                canonical: r.get(8),
             });
         }
         let links = sqlx::query(

@@ -109,11 +109,17 @@ pub fn grouping_rules(learned: &Learned, checked: bool) -> Vec<&DustRule> {
 /// Whether two sample answers are one page ([`rules::same_page::answers`]).
 pub fn same_page(a: &SampleFetch, b: &SampleFetch, policy: &Policy) -> Option<Answers> {
     // Samples carry no text blocks, so no sort order is told apart here.
-    rules::same_page::answers(&answer(a), &answer(b), policy)
+    rules::same_page::answers(&answer(a, policy), &answer(b, policy), policy)
 }
 
-/// A sample as [`rules::same_page::answers`] compares it.
-fn answer(f: &SampleFetch) -> rules::same_page::Answer<'_> {
+/// A sample as [`rules::same_page::answers`] compares it (its canonical as the hash of
+/// its key under `policy`).
+fn answer<'a>(f: &'a SampleFetch, policy: &Policy) -> rules::same_page::Answer<'a> {
+    let canonical = f
+        .canonical
+        .as_deref()
+        .and_then(|c| canon::equivalence_key(c, policy).ok())
+        .map(|k| rules::same_page::key_hash(&k));
     rules::same_page::Answer {
         url: &f.url,
         status: f.status,
@@ -122,7 +128,7 @@ fn answer(f: &SampleFetch) -> rules::same_page::Answer<'_> {
             hash,
             simhash: f.simhash,
             blocks: None,
-            canonical: None,
+            canonical,
         }),
         links: &f.links,
     }
