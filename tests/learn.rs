@@ -329,3 +329,47 @@ fn the_ip_address_of_the_site_is_a_host_alias() {
         out.stdout
     );
 }
+
+/// The fixture blog's field journal: each post with the reply link of every comment
+/// (`?replytocom=ID`), whose page reads a little apart ("Reply to Ann") and names the
+/// post as its canonical. Learning from the list confirms dropping `replytocom`, as the
+/// crawl's own rules do, and groups each post with its reply links.
+#[test]
+fn a_reply_parameter_whose_pages_name_the_post_canonical_is_dropped() {
+    let site = Site::start(fixture::FixtureConfig::default());
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("urls.txt");
+    let mut urls = Vec::new();
+    for n in 1..=fixture::answers::JOURNAL_POSTS {
+        let post = fixture::answers::journal_post(n);
+        for (id, _) in fixture::answers::journal_comments(n) {
+            urls.push(format!("{post}?replytocom={id}"));
+        }
+        urls.push(post);
+    }
+    std::fs::write(&file, urls.join("\n")).unwrap();
+    let mut args = vec![
+        "learn".to_owned(),
+        path(&file),
+        "--site".to_owned(),
+        format!("{}/", fixture::answers::BLOG_ORIGIN),
+        "--group".to_owned(),
+    ];
+    // `--resolve` and `--ca-cert`, without `--db`.
+    args.extend(site.args().into_iter().skip(2));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = dustpan(&args, "");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_status(&out.stderr, "drop_param:replytocom", "confirmed");
+    let groups: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter(|l| !l.starts_with('\t'))
+        .collect();
+    assert_eq!(
+        groups.len(),
+        fixture::answers::JOURNAL_POSTS as usize,
+        "{}",
+        out.stdout
+    );
+}

@@ -59,11 +59,14 @@ pub fn key_hash(key: &str) -> u64 {
 }
 
 /// Whether one of two pages, at equivalence keys `ka` and `kb`, names the other as its
-/// canonical: a site's own word that two pages a little apart (a reply form naming the
-/// comment) are one page. Close texts without it say nothing: an old revision of a
-/// wiki page reads a little apart from the article too.
+/// canonical, or both name the same page (two reply pages of one post): a site's own
+/// word that two pages a little apart (a reply form naming the comment) are one page.
+/// Close texts without it say nothing: an old revision of a wiki page reads a little
+/// apart from the article too.
 pub fn declared_one(a: Text, ka: &str, b: Text, kb: &str) -> bool {
-    a.canonical == Some(key_hash(kb)) || b.canonical == Some(key_hash(ka))
+    a.canonical == Some(key_hash(kb))
+        || b.canonical == Some(key_hash(ka))
+        || (a.canonical.is_some() && a.canonical == b.canonical)
 }
 
 /// A page's text blocks (`extract::Page::blocks`) hashed in their order and regardless
@@ -385,6 +388,12 @@ mod tests {
         }
         assert_eq!(pair(&a, &reply), Some(Answers::Same));
         assert_eq!(pair(&reply, &a), Some(Answers::Same));
+        // Two reply pages of the post, each naming the post: one page too.
+        let mut other_reply = page(&format!("{post}?replytocom=6"), 200, 4, 0b101);
+        if let Some(t) = other_reply.text.as_mut() {
+            t.canonical = Some(key(post));
+        }
+        assert_eq!(pair(&reply, &other_reply), Some(Answers::Same));
         // A canonical elsewhere says nothing about the pair.
         if let Some(t) = reply.text.as_mut() {
             t.canonical = Some(key("https://example.test/other/"));
