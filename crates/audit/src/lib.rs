@@ -241,8 +241,8 @@ pub use dust::{
 pub use finding::{Comparison, Family, Finding, FindingId, Fix, Severity, Tier, compare};
 pub use fixes::{CanonicalTag, FixFiles, RedirectLine, RedirectState, SiteRedirect, SitemapChange};
 pub use input::{
-    AnchorRow, AuditInput, CanonicalRow, ChainProblem, DeclarationSource, FetchRow, FoundVia,
-    HopKind, HreflangRow, LinkKind, LinkRegion, LinkRow, ProbeRow, ProbeRule, ReasonKind,
+    AnchorRow, AuditInput, CanonicalRow, ChainProblem, DeclarationSource, FetchErrorKind, FetchRow,
+    FoundVia, HopKind, HreflangRow, LinkKind, LinkRegion, LinkRow, ProbeRow, ProbeRule, ReasonKind,
     RedirectChainRow, RedirectRow, RobotsRow, SitemapEntryRow, SitemapId, SitemapIssue, SitemapRow,
     SitemapSource, UnknownReason, UrlId, UrlReason, UrlRow, UrlState,
 };

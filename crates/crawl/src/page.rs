@@ -754,21 +754,13 @@ fn html(
         };
         let text = (!link.text.is_empty()).then(|| truncate_chars(&link.text, MAX_ANCHOR_CHARS));
         let unfollowed = (link.nofollow && !ctx.config.follow_nofollow) || nofollow_page;
-        let region = match link.region {
-            extract::LinkRegion::Navigation => store::LinkRegion::Navigation,
-            extract::LinkRegion::Header => store::LinkRegion::Header,
-            extract::LinkRegion::Footer => store::LinkRegion::Footer,
-            extract::LinkRegion::Sidebar => store::LinkRegion::Sidebar,
-            extract::LinkRegion::Main => store::LinkRegion::Main,
-            extract::LinkRegion::Body => store::LinkRegion::Body,
-        };
         (
             &link.href,
             text,
             link.nofollow,
             unfollowed,
             tag,
-            Some(region),
+            Some(link.region),
         )
     });
     let pagination = page.pagination.iter().map(|p| {
