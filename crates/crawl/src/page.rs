@@ -539,7 +539,7 @@ fn multiple_locations(url_id: UrlId, values: &[String]) -> ErrorRecord {
 }
 
 /// The fetch error kind of a page whose HTML the extractor could not process.
-pub(crate) const EXTRACT_FAILED: &str = "extract";
+pub(crate) const EXTRACT_FAILED: &str = store::FetchErrorKind::Extract.as_str();
 
 /// Runs the HTML extractor, off the runtime's workers for large bodies, at most
 /// [`PARSE_BUDGET_BYTES`] of them at once. A panic in the extractor is the error's
