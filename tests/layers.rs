@@ -6,32 +6,34 @@ use std::collections::BTreeMap;
 /// The layer of every workspace crate; a crate may depend (normal dependencies) only on
 /// crates of a lower layer.
 const LAYERS: &[(&str, u8)] = &[
+    // The words the store, the crawl, the analysis and the app share.
+    ("vocab", 0),
     // Leaves: one format or one store each.
-    ("canon", 0),
-    ("extract", 0),
-    ("sitemap", 0),
-    ("store", 0),
-    ("fixture", 0),
+    ("canon", 1),
+    ("extract", 1),
+    ("sitemap", 1),
+    ("store", 1),
+    ("fixture", 1),
     // Search-engine bots verified by reverse and forward DNS.
-    ("botcheck", 0),
+    ("botcheck", 1),
     // Types the crawl and the analysis share (learned DUST rules, on canon's policies);
     // URL lists for list audits (on the sitemap parser).
-    ("rules", 1),
-    ("urllist", 1),
+    ("rules", 2),
+    ("urllist", 2),
     // The crawl and the analysis, side by side.
-    ("crawl", 2),
-    ("audit", 2),
+    ("crawl", 3),
+    ("audit", 3),
     // Stored audits as analysis input; two analyses compared; synthetic audits for the
     // benchmarks.
-    ("load", 3),
-    ("diff", 3),
-    ("synthetic", 3),
+    ("load", 4),
+    ("diff", 4),
+    ("synthetic", 4),
     // The service layer: the audit workflow both front ends call.
-    ("view", 4),
+    ("view", 5),
     // Front ends.
-    ("dustpan", 5),
-    ("dustpan-desktop", 5),
-    ("desktop-e2e", 6),
+    ("dustpan", 6),
+    ("dustpan-desktop", 6),
+    ("desktop-e2e", 7),
 ];
 
 /// External crates the pure analysis must not link: no I/O, no async runtime.

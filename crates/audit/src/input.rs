@@ -4,9 +4,14 @@
 //! field that the schema lets be absent has a serde default, so a fixture only writes
 //! what matters to it.
 
-pub use extract::LinkRegion;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+/// The words the analysis shares with the store and the crawl (one definition, in
+/// `vocab`): the rows below hold them as stored.
+pub use vocab::{
+    ChainProblem, DeclarationSource, FetchErrorKind, FoundVia, HopKind, LinkKind, LinkRegion,
+    ProbeRule, ReasonKind, UnknownReason, UrlReason, UrlState,
+};
 
 /// A URL's id: the store's per-audit `urls.id`.
 ///
@@ -100,256 +105,6 @@ pub struct RobotsRow {
     pub bytes: u64,
 }
 
-/// How a URL was first found (`urls.found_via`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FoundVia {
-    /// A start URL given by the user.
-    Start,
-    /// A scheme / www variant of a start URL.
-    Variant,
-    /// A link in a page.
-    #[default]
-    Link,
-    /// An HTTP redirect's Location.
-    Redirect,
-    /// A meta refresh.
-    MetaRefresh,
-    /// A rel=canonical target.
-    Canonical,
-    /// An hreflang alternate.
-    Hreflang,
-    /// A sitemap entry.
-    Sitemap,
-}
-
-/// A URL's place in the frontier (`urls.state`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum UrlState {
-    /// Waiting to be fetched.
-    Queued,
-    /// Handed to a fetcher.
-    Fetching,
-    /// Fetched, whatever the status code.
-    #[default]
-    Done,
-    /// robots.txt disallows it.
-    Blocked,
-    /// The fetch failed without a usable response.
-    Failed,
-    /// Recorded but not fetched (see `reason`: out of scope, too deep, a trap, ...).
-    Skipped,
-}
-
-/// Why a URL was skipped, blocked or failed (`urls.reason_kind`): the store's list of
-/// words, which the loader maps one to one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ReasonKind {
-    /// Outside the audit's origins and patterns.
-    OutOfScope,
-    /// Its host resolves to an address only the audit's own origins may use.
-    AddressRefused,
-    /// More link hops from a start URL than the audit allows.
-    MaxDepth,
-    /// Found only through nofollow links.
-    Nofollow,
-    /// Found only as a canonical or hreflang target the audit does not follow.
-    NotFollowed,
-    /// More redirect hops than the audit follows.
-    RedirectLimit,
-    /// Longer than the audit's URL length limit.
-    UrlTooLong,
-    /// More query parameters than the audit allows.
-    TooManyParams,
-    /// A crawler trap: a path segment repeats.
-    TrapRepeatedSegment,
-    /// A crawler trap: too many URLs of one numeric pattern.
-    TrapPattern,
-    /// A crawler trap: faceted navigation (parameters combined past the budget of one
-    /// path, or a parameter repeated).
-    TrapFacets,
-    /// The audit already held its maximum number of URLs.
-    MaxUrls,
-    /// Learned DUST rules predicted it duplicates a URL already queued
-    /// ([`PREDICTED_DUPLICATE`](crate::PREDICTED_DUPLICATE)).
-    DustDuplicate,
-    /// robots.txt disallows it.
-    RobotsTxt,
-    /// The stored URL does not parse.
-    InvalidUrl,
-    /// The request timed out.
-    Timeout,
-    /// The connection could not be made.
-    Connect,
-    /// The server closed the connection mid-response.
-    Dropped,
-    /// The compressed body could not be decoded.
-    Decode,
-    /// The body could not be read.
-    Body,
-    /// The request failed otherwise.
-    Request,
-    /// Processing the URL panicked.
-    Panic,
-    /// A reason an earlier version recorded that this one does not name.
-    Other,
-}
-
-impl ReasonKind {
-    /// Every kind.
-    pub const ALL: [ReasonKind; 23] = [
-        Self::OutOfScope,
-        Self::AddressRefused,
-        Self::MaxDepth,
-        Self::Nofollow,
-        Self::NotFollowed,
-        Self::RedirectLimit,
-        Self::UrlTooLong,
-        Self::TooManyParams,
-        Self::TrapRepeatedSegment,
-        Self::TrapPattern,
-        Self::TrapFacets,
-        Self::MaxUrls,
-        Self::DustDuplicate,
-        Self::RobotsTxt,
-        Self::InvalidUrl,
-        Self::Timeout,
-        Self::Connect,
-        Self::Dropped,
-        Self::Decode,
-        Self::Body,
-        Self::Request,
-        Self::Panic,
-        Self::Other,
-    ];
-
-    /// The stable word (the store's `urls.reason_kind`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::OutOfScope => "out_of_scope",
-            Self::AddressRefused => "address_refused",
-            Self::MaxDepth => "max_depth",
-            Self::Nofollow => "nofollow",
-            Self::NotFollowed => "not_followed",
-            Self::RedirectLimit => "redirect_limit",
-            Self::UrlTooLong => "url_too_long",
-            Self::TooManyParams => "too_many_params",
-            Self::TrapRepeatedSegment => "trap_repeated_segment",
-            Self::TrapPattern => "trap_pattern",
-            Self::TrapFacets => "trap_facets",
-            Self::MaxUrls => "max_urls",
-            Self::DustDuplicate => "dust_duplicate",
-            Self::RobotsTxt => "robots_txt",
-            Self::InvalidUrl => "invalid_url",
-            Self::Timeout => "timeout",
-            Self::Connect => "connect",
-            Self::Dropped => "dropped",
-            Self::Decode => "decode",
-            Self::Body => "body",
-            Self::Request => "request",
-            Self::Panic => "panic",
-            Self::Other => "other",
-        }
-    }
-
-    /// The kind a word names.
-    pub fn parse(word: &str) -> Option<ReasonKind> {
-        Self::ALL.into_iter().find(|k| k.as_str() == word)
-    }
-
-    /// A crawler trap (repeated segments, a numeric pattern or parameter combinations
-    /// over their budget).
-    pub fn is_trap(self) -> bool {
-        matches!(
-            self,
-            Self::TrapRepeatedSegment | Self::TrapPattern | Self::TrapFacets
-        )
-    }
-}
-
-impl std::fmt::Display for ReasonKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Why a URL was skipped, blocked or failed: the kind, and the detail people read (a
-/// trap's pattern, ...) where the kind alone does not say it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct UrlReason {
-    /// What kind of reason.
-    pub kind: ReasonKind,
-    /// The detail, if any.
-    #[serde(default)]
-    pub detail: Option<String>,
-}
-
-impl UrlReason {
-    /// A reason without detail.
-    pub fn new(kind: ReasonKind) -> UrlReason {
-        UrlReason { kind, detail: None }
-    }
-}
-
-impl From<ReasonKind> for UrlReason {
-    fn from(kind: ReasonKind) -> UrlReason {
-        UrlReason::new(kind)
-    }
-}
-
-impl std::fmt::Display for UrlReason {
-    /// `kind` or `kind: detail`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.detail {
-            Some(d) => write!(f, "{}: {d}", self.kind),
-            None => f.write_str(self.kind.as_str()),
-        }
-    }
-}
-
-/// A text that is not `kind` or `kind: detail` with a known kind.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownReason(pub String);
-
-impl std::fmt::Display for UnknownReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "unknown skip reason {:?}", self.0)
-    }
-}
-
-impl std::error::Error for UnknownReason {}
-
-impl std::str::FromStr for UrlReason {
-    type Err = UnknownReason;
-
-    /// Reads the [`Display`](std::fmt::Display) form back, and the text crawls stored
-    /// before reasons had kinds (`trap: over N URLs like P`, `trap: path repeats
-    /// segment "s"`).
-    fn from_str(text: &str) -> Result<UrlReason, UnknownReason> {
-        if let Some(detail) = text.strip_prefix("trap: ") {
-            let kind = if detail.starts_with("over ") {
-                ReasonKind::TrapPattern
-            } else if detail.starts_with("path repeats segment") {
-                ReasonKind::TrapRepeatedSegment
-            } else {
-                return Err(UnknownReason(text.to_owned()));
-            };
-            return Ok(UrlReason {
-                kind,
-                detail: Some(detail.to_owned()),
-            });
-        }
-        let (word, detail) = match text.split_once(": ") {
-            Some((w, d)) => (w, Some(d.to_owned())),
-            None => (text, None),
-        };
-        let kind = ReasonKind::parse(word).ok_or_else(|| UnknownReason(text.to_owned()))?;
-        Ok(UrlReason { kind, detail })
-    }
-}
-
 /// One row of `urls`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -437,17 +192,6 @@ pub struct FetchRow {
     pub body_bytes: u64,
 }
 
-/// The kind of a redirect hop (`redirects.kind`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum HopKind {
-    /// A 3xx response with a Location header.
-    #[default]
-    Http,
-    /// A `<meta http-equiv="refresh">`.
-    MetaRefresh,
-}
-
 /// One row of `redirects`: one hop.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -462,17 +206,6 @@ pub struct RedirectRow {
     pub kind: HopKind,
     /// Position in the chain the crawler followed.
     pub hop_index: u32,
-}
-
-/// Where a canonical or hreflang declaration came from.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DeclarationSource {
-    /// A `<link>` element in the HTML.
-    #[default]
-    LinkElement,
-    /// The HTTP `Link:` response header.
-    HttpHeader,
 }
 
 fn yes() -> bool {
@@ -517,83 +250,6 @@ pub struct LinkRow {
     pub region: Option<LinkRegion>,
     /// What the link comes from (`links.tag`).
     pub kind: LinkKind,
-}
-
-/// What a link comes from (`links.tag`): a hyperlink people click, a pagination
-/// `<link>`, or a URL the page declares for discovery.
-///
-/// Declared URLs ([`LinkKind::is_declared`]: shortlink, alternate, amphtml, og:url,
-/// structured data, `Link:` header) are discovery, not links: the crawler follows them
-/// like links, but they count as no inlink (they do not make a URL linked, vote for a
-/// preferred URL, or make a template link), and they give no link finding (a shortlink
-/// that 301s to its post, an og:url with a share parameter that declares its page
-/// canonical, are how those declarations work: there is no link to change). A URL that
-/// a declaration of another page reaches is discovered, though: it is no orphan. rel=next
-/// and rel=prev stay links, as before: the site writes them for crawlers to follow page
-/// by page, and one that points at a redirect is worth changing.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum LinkKind {
-    /// `<a href>`.
-    #[default]
-    A,
-    /// `<area href>`.
-    Area,
-    /// `<link rel=next>` (stored `link_next`).
-    #[serde(rename = "link_next")]
-    Next,
-    /// `<link rel=prev>` (stored `link_prev`).
-    #[serde(rename = "link_prev")]
-    Prev,
-    /// `<link rel=shortlink>`.
-    Shortlink,
-    /// `<link rel=alternate>` without hreflang (a feed, a media or format alternate).
-    Alternate,
-    /// `<link rel=amphtml>`.
-    Amphtml,
-    /// `<meta property=og:url>`.
-    OgUrl,
-    /// An `@id` or `url` of a JSON-LD block.
-    StructuredData,
-    /// An HTTP `Link:` header (shortlink, alternate, amphtml, next, prev).
-    LinkHeader,
-    /// A tag this version does not name (read as a link).
-    Other,
-}
-
-impl LinkKind {
-    /// A URL the page declares for discovery, not a link (see the type's docs).
-    pub fn is_declared(self) -> bool {
-        matches!(
-            self,
-            Self::Shortlink
-                | Self::Alternate
-                | Self::Amphtml
-                | Self::OgUrl
-                | Self::StructuredData
-                | Self::LinkHeader
-        )
-    }
-
-    /// How a URL first found through such a link was found, in words: `link`,
-    /// `nofollow link`, `rel=next`, `rel=prev`, `shortlink`, `alternate`, `amphtml`,
-    /// `og:url`, `structured data`, `link header`.
-    pub fn found_via_words(self, nofollow: bool) -> &'static str {
-        match self {
-            Self::A | Self::Area | Self::Other if nofollow => "nofollow link",
-            Self::A | Self::Area | Self::Other => "link",
-            Self::Next => "rel=next",
-            Self::Prev => "rel=prev",
-            Self::Shortlink => "shortlink",
-            Self::Alternate => "alternate",
-            Self::Amphtml => "amphtml",
-            Self::OgUrl => "og:url",
-            Self::StructuredData => "structured data",
-            Self::LinkHeader => "link header",
-        }
-    }
 }
 
 /// The anchor text of one link (`links.anchor_text`). Only the links a finding quotes
@@ -685,17 +341,6 @@ pub struct SitemapEntryRow {
     pub loc_raw: String,
 }
 
-/// What is wrong with a redirect chain (`redirect_chains.problem`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ChainProblem {
-    /// The chain comes back to a URL it already visited.
-    #[default]
-    Loop,
-    /// The chain is longer than the crawler's maximum number of hops.
-    TooLong,
-}
-
 /// One row of `redirect_chains`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -708,80 +353,6 @@ pub struct RedirectChainRow {
     pub hops: u32,
     /// Loop or too long.
     pub problem: ChainProblem,
-}
-
-/// A way of writing a page's URL that no link needs to use (`probes.rule`; the crawler
-/// makes the variants, see `crawl::probe`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ProbeRule {
-    /// `www.` added to or removed from the host.
-    HostWww,
-    /// http instead of https, or the reverse.
-    Scheme,
-    /// The trailing slash added or removed.
-    TrailingSlash,
-    /// The path's letters upper-cased.
-    PathCase,
-    /// An index file name (`index.html`, `index.php`) after a directory URL.
-    IndexFile,
-    /// A slash doubled (`/a//b`).
-    DoubleSlash,
-    /// A tracking parameter added (`utm_source`).
-    TrackingParam,
-    /// A session parameter added (`sessionid`).
-    SessionParam,
-    /// A parameter no page uses added.
-    UnknownParam,
-    /// An empty query (a bare `?`).
-    EmptyQuery,
-    /// The server's IP address as the host.
-    IpHost,
-}
-
-impl ProbeRule {
-    /// Every rule, in the order reports list them.
-    pub const ALL: &'static [ProbeRule] = &[
-        ProbeRule::HostWww,
-        ProbeRule::Scheme,
-        ProbeRule::TrailingSlash,
-        ProbeRule::PathCase,
-        ProbeRule::IndexFile,
-        ProbeRule::DoubleSlash,
-        ProbeRule::TrackingParam,
-        ProbeRule::SessionParam,
-        ProbeRule::UnknownParam,
-        ProbeRule::EmptyQuery,
-        ProbeRule::IpHost,
-    ];
-
-    /// The stored word (`path_case`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ProbeRule::HostWww => "host_www",
-            ProbeRule::Scheme => "scheme",
-            ProbeRule::TrailingSlash => "trailing_slash",
-            ProbeRule::PathCase => "path_case",
-            ProbeRule::IndexFile => "index_file",
-            ProbeRule::DoubleSlash => "double_slash",
-            ProbeRule::TrackingParam => "tracking_param",
-            ProbeRule::SessionParam => "session_param",
-            ProbeRule::UnknownParam => "unknown_param",
-            ProbeRule::EmptyQuery => "empty_query",
-            ProbeRule::IpHost => "ip_host",
-        }
-    }
-
-    /// Reads a stored word back.
-    pub fn parse(word: &str) -> Option<ProbeRule> {
-        ProbeRule::ALL.iter().copied().find(|r| r.as_str() == word)
-    }
-}
-
-impl std::fmt::Display for ProbeRule {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
 }
 
 /// One URL-variant probe (`probes`): `url` is the variant, `base` the page it varies.

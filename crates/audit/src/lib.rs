@@ -248,8 +248,8 @@ pub use finding::{
 };
 pub use fixes::{CanonicalTag, FixFiles, RedirectLine, RedirectState, SitemapChange};
 pub use input::{
-    AnchorRow, AuditInput, CanonicalRow, ChainProblem, DeclarationSource, FetchRow, FoundVia,
-    HopKind, HreflangRow, LinkKind, LinkRegion, LinkRow, ProbeRow, ProbeRule, ReasonKind,
+    AnchorRow, AuditInput, CanonicalRow, ChainProblem, DeclarationSource, FetchErrorKind, FetchRow,
+    FoundVia, HopKind, HreflangRow, LinkKind, LinkRegion, LinkRow, ProbeRow, ProbeRule, ReasonKind,
     RedirectChainRow, RedirectRow, RobotsRow, SitemapEntryRow, SitemapId, SitemapIssue, SitemapRow,
     SitemapSource, UnknownReason, UrlId, UrlReason, UrlRow, UrlState,
 };

@@ -51,7 +51,7 @@ use crate::scope::{Refusal, Scope};
 use crate::{CrawlConfig, CrawlError};
 
 /// The error kind (and skip reason) of a request the address policy refused.
-pub(crate) const ADDRESS_REFUSED: &str = "address_refused";
+pub(crate) const ADDRESS_REFUSED: &str = store::FetchErrorKind::AddressRefused.as_str();
 
 /// Cloud metadata services on otherwise public addresses (Azure's wire server). The
 /// others are in ranges refused anyway: 169.254.169.254 (AWS, GCP, Azure, OpenStack),

@@ -163,21 +163,23 @@ fn address_refused(error: &(dyn std::error::Error + 'static)) -> bool {
 /// `connect`, `dropped` (the connection closed mid-response), `decode` (bad compressed
 /// data), `body`, `request`.
 fn kind_of(error: &reqwest::Error) -> &'static str {
-    if address_refused(error) {
-        ADDRESS_REFUSED
+    use store::FetchErrorKind as K;
+    let kind = if address_refused(error) {
+        K::AddressRefused
     } else if error.is_timeout() {
-        "timeout"
+        K::Timeout
     } else if error.is_connect() {
-        "connect"
+        K::Connect
     } else if connection_dropped(error) {
-        "dropped"
+        K::Dropped
     } else if error.is_decode() {
-        "decode"
+        K::Decode
     } else if error.is_body() {
-        "body"
+        K::Body
     } else {
-        "request"
-    }
+        K::Request
+    };
+    kind.as_str()
 }
 
 /// The full chain of an error's causes, which is where reqwest keeps the useful part.

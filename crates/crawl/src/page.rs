@@ -602,7 +602,7 @@ fn multiple_locations(url_id: UrlId, values: &[String]) -> ErrorRecord {
 }
 
 /// The fetch error kind of a page whose HTML the extractor could not process.
-pub(crate) const EXTRACT_FAILED: &str = "extract";
+pub(crate) const EXTRACT_FAILED: &str = store::FetchErrorKind::Extract.as_str();
 
 /// Runs the HTML extractor, off the runtime's workers for large bodies, at most
 /// [`PARSE_BUDGET_BYTES`] of them at once. A panic in the extractor is the error's
@@ -876,21 +876,13 @@ fn html(
         };
         let text = (!link.text.is_empty()).then(|| truncate_chars(&link.text, MAX_ANCHOR_CHARS));
         let unfollowed = (link.nofollow && !ctx.config.follow_nofollow) || nofollow_page;
-        let region = match link.region {
-            extract::LinkRegion::Navigation => store::LinkRegion::Navigation,
-            extract::LinkRegion::Header => store::LinkRegion::Header,
-            extract::LinkRegion::Footer => store::LinkRegion::Footer,
-            extract::LinkRegion::Sidebar => store::LinkRegion::Sidebar,
-            extract::LinkRegion::Main => store::LinkRegion::Main,
-            extract::LinkRegion::Body => store::LinkRegion::Body,
-        };
         (
             &link.href,
             text,
             link.nofollow,
             unfollowed,
             tag,
-            Some(region),
+            Some(link.region),
         )
     });
     let pagination = page.pagination.iter().map(|p| {

@@ -329,7 +329,7 @@ pub(crate) fn plan(
         groups.extend(by_section[k].take());
     }
     let mut per_rule: Vec<Vec<Planned>> = Vec::new();
-    for &rule in ProbeRule::ALL {
+    for rule in ProbeRule::ALL {
         let mut list: Vec<Planned> = Vec::new();
         let mut seen: HashSet<String> = HashSet::new();
         for group in &groups {
@@ -641,7 +641,7 @@ mod tests {
             "http://example.test:8080/%7Euser/",
         ] {
             let key = rfc3986_key(&url(page), &policy).unwrap();
-            for &rule in ProbeRule::ALL {
+            for rule in ProbeRule::ALL {
                 for v in variants(
                     &url(page),
                     rule,
@@ -760,7 +760,7 @@ mod tests {
             },
         );
         assert_eq!(plan.len(), MAX_PROBES);
-        for &r in ProbeRule::ALL {
+        for r in ProbeRule::ALL {
             let n = plan.iter().filter(|p| p.rule == r).count();
             assert!(n <= MAX_PER_RULE, "{r}: {n}");
             assert!(n >= MAX_PROBES / ProbeRule::ALL.len(), "{r}: {n}");

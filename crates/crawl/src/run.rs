@@ -1043,7 +1043,7 @@ fn panicked(url_id: UrlId, error: &tokio::task::JoinError) -> PageRecord {
     record.reason = Some(ReasonKind::Panic.into());
     record.fetch = Some(FetchRecord {
         fetched_at: store::now_ms(),
-        error_kind: Some("panic".into()),
+        error_kind: Some(store::FetchErrorKind::Panic.as_str().into()),
         error_message: Some(error.to_string()),
         ..FetchRecord::default()
     });

@@ -92,7 +92,7 @@ async fn fetch_urls_with(
             f.unwrap_or_else(|| SampleFetch {
                 url: url.clone(),
                 fetched_at: store::now_ms(),
-                error_kind: Some("panic".into()),
+                error_kind: Some(store::FetchErrorKind::Panic.as_str().into()),
                 ..SampleFetch::default()
             })
         })
@@ -108,7 +108,7 @@ async fn one(shared: &Shared, raw: String) -> SampleFetch {
     let url = match Url::parse(&out.url) {
         Ok(url) if matches!(url.scheme(), "http" | "https") => url,
         _ => {
-            out.error_kind = Some("invalid_url".into());
+            out.error_kind = Some(store::FetchErrorKind::InvalidUrl.as_str().into());
             return out;
         }
     };
@@ -123,7 +123,7 @@ async fn one(shared: &Shared, raw: String) -> SampleFetch {
             .rules(&shared.client, &shared.guard, &url)
             .await;
         if !rules.allows(&url) {
-            out.error_kind = Some("robots_txt".into());
+            out.error_kind = Some(store::FetchErrorKind::RobotsTxt.as_str().into());
             return out;
         }
         crawl_delay = rules.crawl_delay;

@@ -336,7 +336,7 @@ impl Refusal {
     /// The reason as stored: `out_of_scope` or `address_refused`.
     pub(crate) fn reason(&self) -> &'static str {
         match self.kind {
-            RefusalKind::OutOfScope => "out_of_scope",
+            RefusalKind::OutOfScope => store::FetchErrorKind::OutOfScope.as_str(),
             RefusalKind::AddressRefused => crate::address::ADDRESS_REFUSED,
         }
     }

@@ -12,7 +12,10 @@ pub struct DiffTable {
     pub key: &'static str,
     /// A title for people.
     pub title: &'static str,
-    /// Column headers with what each column holds (a URL column is written exactly).
+    /// Column headers with what each column holds, stated here for every reader (the
+    /// app shows and sorts a column by it, never by its cells): a URL column is written
+    /// exactly; a number column holds integers, but for a status column's words where a
+    /// URL got no answer (`no response (timeout)`, `not fetched`).
     pub headers: Vec<Header>,
     /// Rows, each with one cell per header.
     pub rows: Vec<Vec<String>>,
@@ -299,8 +302,8 @@ impl AuditDiff {
             title: "Status codes and redirects that changed",
             headers: vec![
                 url("URL"),
-                text("Status before"),
-                text("Status now"),
+                number("Status before"),
+                number("Status now"),
                 url("Redirect before"),
                 url("Redirect now"),
             ],
@@ -339,7 +342,7 @@ impl AuditDiff {
         DiffTable {
             key: "urls",
             title: "URLs added to and removed from the crawl",
-            headers: vec![text("Change"), url("URL"), text("Status")],
+            headers: vec![text("Change"), url("URL"), number("Status")],
             rows: self
                 .urls
                 .iter()

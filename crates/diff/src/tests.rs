@@ -370,3 +370,29 @@ fn findings_on_urls_the_newer_audit_did_not_fetch_are_not_crawled_not_resolved()
     let rows = &d.sections()[0].rows;
     assert!(rows.iter().any(|r| r[0] == "not crawled"), "{rows:?}");
 }
+
+/// The tables state what their columns hold: a reader never guesses from the cells. A
+/// status is a number column (words where a URL got no answer).
+#[test]
+fn every_column_states_what_it_holds() {
+    use audit::export::ColumnType;
+    let d = crate::AuditDiff::default();
+    for t in d.sections() {
+        for h in &t.headers {
+            let want = if h.title.starts_with("Status")
+                || ["URLs before", "URLs now"].contains(&h.title)
+            {
+                ColumnType::Number
+            } else if h.title.contains("URL")
+                || h.title.starts_with("Canonical")
+                || h.title.starts_with("Redirect")
+                || ["Addresses", "Cluster", "Sitemap"].contains(&h.title)
+            {
+                ColumnType::Url
+            } else {
+                ColumnType::Text
+            };
+            assert_eq!(h.kind, want, "{}: {}", t.key, h.title);
+        }
+    }
+}

@@ -214,57 +214,8 @@ pub enum LinkTag {
     Area,
 }
 
-/// Where in the page a link sits, by HTML5 semantics: the innermost of `<nav>`,
-/// `<aside>`, the page's `<header>`/`<footer>` (those outside `<main>` and `<article>`),
-/// and `<main>`/`<article>` around it.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum LinkRegion {
-    /// Inside `<nav>`.
-    Navigation,
-    /// Inside the page's `<header>`.
-    Header,
-    /// Inside the page's `<footer>`.
-    Footer,
-    /// Inside `<aside>`.
-    Sidebar,
-    /// Inside `<main>` or `<article>`.
-    Main,
-    /// None of those: the page does not say.
-    #[default]
-    Body,
-}
-
-impl LinkRegion {
-    /// Every region.
-    pub const ALL: [LinkRegion; 6] = [
-        LinkRegion::Navigation,
-        LinkRegion::Header,
-        LinkRegion::Footer,
-        LinkRegion::Sidebar,
-        LinkRegion::Main,
-        LinkRegion::Body,
-    ];
-
-    /// `navigation`, `header`, `footer`, `sidebar`, `main`, `body`: the stored word.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            LinkRegion::Navigation => "navigation",
-            LinkRegion::Header => "header",
-            LinkRegion::Footer => "footer",
-            LinkRegion::Sidebar => "sidebar",
-            LinkRegion::Main => "main",
-            LinkRegion::Body => "body",
-        }
-    }
-
-    /// The region of a stored word.
-    pub fn parse(word: &str) -> Option<LinkRegion> {
-        LinkRegion::ALL.into_iter().find(|r| r.as_str() == word)
-    }
-}
+/// Where in the page a link sits (one of the words the store and the analysis share).
+pub use vocab::LinkRegion;
 
 /// One hyperlink.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

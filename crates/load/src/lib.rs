@@ -3,12 +3,13 @@
 //! [`load`] is the one place where stored rows become the analysis' input: it runs the
 //! store's lean bulk reads (`Store::scan_urls`, `scan_fetches`, ...) concurrently and
 //! converts each record straight into its input row, so no table is ever held twice.
-//! The analysis itself (`audit`) knows neither the store nor an async runtime.
+//! The analysis itself (`audit`) knows neither the store nor an async runtime. The words
+//! both sides use (URL states, reasons, link kinds, ...) are one set of types, `vocab`'s,
+//! so they pass through unchanged.
 
 use audit::{
-    AnchorRow, AuditInput, CanonicalRow, DeclarationSource, FetchRow, FoundVia, HopKind,
-    HreflangRow, LinkKind, LinkRow, RedirectChainRow, RedirectRow, RobotsRow, SitemapEntryRow,
-    SitemapIssue, SitemapRow, SitemapSource, UrlRow, UrlState,
+    AnchorRow, AuditInput, CanonicalRow, FetchRow, HreflangRow, LinkRow, RedirectChainRow,
+    RedirectRow, RobotsRow, SitemapEntryRow, SitemapIssue, SitemapRow, SitemapSource, UrlRow,
 };
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -115,7 +116,7 @@ pub async fn load(store: &store::Store, audit: store::AuditId) -> Result<AuditIn
             from: ck.id(r.from),
             to: r.to.map(|v| ck.id(v)),
             status: r.status,
-            kind: hop_kind(r.kind),
+            kind: r.kind,
             hop_index: r.hop_index,
         })),
         store.scan_canonicals(audit, |c| canonicals.push(CanonicalRow {
@@ -123,21 +124,21 @@ pub async fn load(store: &store::Store, audit: store::AuditId) -> Result<AuditIn
             position: c.position,
             target: c.target.map(|v| ck.id(v)),
             href_raw: c.href_raw,
-            source: source(c.source),
+            source: c.source,
             in_head: c.in_head,
         })),
         store.scan_links(audit, |l| links.push(LinkRow {
             from: ck.id(l.from),
             to: l.to.map(|v| ck.id(v)),
             nofollow: l.nofollow,
-            region: l.region.map(region),
-            kind: link_kind(l.tag),
+            region: l.region,
+            kind: l.tag,
         })),
         store.scan_hreflang(audit, |h| hreflang.push(HreflangRow {
             page: ck.id(h.page),
             lang: h.lang,
             target: h.target.map(|v| ck.id(v)),
-            source: source(h.source),
+            source: h.source,
         })),
         store.scan_sitemap_entries(audit, |e| sitemap_entries.push(SitemapEntryRow {
             sitemap_id: ck.id(e.sitemap_id),
@@ -175,10 +176,7 @@ pub async fn load(store: &store::Store, audit: store::AuditId) -> Result<AuditIn
                     start: ck.id(c.start),
                     final_url: c.last.map(|v| ck.id(v)),
                     hops: c.hops,
-                    problem: match c.problem {
-                        store::ChainProblem::Loop => audit::ChainProblem::Loop,
-                        store::ChainProblem::TooLong => audit::ChainProblem::TooLong,
-                    },
+                    problem: c.problem,
                 })
                 .collect();
             *robots = store
@@ -198,7 +196,7 @@ pub async fn load(store: &store::Store, audit: store::AuditId) -> Result<AuditIn
                 .map(|p| audit::ProbeRow {
                     url: ck.id(p.url_id),
                     base: ck.id(p.base_url_id),
-                    rule: probe_rule(p.rule),
+                    rule: p.rule,
                 })
                 .collect();
             Ok(())
@@ -232,60 +230,13 @@ fn url_row(u: store::UrlFacts, ck: &Check) -> UrlRow {
         },
         url_rfc3986: u.url_rfc3986,
         depth: u.depth,
-        found_via: match u.found_via {
-            store::FoundVia::Start => FoundVia::Start,
-            store::FoundVia::Variant => FoundVia::Variant,
-            store::FoundVia::Link => FoundVia::Link,
-            store::FoundVia::Redirect => FoundVia::Redirect,
-            store::FoundVia::MetaRefresh => FoundVia::MetaRefresh,
-            store::FoundVia::Canonical => FoundVia::Canonical,
-            store::FoundVia::Hreflang => FoundVia::Hreflang,
-            store::FoundVia::Sitemap => FoundVia::Sitemap,
-        },
+        found_via: u.found_via,
         found_from: u.found_from.map(|v| ck.id(v)),
-        state: match u.state {
-            store::UrlState::Queued => UrlState::Queued,
-            store::UrlState::Fetching => UrlState::Fetching,
-            store::UrlState::Done => UrlState::Done,
-            store::UrlState::Blocked => UrlState::Blocked,
-            store::UrlState::Failed => UrlState::Failed,
-            store::UrlState::Skipped => UrlState::Skipped,
-        },
+        state: u.state,
         reason: u.reason.map(|kind| audit::UrlReason {
-            kind: reason_kind(kind),
+            kind,
             detail: u.reason_detail,
         }),
-    }
-}
-
-/// The store's reason kind as the analysis's (the same list, word for word).
-fn reason_kind(k: store::ReasonKind) -> audit::ReasonKind {
-    use audit::ReasonKind as A;
-    use store::ReasonKind as S;
-    match k {
-        S::OutOfScope => A::OutOfScope,
-        S::AddressRefused => A::AddressRefused,
-        S::MaxDepth => A::MaxDepth,
-        S::Nofollow => A::Nofollow,
-        S::NotFollowed => A::NotFollowed,
-        S::RedirectLimit => A::RedirectLimit,
-        S::UrlTooLong => A::UrlTooLong,
-        S::TooManyParams => A::TooManyParams,
-        S::TrapRepeatedSegment => A::TrapRepeatedSegment,
-        S::TrapPattern => A::TrapPattern,
-        S::TrapFacets => A::TrapFacets,
-        S::MaxUrls => A::MaxUrls,
-        S::DustDuplicate => A::DustDuplicate,
-        S::RobotsTxt => A::RobotsTxt,
-        S::InvalidUrl => A::InvalidUrl,
-        S::Timeout => A::Timeout,
-        S::Connect => A::Connect,
-        S::Dropped => A::Dropped,
-        S::Decode => A::Decode,
-        S::Body => A::Body,
-        S::Request => A::Request,
-        S::Panic => A::Panic,
-        S::Other => A::Other,
     }
 }
 
@@ -351,48 +302,6 @@ fn sitemap_row(s: store::SitemapRow, ck: &Check) -> SitemapRow {
     }
 }
 
-fn hop_kind(k: store::HopKind) -> HopKind {
-    match k {
-        store::HopKind::Http => HopKind::Http,
-        store::HopKind::MetaRefresh => HopKind::MetaRefresh,
-    }
-}
-
-fn region(r: store::LinkRegion) -> audit::LinkRegion {
-    match r {
-        store::LinkRegion::Navigation => audit::LinkRegion::Navigation,
-        store::LinkRegion::Header => audit::LinkRegion::Header,
-        store::LinkRegion::Footer => audit::LinkRegion::Footer,
-        store::LinkRegion::Sidebar => audit::LinkRegion::Sidebar,
-        store::LinkRegion::Main => audit::LinkRegion::Main,
-        store::LinkRegion::Body => audit::LinkRegion::Body,
-    }
-}
-
-/// The store's link tag as the analysis's kind (the same words).
-fn link_kind(k: store::LinkKind) -> LinkKind {
-    match k {
-        store::LinkKind::A => LinkKind::A,
-        store::LinkKind::Area => LinkKind::Area,
-        store::LinkKind::Next => LinkKind::Next,
-        store::LinkKind::Prev => LinkKind::Prev,
-        store::LinkKind::Shortlink => LinkKind::Shortlink,
-        store::LinkKind::Alternate => LinkKind::Alternate,
-        store::LinkKind::Amphtml => LinkKind::Amphtml,
-        store::LinkKind::OgUrl => LinkKind::OgUrl,
-        store::LinkKind::StructuredData => LinkKind::StructuredData,
-        store::LinkKind::LinkHeader => LinkKind::LinkHeader,
-        store::LinkKind::Other => LinkKind::Other,
-    }
-}
-
-fn source(s: store::DeclarationSource) -> DeclarationSource {
-    match s {
-        store::DeclarationSource::LinkElement => DeclarationSource::LinkElement,
-        store::DeclarationSource::HttpHeader => DeclarationSource::HttpHeader,
-    }
-}
-
 /// A fingerprint stored bit-for-bit as a signed integer.
 fn bits(v: i64) -> u64 {
     u64::from_ne_bytes(v.to_ne_bytes())
@@ -425,21 +334,4 @@ pub async fn stored_validations(
         .iter()
         .map(validation_fetch)
         .collect())
-}
-
-/// A probe's rule, as the analysis names it.
-fn probe_rule(rule: store::ProbeRule) -> audit::ProbeRule {
-    match rule {
-        store::ProbeRule::HostWww => audit::ProbeRule::HostWww,
-        store::ProbeRule::Scheme => audit::ProbeRule::Scheme,
-        store::ProbeRule::TrailingSlash => audit::ProbeRule::TrailingSlash,
-        store::ProbeRule::PathCase => audit::ProbeRule::PathCase,
-        store::ProbeRule::IndexFile => audit::ProbeRule::IndexFile,
-        store::ProbeRule::DoubleSlash => audit::ProbeRule::DoubleSlash,
-        store::ProbeRule::TrackingParam => audit::ProbeRule::TrackingParam,
-        store::ProbeRule::SessionParam => audit::ProbeRule::SessionParam,
-        store::ProbeRule::UnknownParam => audit::ProbeRule::UnknownParam,
-        store::ProbeRule::EmptyQuery => audit::ProbeRule::EmptyQuery,
-        store::ProbeRule::IpHost => audit::ProbeRule::IpHost,
-    }
 }

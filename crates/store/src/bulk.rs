@@ -16,8 +16,8 @@ use sqlx::Row;
 
 use crate::error::SqlContext;
 use crate::{
-    AuditId, DeclarationSource, FoundVia, HopKind, ReasonKind, SitemapId, Store, StoreError, UrlId,
-    UrlState,
+    AuditId, DeclarationSource, FoundVia, HopKind, LinkKind, ReasonKind, SitemapId, Store,
+    StoreError, UrlId, UrlState,
 };
 
 /// Rows packed into one JSON array (a handful in unit tests, to cross chunk edges).
@@ -142,46 +142,6 @@ pub struct LinkEdge {
     pub region: Option<crate::LinkRegion>,
     /// The element or declaration it comes from (`links.tag`).
     pub tag: LinkKind,
-}
-
-/// What a link comes from (`links.tag`, free text written by the crawler), read without
-/// allocating: a hyperlink, a pagination `<link>`, or a URL the page declares for
-/// discovery. A word this version does not know reads as [`LinkKind::Other`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
-pub enum LinkKind {
-    /// `a`.
-    #[serde(rename = "a")]
-    A,
-    /// `area`.
-    #[serde(rename = "area")]
-    Area,
-    /// `link_next`: `<link rel=next>`.
-    #[serde(rename = "link_next")]
-    Next,
-    /// `link_prev`: `<link rel=prev>`.
-    #[serde(rename = "link_prev")]
-    Prev,
-    /// `shortlink`.
-    #[serde(rename = "shortlink")]
-    Shortlink,
-    /// `alternate` (without hreflang).
-    #[serde(rename = "alternate")]
-    Alternate,
-    /// `amphtml`.
-    #[serde(rename = "amphtml")]
-    Amphtml,
-    /// `og_url`.
-    #[serde(rename = "og_url")]
-    OgUrl,
-    /// `structured_data`.
-    #[serde(rename = "structured_data")]
-    StructuredData,
-    /// `link_header`.
-    #[serde(rename = "link_header")]
-    LinkHeader,
-    /// Any other word.
-    #[serde(other)]
-    Other,
 }
 
 /// One hreflang alternate (`hreflang`).

@@ -45,8 +45,8 @@ use sqlx::{Row, SqlitePool};
 
 pub use audit::{Audit, AuditSummary, ResumePoint, StateCounts, StatusClasses};
 pub use bulk::{
-    CanonicalDecl, FetchFacts, HreflangDecl, LinkAnchor, LinkEdge, LinkKind, RedirectHop,
-    SitemapListing, UrlFacts,
+    CanonicalDecl, FetchFacts, HreflangDecl, LinkAnchor, LinkEdge, RedirectHop, SitemapListing,
+    UrlFacts,
 };
 use error::SqlContext;
 pub use error::StoreError;
@@ -55,7 +55,7 @@ pub use lease::{
 };
 pub use log_hits::{LogHitRecord, LogHits};
 pub use model::*;
-pub use probes::{ProbeBatch, ProbeCandidate, ProbePhase, ProbeRecord, ProbeRule};
+pub use probes::{ProbeBatch, ProbeCandidate, ProbePhase, ProbeRecord};
 pub use read::{FetchFingerprint, SitemapRow, UrlRow};
 pub use summary::{AnalysisSummary, AuditListing};
 pub use validation::ValidationRecord;
@@ -188,7 +188,7 @@ impl Store {
                         field: "urls.state",
                         detail: state.clone(),
                     })?,
-                    reason: UrlReason::from_columns(audit, row.get(3), row.get(4))?,
+                    reason: model::reason_from_columns(audit, row.get(3), row.get(4))?,
                     found_via: FoundVia::parse(&via).ok_or_else(|| StoreError::Corrupt {
                         audit,
                         field: "urls.found_via",

@@ -1,9 +1,16 @@
 //! The rows the crawler writes (through the [`Writer`](crate::Writer)) and the enums that
-//! name their states.
+//! name their states. The words the store shares with the crawl and the analysis are
+//! the `vocab` crate's, re-exported here; the store's own are made by the same macro.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+use vocab::words;
+
+pub use vocab::{
+    ChainProblem, DeclarationSource, FetchErrorKind, FoundVia, HopKind, LinkKind, LinkRegion,
+    ProbeRule, ReasonKind, UnknownReason, UnknownWord, UrlReason, UrlState, Words,
+};
 
 /// An audit's id in one database file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -24,43 +31,9 @@ pub type UrlId = i64;
 /// A sitemap's id within its audit (`sitemaps.id`), allocated by the crawler.
 pub type SitemapId = i64;
 
-macro_rules! text_enum {
-    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
-        $(#[$doc])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        #[serde(rename_all = "snake_case")]
-        pub enum $name {
-            $($(#[$vdoc])* $variant),+
-        }
-
-        impl $name {
-            /// The value stored in the database.
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $(Self::$variant => $text),+
-                }
-            }
-
-            /// Reads a stored value back.
-            pub fn parse(text: &str) -> Option<Self> {
-                match text {
-                    $($text => Some(Self::$variant),)+
-                    _ => None,
-                }
-            }
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
-}
-
-text_enum! {
+words! {
     /// Where an audit is in its life.
-    AuditStatus {
+    pub enum AuditStatus {
         /// Crawling (or killed while crawling: resume it).
         Running = "running",
         /// The crawl ran to its end.
@@ -72,70 +45,9 @@ text_enum! {
     }
 }
 
-text_enum! {
-    /// A URL's place in the frontier.
-    UrlState {
-        /// Waiting to be fetched.
-        Queued = "queued",
-        /// Handed to a fetcher; re-queued if the audit stops before its result is stored.
-        Fetching = "fetching",
-        /// Fetched (whatever the status code); never fetched again in this audit.
-        Done = "done",
-        /// robots.txt disallows it; never requested.
-        Blocked = "blocked",
-        /// The fetch failed without a usable response (see `reason` and the fetch's error).
-        Failed = "failed",
-        /// Recorded but not fetched: out of scope or over a limit (see `reason`).
-        Skipped = "skipped",
-    }
-}
-
-text_enum! {
-    /// How a URL was first found.
-    FoundVia {
-        /// A start URL given by the user.
-        Start = "start",
-        /// A scheme / www variant of a start URL (depth 0), or a URL-variant probe of a
-        /// crawled page (see the `probes` table).
-        Variant = "variant",
-        /// A link in a page.
-        Link = "link",
-        /// An HTTP redirect's Location.
-        Redirect = "redirect",
-        /// A meta refresh.
-        MetaRefresh = "meta_refresh",
-        /// A rel=canonical target.
-        Canonical = "canonical",
-        /// An hreflang alternate.
-        Hreflang = "hreflang",
-        /// A sitemap entry.
-        Sitemap = "sitemap",
-    }
-}
-
-text_enum! {
-    /// The kind of a redirect hop.
-    HopKind {
-        /// A 3xx response with a Location header.
-        Http = "http",
-        /// A `<meta http-equiv="refresh">` in an HTML page.
-        MetaRefresh = "meta_refresh",
-    }
-}
-
-text_enum! {
-    /// Where a canonical or hreflang declaration came from.
-    DeclarationSource {
-        /// A `<link>` element in the HTML.
-        LinkElement = "link_element",
-        /// The HTTP `Link:` response header.
-        HttpHeader = "http_header",
-    }
-}
-
-text_enum! {
+words! {
     /// How a sitemap was found.
-    SitemapSource {
+    pub enum SitemapSource {
         /// A `Sitemap:` line in robots.txt.
         Robots = "robots",
         /// The conventional `/sitemap.xml` of a start origin.
@@ -147,9 +59,9 @@ text_enum! {
     }
 }
 
-text_enum! {
+words! {
     /// What a robots.txt fetch means for its origin.
-    RobotsVerdict {
+    pub enum RobotsVerdict {
         /// No usable file (4xx): everything is allowed.
         AllowAll = "allow_all",
         /// Server error or unreachable: everything is disallowed, as the robots.txt RFC says.
@@ -159,11 +71,11 @@ text_enum! {
     }
 }
 
-text_enum! {
+words! {
     /// Why an audit's crawl ended before it covered everything it found
     /// (`audits.stop_reason`, a CHECK-constrained column; where it stopped is
     /// [`AuditStop::detail`]).
-    StopReason {
+    pub enum StopReason {
         /// The audit held its maximum number of URLs: further URLs found were skipped.
         MaxUrls = "max_urls",
         /// URLs deeper than the maximum number of link hops were found and skipped.
@@ -179,15 +91,6 @@ text_enum! {
 }
 
 impl StopReason {
-    /// Every reason, in declaration order (the words of the column's CHECK constraint).
-    pub const ALL: [StopReason; 5] = [
-        Self::MaxUrls,
-        Self::MaxDepth,
-        Self::MaxDbBytes,
-        Self::MaxDuration,
-        Self::SlowHost,
-    ];
-
     /// A budget stopped the crawl while URLs were still queued (rather than a limit
     /// that left URLs unadmitted).
     pub fn is_budget(self) -> bool {
@@ -217,176 +120,22 @@ impl fmt::Display for AuditStop {
     }
 }
 
-text_enum! {
-    /// What is wrong with a redirect chain.
-    ChainProblem {
-        /// The chain comes back to a URL it already visited.
-        Loop = "loop",
-        /// The chain is longer than the audit's maximum number of hops.
-        TooLong = "too_long",
-    }
-}
-
-text_enum! {
-    /// Why a URL was skipped, blocked or failed (`urls.reason_kind`, a CHECK-constrained
-    /// column; the human detail, such as a trap's pattern, is `urls.reason`).
-    ReasonKind {
-        /// Outside the audit's origins and patterns.
-        OutOfScope = "out_of_scope",
-        /// Its host resolves to an address only the audit's own origins may use.
-        AddressRefused = "address_refused",
-        /// More link hops from a start URL than the audit allows.
-        MaxDepth = "max_depth",
-        /// Found only through nofollow links (or on nofollow pages).
-        Nofollow = "nofollow",
-        /// Found only as a canonical or hreflang target the audit does not follow.
-        NotFollowed = "not_followed",
-        /// More redirect hops than the audit follows.
-        RedirectLimit = "redirect_limit",
-        /// Longer than the audit's URL length limit.
-        UrlTooLong = "url_too_long",
-        /// More query parameters than the audit allows.
-        TooManyParams = "too_many_params",
-        /// A crawler trap: a path segment repeats (the detail names it).
-        TrapRepeatedSegment = "trap_repeated_segment",
-        /// A crawler trap: too many URLs of one numeric pattern (the detail gives the
-        /// budget and the pattern).
-        TrapPattern = "trap_pattern",
-        /// A crawler trap: faceted navigation, query parameters combined past the budget
-        /// of one path, or a parameter repeated (the detail says which).
-        TrapFacets = "trap_facets",
-        /// The audit already holds its maximum number of URLs.
-        MaxUrls = "max_urls",
-        /// Learned DUST rules predict it duplicates a URL already queued.
-        DustDuplicate = "dust_duplicate",
-        /// robots.txt disallows it.
-        RobotsTxt = "robots_txt",
-        /// The stored URL no longer parses.
-        InvalidUrl = "invalid_url",
-        /// The request timed out.
-        Timeout = "timeout",
-        /// The connection could not be made.
-        Connect = "connect",
-        /// The server closed the connection mid-response.
-        Dropped = "dropped",
-        /// The compressed body could not be decoded.
-        Decode = "decode",
-        /// The body could not be read.
-        Body = "body",
-        /// The request failed otherwise.
-        Request = "request",
-        /// Processing the URL panicked (the detail holds the message).
-        Panic = "panic",
-        /// A reason this version does not name, recorded by an earlier one: the detail
-        /// holds its text.
-        Other = "other",
-    }
-}
-
-impl ReasonKind {
-    /// Every kind, in declaration order (the words of the column's CHECK constraint).
-    pub const ALL: [ReasonKind; 23] = [
-        Self::OutOfScope,
-        Self::AddressRefused,
-        Self::MaxDepth,
-        Self::Nofollow,
-        Self::NotFollowed,
-        Self::RedirectLimit,
-        Self::UrlTooLong,
-        Self::TooManyParams,
-        Self::TrapRepeatedSegment,
-        Self::TrapPattern,
-        Self::TrapFacets,
-        Self::MaxUrls,
-        Self::DustDuplicate,
-        Self::RobotsTxt,
-        Self::InvalidUrl,
-        Self::Timeout,
-        Self::Connect,
-        Self::Dropped,
-        Self::Decode,
-        Self::Body,
-        Self::Request,
-        Self::Panic,
-        Self::Other,
-    ];
-
-    /// A crawler trap (repeated segments, a numeric pattern or parameter combinations
-    /// over their budget).
-    pub fn is_trap(self) -> bool {
-        matches!(
-            self,
-            Self::TrapRepeatedSegment | Self::TrapPattern | Self::TrapFacets
-        )
-    }
-
-    /// Depends on how the URL was found, not on the URL: finding it again in a better
-    /// context (shallower, followed) admits it.
-    pub fn depends_on_context(self) -> bool {
-        matches!(
-            self,
-            Self::MaxDepth | Self::Nofollow | Self::NotFollowed | Self::RedirectLimit
-        )
-    }
-}
-
-/// Why a URL was skipped, blocked or failed: the kind, and a detail for people (a trap's
-/// pattern, a panic's message) where the kind alone does not say it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct UrlReason {
-    /// What kind of reason.
-    pub kind: ReasonKind,
-    /// The detail, if the kind has one.
-    pub detail: Option<String>,
-}
-
-impl UrlReason {
-    /// A reason without detail.
-    pub fn new(kind: ReasonKind) -> Self {
-        Self { kind, detail: None }
-    }
-
-    /// A reason with a detail.
-    pub fn with_detail(kind: ReasonKind, detail: impl Into<String>) -> Self {
-        Self {
-            kind,
-            detail: Some(detail.into()),
-        }
-    }
-
-    /// The reason from its stored columns (`reason_kind`, `reason`); `None` when no
-    /// kind is stored.
-    pub(crate) fn from_columns(
-        audit: AuditId,
-        kind: Option<String>,
-        detail: Option<String>,
-    ) -> Result<Option<Self>, crate::StoreError> {
-        let Some(kind) = kind else {
-            return Ok(None);
-        };
-        let kind = ReasonKind::parse(&kind).ok_or_else(|| crate::StoreError::Corrupt {
-            audit,
-            field: "urls.reason_kind",
-            detail: kind.clone(),
-        })?;
-        Ok(Some(Self { kind, detail }))
-    }
-}
-
-impl From<ReasonKind> for UrlReason {
-    fn from(kind: ReasonKind) -> Self {
-        Self::new(kind)
-    }
-}
-
-impl fmt::Display for UrlReason {
-    /// `kind` or `kind: detail`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.detail {
-            Some(d) => write!(f, "{}: {d}", self.kind),
-            None => f.write_str(self.kind.as_str()),
-        }
-    }
+/// The reason from its stored columns (`reason_kind`, `reason`); `None` when no kind is
+/// stored.
+pub(crate) fn reason_from_columns(
+    audit: AuditId,
+    kind: Option<String>,
+    detail: Option<String>,
+) -> Result<Option<UrlReason>, crate::StoreError> {
+    let Some(kind) = kind else {
+        return Ok(None);
+    };
+    let kind = ReasonKind::parse(&kind).ok_or_else(|| crate::StoreError::Corrupt {
+        audit,
+        field: "urls.reason_kind",
+        detail: kind.clone(),
+    })?;
+    Ok(Some(UrlReason { kind, detail }))
 }
 
 /// A URL seen for the first time (as far as the crawler knows).
@@ -512,54 +261,6 @@ pub struct LinkRecord {
     pub error: Option<String>,
     /// Where in the page it sits; `None` for a `<link>` element.
     pub region: Option<LinkRegion>,
-}
-
-/// Where in its page a link sits (`links.region`, constrained to these words): the
-/// stored form of the extractor's region.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LinkRegion {
-    /// Inside `<nav>`.
-    Navigation,
-    /// Inside the page's `<header>`.
-    Header,
-    /// Inside the page's `<footer>`.
-    Footer,
-    /// Inside `<aside>`.
-    Sidebar,
-    /// Inside `<main>` or `<article>`.
-    Main,
-    /// None of those.
-    Body,
-}
-
-impl LinkRegion {
-    /// Every region.
-    pub const ALL: [LinkRegion; 6] = [
-        LinkRegion::Navigation,
-        LinkRegion::Header,
-        LinkRegion::Footer,
-        LinkRegion::Sidebar,
-        LinkRegion::Main,
-        LinkRegion::Body,
-    ];
-
-    /// The region of a stored word.
-    pub fn parse(word: &str) -> Option<LinkRegion> {
-        LinkRegion::ALL.into_iter().find(|r| r.as_str() == word)
-    }
-
-    /// The stored word.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            LinkRegion::Navigation => "navigation",
-            LinkRegion::Header => "header",
-            LinkRegion::Footer => "footer",
-            LinkRegion::Sidebar => "sidebar",
-            LinkRegion::Main => "main",
-            LinkRegion::Body => "body",
-        }
-    }
 }
 
 /// A rel=canonical declaration.

@@ -3,82 +3,16 @@
 //! [`Writer`](crate::Writer) ([`Writer::probes`](crate::Writer::probes)), in the same
 //! transaction as the variant URLs they point at.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
+use vocab::words;
 
 use crate::error::SqlContext;
-use crate::{AuditId, NewUrl, Requeue, Store, StoreError, UrlId};
-
-macro_rules! words {
-    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
-        $(#[$doc])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-        #[serde(rename_all = "snake_case")]
-        pub enum $name {
-            $($(#[$vdoc])* $variant),+
-        }
-
-        impl $name {
-            /// Every value, in order.
-            pub const ALL: &'static [$name] = &[$($name::$variant),+];
-
-            /// The value stored in the database.
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $(Self::$variant => $text),+
-                }
-            }
-
-            /// Reads a stored value back.
-            pub fn parse(text: &str) -> Option<Self> {
-                match text {
-                    $($text => Some(Self::$variant),)+
-                    _ => None,
-                }
-            }
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
-}
-
-words! {
-    /// A way of writing a page's URL that no link needs to use (`probes.rule`).
-    ProbeRule {
-        /// `www.` added to or removed from the host.
-        HostWww = "host_www",
-        /// http instead of https, or the reverse.
-        Scheme = "scheme",
-        /// The trailing slash added or removed.
-        TrailingSlash = "trailing_slash",
-        /// The path's letters upper-cased.
-        PathCase = "path_case",
-        /// An index file name (`index.html`, `index.php`) after a directory URL.
-        IndexFile = "index_file",
-        /// A slash doubled (`/a//b`).
-        DoubleSlash = "double_slash",
-        /// A tracking parameter added (`utm_source`).
-        TrackingParam = "tracking_param",
-        /// A session parameter added (`sessionid`).
-        SessionParam = "session_param",
-        /// A parameter no page uses added.
-        UnknownParam = "unknown_param",
-        /// An empty query (a bare `?`).
-        EmptyQuery = "empty_query",
-        /// The server's IP address as the host.
-        IpHost = "ip_host",
-    }
-}
+use crate::{AuditId, NewUrl, ProbeRule, Requeue, Store, StoreError, UrlId};
 
 words! {
     /// Where an audit is with its probes (`audits.probe_phase`).
-    ProbePhase {
+    pub enum ProbePhase {
         /// To do once a run has drained the frontier.
         Pending = "pending",
         /// Done (or found nothing to probe): a resumed run does not probe again.

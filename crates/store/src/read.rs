@@ -87,7 +87,7 @@ fn url_row(audit: AuditId, row: &SqliteRow) -> Result<UrlRow, StoreError> {
         found_from: row.get(7),
         found_via: FoundVia::parse(&via).ok_or_else(|| corrupt(audit, "urls.found_via", &via))?,
         state: UrlState::parse(&state).ok_or_else(|| corrupt(audit, "urls.state", &state))?,
-        reason: UrlReason::from_columns(audit, row.get(10), row.get(11))?,
+        reason: crate::model::reason_from_columns(audit, row.get(10), row.get(11))?,
     })
 }
 

@@ -327,11 +327,7 @@ pub async fn write(store: &store::Store, input: &AuditInput) -> store::AuditId {
                 audit::UrlState::Skipped => store::UrlState::Skipped,
                 _ => store::UrlState::Queued,
             },
-            reason: u.reason.as_ref().map(|r| store::UrlReason {
-                // The two lists name the same kinds with the same words.
-                kind: store::ReasonKind::parse(r.kind.as_str()).unwrap_or(store::ReasonKind::Other),
-                detail: r.detail.clone(),
-            }),
+            reason: u.reason.clone(),
         })
         .collect();
     for chunk in urls.chunks(10_000) {
@@ -346,14 +342,7 @@ pub async fn write(store: &store::Store, input: &AuditInput) -> store::AuditId {
             nofollow: false,
             tag: "a".into(),
             error: None,
-            region: l.region.map(|r| match r {
-                audit::LinkRegion::Navigation => store::LinkRegion::Navigation,
-                audit::LinkRegion::Header => store::LinkRegion::Header,
-                audit::LinkRegion::Footer => store::LinkRegion::Footer,
-                audit::LinkRegion::Sidebar => store::LinkRegion::Sidebar,
-                audit::LinkRegion::Main => store::LinkRegion::Main,
-                audit::LinkRegion::Body => store::LinkRegion::Body,
-            }),
+            region: l.region,
         });
     }
     let mut canonicals: HashMap<u32, Vec<CanonicalRecord>> = HashMap::new();

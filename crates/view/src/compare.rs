@@ -1,73 +1,49 @@
 //! Two opened audits compared: the diff crate's sections as app tables.
 
 use crate::open::OpenAudit;
-use crate::table::column_key;
-use crate::types::{Cell, Column, ColumnKind, CountItem, DiffSection, DiffView};
+use crate::table::{column_key, kind};
+use crate::types::{Cell, Column, CountItem, DiffSection, DiffView};
 use audit::export::ColumnType;
 
-/// A column holds numbers when every non-empty cell is an integer.
-fn numeric(rows: &[Vec<String>], column: usize) -> bool {
-    let mut any = false;
-    for r in rows {
-        match r.get(column).map(String::as_str) {
-            None | Some("") => {}
-            Some(s) if s.parse::<i64>().is_ok() => any = true,
-            Some(_) => return false,
-        }
+/// One of the diff's tables as an app section: columns of the kinds the diff states,
+/// and in a number column an integer cell as a number (a status column's words, for a
+/// URL that got no answer, stay text).
+fn section(t: diff::DiffTable) -> DiffSection {
+    let rows: Vec<Vec<Cell>> = t
+        .rows
+        .into_iter()
+        .map(|r| {
+            r.into_iter()
+                .zip(&t.headers)
+                .map(|(c, h)| match h.kind {
+                    _ if c.is_empty() => Cell::Empty,
+                    ColumnType::Number => c.parse::<i64>().map_or(Cell::Text(c), Cell::Number),
+                    _ => Cell::Text(c),
+                })
+                .collect()
+        })
+        .collect();
+    DiffSection {
+        key: t.key.to_owned(),
+        title: t.title.to_owned(),
+        columns: t
+            .headers
+            .iter()
+            .map(|h| Column {
+                key: column_key(h.title),
+                title: h.title.to_owned(),
+                kind: kind(h.kind),
+            })
+            .collect(),
+        total: rows.len() as u32,
+        rows,
     }
-    any
 }
 
 /// What changed from `old` to `new`.
 pub fn compare(old: &OpenAudit, new: &OpenAudit) -> DiffView {
     let d = diff::diff((old.input(), old.analysis()), (new.input(), new.analysis()));
-    let sections = d
-        .sections()
-        .into_iter()
-        .map(|t| {
-            let kinds: Vec<ColumnKind> = (0..t.headers.len())
-                .map(|i| {
-                    if t.headers[i].kind == ColumnType::Url {
-                        ColumnKind::Url
-                    } else if numeric(&t.rows, i) {
-                        ColumnKind::Number
-                    } else {
-                        ColumnKind::Text
-                    }
-                })
-                .collect();
-            let rows: Vec<Vec<Cell>> = t
-                .rows
-                .iter()
-                .map(|r| {
-                    r.iter()
-                        .zip(&kinds)
-                        .map(|(c, k)| match (k, c.parse::<i64>()) {
-                            (_, _) if c.is_empty() => Cell::Empty,
-                            (ColumnKind::Number, Ok(n)) => Cell::Number(n),
-                            _ => Cell::Text(c.clone()),
-                        })
-                        .collect()
-                })
-                .collect();
-            DiffSection {
-                key: t.key.to_owned(),
-                title: t.title.to_owned(),
-                columns: t
-                    .headers
-                    .iter()
-                    .zip(&kinds)
-                    .map(|(h, k)| Column {
-                        key: column_key(h.title),
-                        title: h.title.to_owned(),
-                        kind: *k,
-                    })
-                    .collect(),
-                total: rows.len() as u32,
-                rows,
-            }
-        })
-        .collect();
+    let sections = d.sections().into_iter().map(section).collect();
     DiffView {
         old_audit: old.id(),
         new_audit: new.id(),
@@ -98,4 +74,42 @@ fn warnings(old: &OpenAudit, new: &OpenAudit, coverage: &[String]) -> Vec<String
         .collect();
     out.extend(coverage.iter().cloned());
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::ColumnKind;
+
+    #[test]
+    fn a_section_has_the_column_kinds_the_diff_states() {
+        let table = diff::AuditDiff {
+            urls: vec![
+                diff::UrlChange {
+                    change: diff::Presence::Added,
+                    url: "https://example.com/a".to_owned(),
+                    status: "200".to_owned(),
+                },
+                diff::UrlChange {
+                    change: diff::Presence::Added,
+                    url: "https://example.com/b".to_owned(),
+                    status: "no response (timeout)".to_owned(),
+                },
+            ],
+            ..Default::default()
+        }
+        .sections()
+        .into_iter()
+        .find(|t| t.key == "urls")
+        .expect("a urls table");
+        let s = section(table);
+        let kinds: Vec<ColumnKind> = s.columns.iter().map(|c| c.kind).collect();
+        assert_eq!(
+            kinds,
+            [ColumnKind::Text, ColumnKind::Url, ColumnKind::Number]
+        );
+        assert_eq!(s.rows[0][2], Cell::Number(200));
+        assert_eq!(s.rows[1][2], Cell::Text("no response (timeout)".to_owned()));
+        assert_eq!(s.total, 2);
+    }
 }

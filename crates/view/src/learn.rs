@@ -264,10 +264,11 @@ pub async fn validate(
                 .iter()
                 .filter(|f| {
                     f.status.is_some()
-                        || !matches!(
-                            f.error_kind.as_deref(),
-                            Some("invalid_url" | "out_of_scope" | "address_refused" | "robots_txt")
-                        )
+                        || !f
+                            .error_kind
+                            .as_deref()
+                            .and_then(store::FetchErrorKind::parse)
+                            .is_some_and(store::FetchErrorKind::refused_before_request)
                 })
                 .count();
             for f in fetched {

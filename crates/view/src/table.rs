@@ -230,7 +230,8 @@ pub fn cell(value: &Value) -> Cell {
     }
 }
 
-fn kind(t: ColumnType) -> ColumnKind {
+/// How the app shows a column of a kind.
+pub(crate) fn kind(t: ColumnType) -> ColumnKind {
     match t {
         ColumnType::Text => ColumnKind::Text,
         ColumnType::Number => ColumnKind::Number,
