@@ -1,7 +1,8 @@
 //! How an analysis runs: the canon policy and the thresholds.
 
-use crate::dust::{LearnedRules, ValidationFetch};
+use crate::validation::ValidationFetch;
 use canon::Policy;
+use rules::LearnedRules;
 use serde::{Deserialize, Serialize};
 
 /// The analysis settings. [`Default`] is the documented audit default.

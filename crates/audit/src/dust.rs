@@ -6,6 +6,7 @@ use crate::input::AuditInput;
 use crate::keys::Keys;
 use crate::site::{Agreement, Site};
 use crate::urlparts::{params, split};
+pub use crate::validation::{ValidationCandidate, ValidationFetch};
 use rules::url::with_query;
 pub use rules::{DustRule, DustRuleKind, LearnedRules, NextChar, RuleStatus, ValidationReport};
 use rustc_hash::FxHashMap;
@@ -720,20 +721,6 @@ fn classify_params(site: &Site<'_>, keys: &Keys) -> (Vec<ParamStats>, Vec<(u32, 
     (stats, pairs)
 }
 
-/// A URL the crawler may fetch to test a rule: `rewritten` is what the rule predicts is
-/// a duplicate of the already fetched `url`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ValidationCandidate {
-    /// A fetched URL (its equivalence key) where the rule applies.
-    pub url: String,
-    /// The rewritten URL, not fetched by the audit.
-    pub rewritten: String,
-    /// `url`'s text hash.
-    pub text_hash: u64,
-    /// `url`'s SimHash.
-    pub simhash: Option<u64>,
-}
-
 /// Up to `n` candidates for testing `rule`: fetched pages where it applies whose
 /// rewritten URL the audit did not fetch, spread evenly over the sorted list so the
 /// sample is deterministic.
@@ -774,21 +761,6 @@ pub fn validation_candidates(
         return all;
     }
     (0..n).map(|k| all[k * all.len() / n].clone()).collect()
-}
-
-/// What the crawler got for one validation candidate.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ValidationFetch {
-    /// The id of the rule tested.
-    pub rule_id: String,
-    /// The candidate fetched.
-    pub candidate: ValidationCandidate,
-    /// The rewritten URL's HTTP status (`None`: no response).
-    pub status: Option<u16>,
-    /// Its text hash.
-    pub text_hash: Option<u64>,
-    /// Its SimHash.
-    pub simhash: Option<u64>,
 }
 
 /// Measures a rule's false-positive rate from the fingerprints fetched for its

@@ -225,6 +225,7 @@ pub mod probes;
 mod site;
 mod table;
 mod urlparts;
+mod validation;
 mod wording;
 
 #[cfg(test)]
