@@ -15,15 +15,10 @@ use std::process::ExitCode;
 /// with the input.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Normalization preset: rfc3986 (safe rules only), seo (the audit default) or
-    /// aggressive (every rule).
-    #[arg(
-        long,
-        value_name = "PRESET",
-        default_value = "seo",
-        conflicts_with = "policy"
-    )]
-    preset: String,
+    /// Normalization preset: rfc3986 (safe rules only), seo (the default, as for an
+    /// audit) or aggressive (every rule).
+    #[arg(long, value_name = "PRESET", conflicts_with = "policy")]
+    preset: Option<String>,
     /// A policy file (TOML, or JSON when it ends in .json); `extends = "seo"` starts
     /// from a preset.
     #[arg(long, value_name = "FILE")]
@@ -47,7 +42,10 @@ pub struct Args {
 pub fn run(args: Args) -> Result<ExitCode> {
     let policy = match &args.policy {
         Some(path) => Policy::from_path(path)?,
-        None => args.preset.parse::<Preset>()?.policy(),
+        None => match &args.preset {
+            Some(name) => name.parse::<Preset>()?.policy(),
+            None => Preset::default().policy(),
+        },
     };
     let input: Box<dyn BufRead> = match args.file.as_deref() {
         None => Box::new(BufReader::with_capacity(1 << 16, io::stdin().lock())),
