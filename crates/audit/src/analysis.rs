@@ -60,7 +60,7 @@ pub struct Analysis {
     /// Findings, sorted by severity, id and key.
     pub findings: Vec<Finding>,
     /// Rules learned from this audit (and carried ones re-measured); serialize them
-    /// into the next audit's [`AnalysisConfig::learned`].
+    /// into the next audit's [`AnalysisConfig::learned`](crate::AnalysisConfig::learned).
     pub learned: LearnedRules,
     /// The parameter classifier: every query parameter seen, with its evidence.
     pub params: Vec<ParamStats>,
@@ -88,7 +88,7 @@ pub struct Analysis {
     #[serde(default)]
     pub kept_links: Vec<(UrlId, KeptLink)>,
     /// How the server answers URL variants no page links to, rule by rule (the
-    /// crawler's probes judged, see [`probes`]); empty for an audit without probes.
+    /// crawler's probes judged, see [`probes`](crate::probes)); empty for an audit without probes.
     #[serde(default)]
     pub url_variants: Vec<VariantRule>,
     /// Titles, first headings and meta descriptions that different pages share, each

@@ -149,7 +149,7 @@ pub const MAX_CANDIDATES: usize = 2 * MAX_TESTED;
 
 /// Candidates tested at once: a candidate waits until the better supported ones before
 /// it are decided or spent, so that the rules they confirm can explain it.
-const WINDOW: usize = 24;
+pub const WINDOW: usize = 24;
 
 /// Fetches sample pairs of the candidates in rounds (one pair per candidate per round,
 /// the round's requests at once), best supported first, at most [`WINDOW`] candidates
