@@ -3,6 +3,8 @@
 # `dustpan-fixture --generated PAGES`, both built in release.
 #
 #   bash scripts/bench-crawl.sh [PAGES]      # PAGES defaults to 20000; 100000 works too
+#   BENCH_BIN=DIR bash scripts/bench-crawl.sh   # DIR's dustpan and dustpan-fixture, no
+#                                               # build (to compare two builds)
 #
 # Prints pages fetched, wall seconds, pages/s, CPU seconds (user + sys) and peak RSS of
 # the audit process, and the size of the audit database. Nothing leaves the machine: the
@@ -20,11 +22,15 @@ if ! [[ $pages =~ ^[0-9]+$ ]] || ((pages < 1)); then
     exit 2
 fi
 
-echo "==> cargo build --release (dustpan, dustpan-fixture)" >&2
-cargo build --release --locked -p dustpan -p fixture --bin dustpan --bin dustpan-fixture >&2
-target_dir=$(cargo metadata --format-version 1 --no-deps --locked |
-    sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
-bin="${target_dir:-target}/release"
+if [[ -n ${BENCH_BIN:-} ]]; then
+    bin=$BENCH_BIN
+else
+    echo "==> cargo build --release (dustpan, dustpan-fixture)" >&2
+    cargo build --release --locked -p dustpan -p fixture --bin dustpan --bin dustpan-fixture >&2
+    target_dir=$(cargo metadata --format-version 1 --no-deps --locked |
+        sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+    bin="${target_dir:-target}/release"
+fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dustpan-bench.XXXXXX")
 fixture_pid=
