@@ -139,9 +139,8 @@ impl OnlineDust {
         let Ok(key) = canon::equivalence_key(url, &self.policy) else {
             return Changes::default();
         };
-        text.canonical = canonical
-            .and_then(|c| canon::equivalence_key(c, &self.policy).ok())
-            .map(|k| crate::same_page::key_hash(&k));
+        text.canonical =
+            canonical.and_then(|c| crate::same_page::canonical_key(url, c, &self.policy));
         let mut changes = Changes::default();
         let mut inner = self.lock();
         let mut verdicts = Vec::new();

@@ -2,7 +2,7 @@
 //! ([`rules::same_page`]), with the order of an extracted page's text blocks.
 
 pub use rules::same_page::{
-    BlockOrder, DIFFERENT_DISTANCE, Pair, Text, declared_one, key_hash, text_pair,
+    BlockOrder, DIFFERENT_DISTANCE, Pair, Text, canonical_key, declared_one, key_hash, text_pair,
 };
 
 /// The [`BlockOrder`] of a page's text blocks (`extract::Page::blocks`).

@@ -58,6 +58,15 @@ pub fn key_hash(key: &str) -> u64 {
     xxhash_rust::xxh3::xxh3_64(key.as_bytes())
 }
 
+/// The [`Text::canonical`] of a page at `url` whose canonical link names `canonical`: the
+/// hash of its key under `policy`, when it names a page of the same origin. A canonical
+/// on another host says which host the site prefers, not which of its URLs are one page.
+pub fn canonical_key(url: &str, canonical: &str, policy: &Policy) -> Option<u64> {
+    let page = canon::equivalence_key(url, policy).ok()?;
+    let named = canon::equivalence_key(canonical, policy).ok()?;
+    (origin(&page) == origin(&named)).then(|| key_hash(&named))
+}
+
 /// Whether one of two pages, at equivalence keys `ka` and `kb`, names the other as its
 /// canonical, or both name the same page (two reply pages of one post): a site's own
 /// word that two pages a little apart (a reply form naming the comment) are one page.
@@ -405,6 +414,21 @@ mod tests {
             t.canonical = Some(key(post));
         }
         assert_eq!(pair(&a, &other), Some(Answers::Different(Apart::Text)));
+    }
+
+    /// Two filter pages that name a page on another host as their canonical (a site
+    /// served under a second host) say nothing of each other.
+    #[test]
+    fn a_canonical_on_another_host_names_no_page_of_the_pair() {
+        let policy = Policy::default();
+        let url = "http://127.0.0.1:8080/reviews?days=7";
+        assert_eq!(
+            canonical_key(url, "https://example.test/reviews", &policy),
+            None
+        );
+        let same = canonical_key(url, "http://127.0.0.1:8080/reviews", &policy);
+        let key = canon::equivalence_key("http://127.0.0.1:8080/reviews", &policy).unwrap();
+        assert_eq!(same, Some(key_hash(&key)));
     }
 
     #[test]

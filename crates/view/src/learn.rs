@@ -112,14 +112,13 @@ pub fn same_page(a: &SampleFetch, b: &SampleFetch, policy: &Policy) -> Option<An
     rules::same_page::answers(&answer(a, policy), &answer(b, policy), policy)
 }
 
-/// A sample as [`rules::same_page::answers`] compares it (its canonical as the hash of
-/// its key under `policy`).
+/// A sample as [`rules::same_page::answers`] compares it (its canonical as
+/// [`rules::same_page::canonical_key`] gives it).
 fn answer<'a>(f: &'a SampleFetch, policy: &Policy) -> rules::same_page::Answer<'a> {
     let canonical = f
         .canonical
         .as_deref()
-        .and_then(|c| canon::equivalence_key(c, policy).ok())
-        .map(|k| rules::same_page::key_hash(&k));
+        .and_then(|c| rules::same_page::canonical_key(&f.url, c, policy));
     rules::same_page::Answer {
         url: &f.url,
         status: f.status,
