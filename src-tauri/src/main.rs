@@ -4,7 +4,11 @@
 //! A failed command answers a `view::IpcError`: a code and a message.
 //!
 //! Environment: `DUSTPAN_DB` (the audit database; default as the command-line
-//! program's), `DUSTPAN_CA_CERT` (a PEM certificate authority the crawler trusts too).
+//! program's), `DUSTPAN_CA_CERT` (a PEM certificate authority the crawler trusts too),
+//! `DUSTPAN_AUTOMATION` (`1`: dialogs take a test's answers instead of opening).
+//!
+//! Files: the commands read and write only paths the user chose in a dialog the shell
+//! opened (`choose_path`, checked by `view::ChosenPaths`).
 
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
@@ -48,8 +52,8 @@ mod handlers {
     use tauri::{AppHandle, State};
     use view::{
         AnalysisPolicy, AuditListItem, ClusterDetail, DiffView, FindingPage, FindingQuery,
-        IpcError, Overview, Progress, StartAuditRequest, TableName, TablePage, TableQuery,
-        ViewError, ViewQuery, runs,
+        IpcError, Overview, PathChoice, PathPurpose, Progress, StartAuditRequest, TableName,
+        TablePage, TableQuery, ViewError, ViewQuery, runs,
     };
 
     /// A background task that did not finish.
@@ -70,7 +74,7 @@ mod handlers {
         state: State<'_, AppState>,
         request: StartAuditRequest,
     ) -> Answer<i64> {
-        let policy = AnalysisPolicy::choose(request.preset, request.policy_file.as_deref())?;
+        let policy = chosen_policy(&state, &request)?;
         let config = runs::crawl_config(&request, &state.ca_pems)?;
         start_run(app, &state, config, policy).await
     }
@@ -81,7 +85,12 @@ mod handlers {
         request: StartAuditRequest,
         list: view::ListAuditRequest,
     ) -> Answer<i64> {
-        let policy = AnalysisPolicy::choose(request.preset, request.policy_file.as_deref())?;
+        let policy = chosen_policy(&state, &request)?;
+        for file in &list.files {
+            state
+                .chosen
+                .check(std::path::Path::new(file), PathPurpose::ListFile)?;
+        }
         let ca = state.ca_pems.clone();
         // Reading a large log and checking its bots by DNS take a while: off the async
         // runtime.
@@ -91,6 +100,20 @@ mod handlers {
         .await
         .map_err(task)??;
         start_run(app, &state, config, policy).await
+    }
+
+    /// The analysis policy `request` asks for; its policy file only when chosen in a
+    /// dialog.
+    fn chosen_policy(state: &AppState, request: &StartAuditRequest) -> Answer<AnalysisPolicy> {
+        if let Some(file) = &request.policy_file {
+            state
+                .chosen
+                .check(std::path::Path::new(file), PathPurpose::PolicyFile)?;
+        }
+        Ok(AnalysisPolicy::choose(
+            request.preset,
+            request.policy_file.as_deref(),
+        )?)
     }
 
     /// Starts a new audit of `config`, analysed under `policy` (remembered for it).
@@ -269,6 +292,7 @@ mod handlers {
         table: TableName,
         path: PathBuf,
     ) -> Answer<usize> {
+        state.chosen.check(&path, PathPurpose::SaveCsv)?;
         let open = state.open(audit_id).await?;
         Ok(
             tauri::async_runtime::spawn_blocking(move || open.export_table(table, &path))
@@ -284,6 +308,7 @@ mod handlers {
         query: ViewQuery,
         path: PathBuf,
     ) -> Answer<usize> {
+        state.chosen.check(&path, PathPurpose::SaveCsv)?;
         let open = state.open(audit_id).await?;
         Ok(tauri::async_runtime::spawn_blocking(move || {
             open.table(query.table).write_csv(&query, &path)
@@ -298,12 +323,72 @@ mod handlers {
         audit_id: i64,
         dir: PathBuf,
     ) -> Answer<Vec<String>> {
+        state.chosen.check(&dir, PathPurpose::ReportFolder)?;
         let open = state.open(audit_id).await?;
         Ok(
             tauri::async_runtime::spawn_blocking(move || open.export_report(&dir))
                 .await
                 .map_err(task)??,
         )
+    }
+
+    pub async fn choose_path(
+        app: AppHandle,
+        state: State<'_, AppState>,
+        choice: PathChoice,
+    ) -> Answer<Option<String>> {
+        let chosen = match choice.automation_answer {
+            Some(answer) if state.automation => Some(PathBuf::from(answer)),
+            Some(_) => {
+                return Err(ViewError::Invalid(
+                    "a dialog answers only a person unless the app runs for automation".into(),
+                )
+                .into());
+            }
+            None => tauri::async_runtime::spawn_blocking(move || {
+                ask(
+                    &app,
+                    choice.purpose,
+                    choice.suggested_name,
+                    choice.start_folder,
+                )
+            })
+            .await
+            .map_err(task)?,
+        };
+        Ok(chosen.map(|path| {
+            state.chosen.grant(&path, choice.purpose);
+            path.display().to_string()
+        }))
+    }
+
+    /// Opens the dialog for `purpose` and waits for the person's answer (`None`:
+    /// cancelled, or a path that is not a local file).
+    fn ask(
+        app: &AppHandle,
+        purpose: PathPurpose,
+        suggested_name: Option<String>,
+        start_folder: Option<String>,
+    ) -> Option<PathBuf> {
+        use tauri_plugin_dialog::DialogExt;
+        let mut dialog = app.dialog().file().set_title(purpose.title());
+        if let Some(folder) = start_folder {
+            dialog = dialog.set_directory(folder);
+        }
+        let answer = match purpose {
+            PathPurpose::SaveCsv => {
+                if let Some(name) = suggested_name {
+                    dialog = dialog.set_file_name(name);
+                }
+                dialog.add_filter("CSV", &["csv"]).blocking_save_file()
+            }
+            PathPurpose::ReportFolder => dialog.blocking_pick_folder(),
+            PathPurpose::ListFile => dialog.blocking_pick_file(),
+            PathPurpose::PolicyFile => dialog
+                .add_filter("Policy", &["toml", "json"])
+                .blocking_pick_file(),
+        };
+        answer?.into_path().ok()
     }
 }
 

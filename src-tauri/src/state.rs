@@ -8,8 +8,8 @@ use std::sync::Arc;
 use tauri::{AppHandle, Emitter, Manager};
 use view::runs::{RunEvents, Runs};
 use view::{
-    AnalysisPolicy, FINISHED_EVENT, OpenAudit, Overview, PROGRESS_EVENT, Progress, Session,
-    ViewError,
+    AnalysisPolicy, ChosenPaths, FINISHED_EVENT, OpenAudit, Overview, PROGRESS_EVENT, Progress,
+    Session, ViewError,
 };
 
 /// Everything the commands share.
@@ -20,6 +20,11 @@ pub struct AppState {
     pub runs: Runs,
     /// Extra certificate authorities for the crawler (`$DUSTPAN_CA_CERT`).
     pub ca_pems: Vec<String>,
+    /// The paths the user chose in the app's dialogs.
+    pub chosen: ChosenPaths,
+    /// Started for automation (`$DUSTPAN_AUTOMATION` = 1): a dialog takes the answer the
+    /// window gives (a test's) instead of opening.
+    pub automation: bool,
     session: Session,
 }
 
@@ -40,7 +45,7 @@ fn database_path() -> Result<PathBuf, ViewError> {
 }
 
 impl AppState {
-    /// Opens the database and reads `$DUSTPAN_CA_CERT`.
+    /// Opens the database and reads `$DUSTPAN_CA_CERT` and `$DUSTPAN_AUTOMATION`.
     pub async fn from_env() -> Result<AppState, ViewError> {
         let path = database_path()?;
         // The store's error names the database file.
@@ -56,6 +61,8 @@ impl AppState {
             store,
             runs: Runs::new(),
             ca_pems,
+            chosen: ChosenPaths::new(),
+            automation: std::env::var_os("DUSTPAN_AUTOMATION").is_some_and(|v| v == "1"),
         })
     }
 

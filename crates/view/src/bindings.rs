@@ -7,6 +7,7 @@
 //! and the event names), and an `index.ts` re-exporting them all. A test fails when the
 //! committed files differ from what this generates.
 
+use crate::chosen::{PathChoice, PathPurpose};
 use crate::types::*;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -56,24 +57,30 @@ macro_rules! ipc_commands {
             url_detail(audit_id: i64, url: ::std::string::String) -> $crate::UrlDetail;
             /// What changed between two audits.
             compare_audits(old_audit: i64, new_audit: i64) -> $crate::DiffView;
-            /// Writes one table as CSV; answers the number of rows written.
+            /// Writes one table as CSV to a path chosen with `choose_path`; answers the number
+            /// of rows written.
             export_table(
                 audit_id: i64,
                 table: $crate::TableName,
                 path: ::std::path::PathBuf
             ) -> usize;
             /// Writes the rows a table's view shows (its filters, search and order; every
-            /// column) as CSV; answers the number of rows written.
+            /// column) as CSV to a path chosen with `choose_path`; answers the number of rows
+            /// written.
             export_view(
                 audit_id: i64,
                 query: $crate::ViewQuery,
                 path: ::std::path::PathBuf
             ) -> usize;
-            /// Writes the full report into a folder; answers the files written.
+            /// Writes the full report into a folder chosen with `choose_path`; answers the
+            /// files written.
             export_report(
                 audit_id: i64,
                 dir: ::std::path::PathBuf
             ) -> ::std::vec::Vec<::std::string::String>;
+            /// Opens a file or folder dialog; answers the path chosen (`null`: cancelled),
+            /// the only kind of path the commands above accept.
+            choose_path(choice: $crate::PathChoice) -> ::std::option::Option<::std::string::String>;
         }
     };
 }
@@ -184,6 +191,8 @@ exported!(
     PresetName,
     StartAuditRequest,
     ListAuditRequest,
+    PathPurpose,
+    PathChoice,
     ProgressPhase,
     Progress,
     StatusCounts,

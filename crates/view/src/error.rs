@@ -54,6 +54,15 @@ pub enum ViewError {
     /// The audit is running, and the request needs it stopped.
     #[error("audit {0} is running: cancel it first")]
     Busy(i64),
+    /// A path the user did not choose in the app's dialog for this purpose
+    /// ([`crate::chosen::ChosenPaths`]).
+    #[error("{path} was not chosen in a dialog as {what}: choose it with the app's button")]
+    NotChosen {
+        /// The path asked for.
+        path: String,
+        /// What it was to be.
+        what: &'static str,
+    },
 }
 
 /// Why a policy file failed, without repeating its path.
@@ -81,9 +90,10 @@ impl ViewError {
             ViewError::Store(e) => store_code(e),
             ViewError::Load(load::LoadError::Store(e)) => store_code(e),
             ViewError::Load(_) => ErrorCode::Unreadable,
-            ViewError::Policy { .. } | ViewError::Query(_) | ViewError::Invalid(_) => {
-                ErrorCode::InvalidInput
-            }
+            ViewError::Policy { .. }
+            | ViewError::Query(_)
+            | ViewError::Invalid(_)
+            | ViewError::NotChosen { .. } => ErrorCode::InvalidInput,
             ViewError::Crawl(e) => match e {
                 crawl::CrawlError::Store(e) => store_code(e),
                 crawl::CrawlError::StoredConfig { .. } => ErrorCode::Unreadable,

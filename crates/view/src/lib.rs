@@ -15,10 +15,13 @@
 //!   opens, and the policy each audit is analysed under ([`Session`]).
 //! - [`list_audits`]: the history; [`compare`]: what changed between two audits.
 //! - [`live_url_detail`]: one URL as the store holds it while its audit is crawled.
+//! - [`chosen`]: the paths the user chose in the app's dialogs, the only ones its
+//!   commands read or write.
 //! - [`types`]: what the app exchanges with its web front end; their TypeScript
 //!   declarations are generated from them ([`bindings`]).
 
 pub mod bindings;
+pub mod chosen;
 mod compare;
 mod detail;
 mod error;
@@ -40,6 +43,7 @@ pub mod types;
 mod url_detail;
 pub mod workflow;
 
+pub use chosen::{ChosenPaths, PathChoice, PathPurpose};
 pub use compare::compare;
 pub use error::ViewError;
 pub use list::list_audits;

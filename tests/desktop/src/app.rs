@@ -95,6 +95,7 @@ impl App {
             .args(["--native-port", &native_port.to_string()])
             .env("DUSTPAN_DB", &db)
             .env("DUSTPAN_CA_CERT", &ca)
+            .env("DUSTPAN_AUTOMATION", "1")
             // The web view's storage (column layouts, form state) starts empty each run,
             // apart from the user's own.
             .env("XDG_DATA_HOME", dir.path().join("data"))

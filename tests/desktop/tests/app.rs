@@ -30,18 +30,46 @@ fn tid(id: &str) -> String {
     format!("[data-testid=\"{id}\"]")
 }
 
-/// Calls a backend command from inside the webview, as the UI does.
-async fn invoke(app: &App, command: &str, args: Value) -> Value {
+/// Calls a backend command from inside the webview, as the UI does: `Ok` with its answer
+/// or `Err` with its error.
+async fn try_invoke(app: &App, command: &str, args: Value) -> Result<Value, Value> {
     let script = "const [cmd, args, done] = arguments;\
         window.__TAURI_INTERNALS__.invoke(cmd, args)\
-          .then(v => done({ ok: v }), e => done({ err: String(e) }));";
+          .then(v => done({ ok: v }), e => done({ err: e }));";
     let out = app
         .session()
         .execute_async(script, vec![json!(command), args])
         .await
         .unwrap();
-    assert!(out.get("err").is_none(), "{command}: {out}");
-    out["ok"].clone()
+    match out.get("err") {
+        Some(err) => Err(err.clone()),
+        None => Ok(out["ok"].clone()),
+    }
+}
+
+/// Calls a backend command that must succeed.
+async fn invoke(app: &App, command: &str, args: Value) -> Value {
+    try_invoke(app, command, args)
+        .await
+        .unwrap_or_else(|err| panic!("{command}: {err}"))
+}
+
+/// Writes audit `audit_id`'s pages table to `path`, chosen first as a save dialog's
+/// answer (the shell writes only to paths chosen in its dialogs).
+async fn export_pages(app: &App, audit_id: i64, path: &std::path::Path) {
+    let chosen = invoke(
+        app,
+        "choose_path",
+        json!({ "choice": { "purpose": "saveCsv", "automationAnswer": path } }),
+    )
+    .await;
+    assert_eq!(chosen.as_str(), path.to_str());
+    invoke(
+        app,
+        "export_table",
+        json!({ "auditId": audit_id, "table": "pages", "path": path }),
+    )
+    .await;
 }
 
 fn read_csv(path: &std::path::Path) -> Vec<HashMap<String, String>> {
@@ -522,12 +550,43 @@ async fn pages_table_filters_copy_and_resize(app: &App) {
     let audits = invoke(app, "list_audits", json!({})).await;
     let audit_id = audits[0]["id"].as_i64().unwrap();
     let whole = app.scratch.join("pages-all.csv");
-    invoke(
+    // A path the window names without a dialog is refused, and nothing is written.
+    let refused = app.scratch.join("pages-not-chosen.csv");
+    let err = try_invoke(
         app,
         "export_table",
-        json!({ "auditId": audit_id, "table": "pages", "path": whole }),
+        json!({ "auditId": audit_id, "table": "pages", "path": refused }),
     )
-    .await;
+    .await
+    .expect_err("a path not chosen in a dialog");
+    assert_eq!(err["code"], "invalid_input", "{err}");
+    assert!(
+        err["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("not chosen in a dialog"),
+        "{err}"
+    );
+    assert!(!refused.exists());
+    // So is a list file, for a list audit.
+    let err = try_invoke(
+        app,
+        "start_list_audit",
+        json!({
+            "request": { "url": "", "respectRobots": true, "resolve": [] },
+            "list": { "files": ["/etc/hostname"] },
+        }),
+    )
+    .await
+    .expect_err("a list file not chosen in a dialog");
+    assert!(
+        err["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("not chosen in a dialog"),
+        "{err}"
+    );
+    export_pages(app, audit_id, &whole).await;
     let all = read_csv(&whole);
     let status_at_least_300: BTreeSet<&str> = all
         .iter()
@@ -791,12 +850,7 @@ async fn issues_and_url_detail(app: &App) {
 
     // A 404 with inlinks, from the Pages table's own export.
     let whole = app.scratch.join("pages-for-detail.csv");
-    invoke(
-        app,
-        "export_table",
-        json!({ "auditId": audit_id, "table": "pages", "path": whole }),
-    )
-    .await;
+    export_pages(app, audit_id, &whole).await;
     let all = read_csv(&whole);
     let broken = all
         .iter()

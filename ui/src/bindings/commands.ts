@@ -6,6 +6,7 @@ import type { TablePage } from "./TablePage";
 import type { AuditListItem } from "./AuditListItem";
 import type { StartAuditRequest } from "./StartAuditRequest";
 import type { ListAuditRequest } from "./ListAuditRequest";
+import type { PathChoice } from "./PathChoice";
 import type { Progress } from "./Progress";
 import type { Overview } from "./Overview";
 import type { IssueView } from "./IssueView";
@@ -56,15 +57,27 @@ export interface Commands {
   urlDetail(auditId: number, url: string): Promise<UrlDetail>;
   /** What changed between two audits. */
   compareAudits(oldAudit: number, newAudit: number): Promise<DiffView>;
-  /** Writes one table as CSV; answers the number of rows written. */
+  /**
+   * Writes one table as CSV to a path chosen with `choose_path`; answers the number
+   * of rows written.
+   */
   exportTable(auditId: number, table: TableName, path: string): Promise<number>;
   /**
    * Writes the rows a table's view shows (its filters, search and order; every
-   * column) as CSV; answers the number of rows written.
+   * column) as CSV to a path chosen with `choose_path`; answers the number of rows
+   * written.
    */
   exportView(auditId: number, query: ViewQuery, path: string): Promise<number>;
-  /** Writes the full report into a folder; answers the files written. */
+  /**
+   * Writes the full report into a folder chosen with `choose_path`; answers the
+   * files written.
+   */
   exportReport(auditId: number, dir: string): Promise<Array<string>>;
+  /**
+   * Opens a file or folder dialog; answers the path chosen (`null`: cancelled),
+   * the only kind of path the commands above accept.
+   */
+  choosePath(choice: PathChoice): Promise<string | null>;
 }
 
 /** The commands, each sent through `invoke` under its name in the shell. */
@@ -88,6 +101,7 @@ export function commands(invoke: Invoke): Commands {
     exportTable: (auditId, table, path) => invoke<number>("export_table", { auditId, table, path }),
     exportView: (auditId, query, path) => invoke<number>("export_view", { auditId, query, path }),
     exportReport: (auditId, dir) => invoke<Array<string>>("export_report", { auditId, dir }),
+    choosePath: (choice) => invoke<string | null>("choose_path", { choice }),
   };
 }
 

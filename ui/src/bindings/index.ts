@@ -24,6 +24,8 @@ export type { AuditListItem } from "./AuditListItem";
 export type { PresetName } from "./PresetName";
 export type { StartAuditRequest } from "./StartAuditRequest";
 export type { ListAuditRequest } from "./ListAuditRequest";
+export type { PathPurpose } from "./PathPurpose";
+export type { PathChoice } from "./PathChoice";
 export type { ProgressPhase } from "./ProgressPhase";
 export type { Progress } from "./Progress";
 export type { StatusCounts } from "./StatusCounts";

@@ -27,6 +27,8 @@ export type {
   ListAuditRequest,
   MemberView,
   Overview,
+  PathChoice,
+  PathPurpose,
   PresetName,
   Progress,
   ProgressPhase,

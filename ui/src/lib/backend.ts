@@ -1,7 +1,7 @@
 // The one seam between the UI and the desktop shell. Components get a `Backend` from context
 // (`useBackend`) and never talk to Tauri themselves; tests pass an in-memory implementation.
 import { getContext, setContext } from "svelte";
-import type { Commands, Events } from "./api";
+import type { Commands, Events, PathPurpose } from "./api";
 import { commands, FINISHED_EVENT, PROGRESS_EVENT } from "./api";
 
 /** Stops an event subscription. */
@@ -9,9 +9,10 @@ export type Unsubscribe = () => void;
 
 /**
  * Everything the UI asks of the desktop shell: the commands (generated from the shell's list;
- * a failed one rejects with an `IpcError`), its events, and the dialogs.
+ * a failed one rejects with an `IpcError`), its events, and the dialogs (the shell's
+ * `choosePath`, asked through the `pick…` methods only).
  */
-export interface Backend extends Commands {
+export interface Backend extends Omit<Commands, "choosePath"> {
   /** `PROGRESS_EVENT` events. */
   onProgress(handler: (progress: Events[typeof PROGRESS_EVENT]) => void): Promise<Unsubscribe>;
   /** `FINISHED_EVENT` events. */
@@ -112,44 +113,45 @@ export function lastFolder(): string | null {
   }
 }
 
-/** The backend of the desktop app: Tauri commands, events and dialogs. */
+/**
+ * The backend of the desktop app: Tauri commands, events and dialogs. The dialogs open in the
+ * shell (`choosePath`): the commands that read or write files accept only a path chosen there.
+ */
 export async function tauriBackend(): Promise<Backend> {
   const { invoke } = await import("@tauri-apps/api/core");
   const { listen } = await import("@tauri-apps/api/event");
   const path = await import("@tauri-apps/api/path");
-  const dialog = await import("@tauri-apps/plugin-dialog");
   const opener = await import("@tauri-apps/plugin-opener");
+  const generated = commands(invoke);
   /** Where a dialog starts: the last folder used, else the user's documents folder. */
-  const startFolder = async (): Promise<string | undefined> =>
-    lastFolder() ?? (await path.documentDir().catch(() => undefined));
+  const startFolder = async (): Promise<string | null> =>
+    lastFolder() ?? (await path.documentDir().catch(() => null));
+  /** Opens the shell's dialog for `purpose` (automation answers with its preset instead). */
+  const choose = async (
+    purpose: PathPurpose,
+    preset: string | undefined,
+    suggestedName: string | null = null,
+  ): Promise<string | null> =>
+    generated.choosePath({
+      purpose,
+      suggestedName,
+      startFolder: preset ? null : await startFolder(),
+      automationAnswer: preset ?? null,
+    });
   return {
-    ...commands(invoke),
+    ...generated,
     onProgress: (handler) =>
       listen<Events[typeof PROGRESS_EVENT]>(PROGRESS_EVENT, (event) => handler(event.payload)),
     onFinished: (handler) =>
       listen<Events[typeof FINISHED_EVENT]>(FINISHED_EVENT, (event) => handler(event.payload)),
     async pickSavePath(defaultName) {
-      const preset = automationPaths()?.savePath;
-      if (preset) return preset;
-      const folder = await startFolder();
-      const chosen = await dialog.save({
-        title: "Export CSV",
-        defaultPath: folder ? await path.join(folder, defaultName) : defaultName,
-        filters: [{ name: "CSV", extensions: ["csv"] }],
-      });
+      const chosen = await choose("saveCsv", automationPaths()?.savePath, defaultName);
       rememberFolder(chosen);
       return chosen;
     },
     async pickDirectory() {
-      const preset = automationPaths()?.directory;
-      if (preset) return preset;
-      const chosen = await dialog.open({
-        title: "Choose a folder for the report",
-        defaultPath: await startFolder(),
-        directory: true,
-        multiple: false,
-      });
-      if (typeof chosen !== "string") return null;
+      const chosen = await choose("reportFolder", automationPaths()?.directory);
+      if (chosen === null) return null;
       try {
         localStorage.setItem(LAST_FOLDER_KEY, chosen);
       } catch {
@@ -158,15 +160,7 @@ export async function tauriBackend(): Promise<Backend> {
       return chosen;
     },
     async pickListFile() {
-      const preset = automationPaths()?.listFile;
-      if (preset) return preset;
-      const chosen = await dialog.open({
-        title: "Audit a URL list, sitemap, CSV file or access log",
-        defaultPath: await startFolder(),
-        directory: false,
-        multiple: false,
-      });
-      if (typeof chosen !== "string") return null;
+      const chosen = await choose("listFile", automationPaths()?.listFile);
       rememberFolder(chosen);
       return chosen;
     },
