@@ -602,9 +602,12 @@ pub(crate) fn percent(s: f64) -> u32 {
 /// sitemap, more internal links, not a URL-variant probe,
 /// shorter key, smaller key, URL already in key form, smaller URL.
 fn better(site: &Site<'_>, keys: &Keys, a: u32, b: u32) -> Ordering {
-    // 2: self-canonical or a canonical target; 1: no canonical; 0: points elsewhere.
+    // 2: self-canonical or a canonical target (a post naming its own comment page
+    // counts as self-canonical: see `Site::own_comment_page_canonical`); 1: no
+    // canonical; 0: points elsewhere.
     let declared = |i: u32| match site.eff_canon[i as usize] {
         e if e == i => 2u8,
+        _ if site.own_comment_page_canonical(i).is_some() => 2,
         NONE if site.canon_in[i as usize] > 0 => 2,
         NONE if site.canonicals(i).next().is_none() => 1,
         NONE => 0,

@@ -145,6 +145,10 @@ findings! {
     /// Canonical between pages whose text is unrelated.
     CanonToUnrelated => "CANON-TO-UNRELATED", Warning, "Canonical to a page with different content",
         "The canonical target's text has little in common with the page, so search engines will likely ignore the canonical; if they obey it, the page drops out of the index.";
+    /// Posts whose canonical names one of their own comment pages (comments split into
+    /// pages): the one cause of the conflicts, sitemap and link findings it would make.
+    CanonCommentPage => "CANON-COMMENT-PAGE", Warning, "Posts name one of their comment pages canonical",
+        "The site splits comments into pages and its template declares a comment page (`/comment-page-N/`) the post's canonical, while links, sitemaps and redirects name the post; each time comments fill a new page the canonical moves to it. Search engines are asked to index a comment page in place of the post. One setting or one template line causes it on every post.";
     /// A canonicalised page linked internally.
     CanonLinked => "CANON-LINKED", Notice, "Internal links to a canonicalised page",
         "Internal links point at a URL that declares another URL canonical. Linking to the canonical URL directly sends one clear signal and saves crawling.";
@@ -341,9 +345,8 @@ impl FindingId {
             DupDust | RuleDoesNotHold => Family::Dust,
             CanonMultiple | CanonConflict | CanonInvalid | CanonOutsideHead | CanonRelative
             | CanonToRedirect | CanonToError | CanonToNoindex | CanonToBlocked | CanonChain
-            | CanonLoop | CanonCrossHost | CanonCrossScheme | CanonToUnrelated | CanonLinked => {
-                Family::Canonicals
-            }
+            | CanonLoop | CanonCrossHost | CanonCrossScheme | CanonToUnrelated
+            | CanonCommentPage | CanonLinked => Family::Canonicals,
             RedirectChain | RedirectLoop | RedirectTemporary | RedirectToError
             | RedirectMetaRefresh | RedirectHttpNotHttps | LinkToRedirect | VariantTemporary => {
                 Family::Redirects
@@ -796,10 +799,10 @@ fn write_self_canonical_for_pattern(
     let [page, names] = example;
     write!(
         f,
-        "In the template that writes the canonical of the {} pages {pattern}, make \
+        "In the template that writes the canonical of the {} {pattern}, make \
          each page's canonical its own URL (for example, {page} names {names} \
          today); canonicals_to_set.csv lists every page.",
-        pages.len()
+        crate::wording::count(pages.len(), "page", "pages")
     )
 }
 

@@ -696,4 +696,19 @@ impl<'a> Site<'a> {
     pub(crate) fn reason(&self, i: u32) -> Option<&'a UrlReason> {
         self.input.urls[i as usize].reason.as_ref()
     }
+
+    /// The comment page of its own that page `i` names canonical (`/post/` naming
+    /// `/post/comment-page-3/`, as a CMS that splits comments into pages, newest first,
+    /// writes it): not the site's choice of another URL but a side effect of a setting,
+    /// so the post, not its comment page, is the page.
+    pub(crate) fn own_comment_page_canonical(&self, i: u32) -> Option<u32> {
+        let t = self.eff_canon[i as usize];
+        if t == NONE || t == i {
+            return None;
+        }
+        let target = self.url(t);
+        (crate::urlparts::comment_page(target)
+            && crate::urlparts::without_page_number(target).is_some_and(|post| post == self.url(i)))
+        .then_some(t)
+    }
 }

@@ -1,105 +1,7 @@
 //! Zero-copy views of absolute URLs already in canonical (rfc3986) form, and the
 //! URL-only comparison of two variants of one page.
 
-pub(crate) use rules::url::split;
-
-/// Whether the URL is a page of a paginated list or of paginated comments (`?page=2`,
-/// `/page/3/`, `/comment-page-2/`, `?paged=2`, `?pg=`, `?cpage=`): listing pages are for crawlers to find
-/// pages through, not for the sitemaps, whatever the sitemaps list.
-pub(crate) fn paginated(url: &str) -> bool {
-    page_number(url).is_some()
-}
-
-/// The page number of a page of a paginated list or of paginated comments (see
-/// [`paginated`]): `?page=3` is 3, `/comment-page-2/` is 2.
-pub(crate) fn page_number(url: &str) -> Option<u64> {
-    page_part(url).map(|(n, _)| n)
-}
-
-/// The URL of the list a numbered page belongs to: `url` without its page number (see
-/// [`page_number`]), which is the list's first page as sites write it:
-/// `/blog/page/2/` is `/blog/`, `/list?sort=a&page=3` is `/list?sort=a`,
-/// `/post/comment-page-2/` is `/post/`. `None` for a URL without a page number.
-pub(crate) fn without_page_number(url: &str) -> Option<String> {
-    let (_, bytes) = page_part(url)?;
-    let mut out = String::with_capacity(url.len());
-    out.push_str(&url[..bytes.start]);
-    out.push_str(&url[bytes.end..]);
-    Some(out)
-}
-
-/// The page number of `url` and the bytes that carry it, with one separator (`&page=2`,
-/// `/page/2`, `/comment-page-2`).
-fn page_part(url: &str) -> Option<(u64, std::ops::Range<usize>)> {
-    let p = split(url);
-    let number = |v: &str| {
-        (!v.is_empty() && v.len() < 19 && v.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| v.parse::<u64>().ok())
-            .flatten()
-    };
-    if let Some(q) = p.query {
-        let q_start = p.origin_end + p.path.len() + 1;
-        let q_end = q_start + q.len();
-        let mut at = q_start;
-        for kv in q.split('&') {
-            let here = at;
-            at += kv.len() + 1;
-            let Some((k, v)) = kv.split_once('=') else {
-                continue;
-            };
-            if !matches!(
-                k.to_ascii_lowercase().as_str(),
-                "page" | "paged" | "pg" | "cpage"
-            ) {
-                continue;
-            }
-            if let Some(n) = number(v) {
-                let end = here + kv.len();
-                // The `&` after it, else the `&` or `?` before it.
-                let bytes = if end < q_end {
-                    here..end + 1
-                } else {
-                    here - 1..end
-                };
-                return Some((n, bytes));
-            }
-        }
-    }
-    // Non-empty path segments with their offsets in `url`.
-    let segments = || {
-        let mut at = p.origin_end;
-        p.path.split('/').filter_map(move |s| {
-            let here = at;
-            at += s.len() + 1;
-            (!s.is_empty()).then_some((here, s))
-        })
-    };
-    // From the `/` before the segment, when there is one.
-    let from = |offset: usize| {
-        if url.as_bytes().get(offset.wrapping_sub(1)) == Some(&b'/') {
-            offset - 1
-        } else {
-            offset
-        }
-    };
-    let mut previous: Option<(usize, &str)> = None;
-    for (offset, s) in segments() {
-        if let Some((at, before)) = previous
-            && before.eq_ignore_ascii_case("page")
-            && let Some(n) = number(s)
-        {
-            return Some((n, from(at)..offset + s.len()));
-        }
-        previous = Some((offset, s));
-    }
-    segments().find_map(|(offset, s)| {
-        let rest = s
-            .get(..13)?
-            .eq_ignore_ascii_case("comment-page-")
-            .then(|| &s[13..])?;
-        Some((number(rest)?, from(offset)..offset + s.len()))
-    })
-}
+pub(crate) use rules::url::{comment_page, page_number, paginated, split, without_page_number};
 
 /// The host without a leading `www.` label.
 pub(crate) fn strip_www(host: &str) -> &str {
@@ -207,6 +109,16 @@ mod tests {
         assert_eq!(n("/page/about/"), None);
         assert_eq!(n("/2022/06/"), None);
         assert!(!paginated("https://e.com/shop/?color=red"));
+    }
+
+    #[test]
+    fn comment_pages_are_told_from_list_pages() {
+        let c = |u: &str| comment_page(&format!("https://e.com{u}"));
+        assert!(c("/2024/01/post/comment-page-1/"));
+        assert!(c("/?p=7&cpage=2"));
+        assert!(!c("/blog/page/2/"));
+        assert!(!c("/list?page=2"));
+        assert!(!c("/2024/01/post/"));
     }
 
     #[test]

@@ -185,7 +185,8 @@ pub struct Answer<'a> {
 /// A duplicate's link to its original that both pages carry (the template's link to the
 /// page itself) and a link a page makes to itself alone (a login link naming the page)
 /// say nothing, and neither do links between two hosts (the pages of a host alias link
-/// to the site's own host) or to a fragment of the page itself. A canonical declared
+/// to the site's own host) or to a fragment of the page itself, nor a pager's link to
+/// page 1 beside the list's own link (`/list?page=1` is `/list`). A canonical declared
 /// between the two outweighs the links: the reply link of a comment is offered beside
 /// the post, yet the reply page names the post as itself.
 pub fn answers(a: &Answer<'_>, b: &Answer<'_>, policy: &Policy) -> Option<Answers> {
@@ -237,6 +238,11 @@ pub fn answers(a: &Answer<'_>, b: &Answer<'_>, policy: &Policy) -> Option<Answer
             .filter_map(|l| key(l))
             .collect()
     };
+    // A list and its page 1 (`/list` and `/list?page=1`) are one page spelled two ways:
+    // a pager offers page 1 beside the list's own link, not as another choice.
+    if first_page_of(&ka, &kb) || first_page_of(&kb, &ka) {
+        return Some(Answers::Same);
+    }
     let (from_a, from_b) = (link_keys(a), link_keys(b));
     let (a_to_a, a_to_b) = (from_a.contains(&ka), from_a.contains(&kb));
     let (b_to_a, b_to_b) = (from_b.contains(&ka), from_b.contains(&kb));
@@ -247,6 +253,12 @@ pub fn answers(a: &Answer<'_>, b: &Answer<'_>, policy: &Policy) -> Option<Answer
     } else {
         Answers::Same
     })
+}
+
+/// Whether `page` is page 1 of the list at `list` (`/list?page=1`, `/list/page/1/`).
+fn first_page_of(page: &str, list: &str) -> bool {
+    crate::url::page_number(page) == Some(1)
+        && crate::url::without_page_number(page).is_some_and(|l| l == list)
 }
 
 /// The scheme, host and port of a URL (the text before its path).
@@ -474,6 +486,28 @@ mod tests {
         list.links = vec!["http://blog.example/list?sort=new".into()];
         assert_eq!(
             pair(&sorted, &list),
+            Some(Answers::Different(Apart::Offered))
+        );
+    }
+
+    /// A listing links its page 1 beside its own URL (the pager, and the category
+    /// menu): the two spell one page, not two choices; page 2 stays a page of its own.
+    #[test]
+    fn a_list_and_its_page_one_are_one_page_though_both_are_linked() {
+        let list = "http://shop.example/category/books_1/";
+        let one = format!("{list}?page=1");
+        let links = vec![list.to_owned(), one.clone(), format!("{list}?page=2")];
+        let mut first = page(&one, 200, 1, 1);
+        first.links = links.clone();
+        let mut plain = page(list, 200, 1, 1);
+        plain.links = links.clone();
+        assert_eq!(pair(&first, &plain), Some(Answers::Same));
+        assert_eq!(pair(&plain, &first), Some(Answers::Same));
+        // Page 2 read the same today (one page of items): still offered as a choice.
+        let mut second = page(&format!("{list}?page=2"), 200, 1, 1);
+        second.links = links;
+        assert_eq!(
+            pair(&second, &plain),
             Some(Answers::Different(Apart::Offered))
         );
     }

@@ -2,6 +2,7 @@
 //! one module per family.
 
 mod canonical;
+mod comment_pages;
 mod crawl;
 mod duplicate;
 mod hreflang;
@@ -593,6 +594,9 @@ pub(crate) fn run(cx: &Ctx<'_, '_>) -> Vec<Finding> {
             f.fixes.shrink_to_fit();
         }
     }
+    // Before the pattern groups: a finding grouped by pattern no longer names the
+    // comment page that explains it.
+    comment_pages::group(cx, &mut out);
     patterns::group(cx, &mut out);
     out.sort_by(|a, b| (a.severity, a.id, &a.key).cmp(&(b.severity, b.id, &b.key)));
     out.dedup_by(|a, b| a.key == b.key);

@@ -729,7 +729,7 @@ fn every_finding_id_has_catalog_text_and_round_trips() {
         let json = serde_json::to_string(&id).unwrap();
         assert_eq!(json, format!("\"{}\"", id.code()));
     }
-    assert_eq!(FindingId::ALL.len(), 63);
+    assert_eq!(FindingId::ALL.len(), 64);
     let _ = sim(0);
 }
 
@@ -1239,4 +1239,126 @@ fn a_tracked_copy_with_more_links_is_not_the_preferred_url() {
         .find(|c| c.members.iter().any(|m| m.url == u("/a")))
         .expect("one cluster");
     assert_eq!(c.preferred_url, u("/a"));
+}
+
+/// Comments split into pages, newest first (WordPress's "Break comments into pages"):
+/// each post names its last comment page canonical, while the sitemap lists the post,
+/// the home page links it and the slash-less URL redirects to it. One cause, one
+/// finding with one template fix (each post its own canonical), not a conflict, a
+/// sitemap finding and a link finding per post with fixes toward the comment pages.
+#[test]
+fn posts_naming_their_own_comment_page_canonical_are_one_finding() {
+    let u = |p: &str| format!("https://example.com{p}");
+    let mut b = B::new();
+    let sm = u("/sitemap.xml");
+    b.sitemap(&sm);
+    b.start(&u("/"));
+    b.page(&u("/"), 1);
+    for (n, post) in ["/2024/01/shelves/", "/2024/02/benches/", "/2024/03/clamps/"]
+        .iter()
+        .enumerate()
+    {
+        let text = 10 + n as u64;
+        let comments = u(&format!("{post}comment-page-2/"));
+        b.page(&u(post), text).canonical(&u(post), &comments);
+        b.page(&comments, text).canonical(&comments, &comments);
+        b.link(&u("/"), &u(post));
+        b.link(&u(post), &u(&format!("{post}comment-page-1/")));
+        b.page(&u(&format!("{post}comment-page-1/")), 20 + n as u64);
+        b.redirect(&u(post.trim_end_matches('/')), &u(post), 301);
+        b.link(&u("/"), &u(post.trim_end_matches('/')));
+        b.listed(&sm, &u(post));
+    }
+    b.listed(&sm, &u("/"));
+    let a = b.analyse();
+    let listed: Vec<String> = a
+        .findings
+        .iter()
+        .map(|f| f.id.code().to_owned())
+        .filter(|c| {
+            [
+                "CLUSTER-CONFLICT",
+                "DUP-CONTENT",
+                "SITEMAP-CANONICALISED",
+                "SITEMAP-NON-PREFERRED",
+                "CANON-LINKED",
+            ]
+            .contains(&c.as_str())
+        })
+        .collect();
+    assert!(
+        listed.is_empty(),
+        "explained apart: {listed:?}\n{}",
+        super::render(&a)
+    );
+    let f = only(&a, FindingId::CanonCommentPage);
+    assert_eq!(
+        f.urls,
+        [
+            u("/2024/01/shelves/"),
+            u("/2024/02/benches/"),
+            u("/2024/03/clamps/")
+        ]
+    );
+    assert!(
+        f.summary
+            .starts_with("3 posts name one of their own comment pages"),
+        "{}",
+        f.summary
+    );
+    assert!(
+        f.evidence
+            .iter()
+            .any(|e| e.starts_with("explains 3 SITEMAP-CANONICALISED findings")),
+        "{:#?}",
+        f.evidence
+    );
+    let fix = f.fixes[0].to_string();
+    assert!(
+        fix.contains("make each page's canonical its own URL"),
+        "{fix}"
+    );
+    assert!(fix.contains("Break comments into pages"), "{fix}");
+    // The fix plan sets each post's canonical to itself, and moves no sitemap entry or
+    // link onto a comment page.
+    // The post is the page: its comment page of the same text is its duplicate.
+    let post = u("/2024/01/shelves/");
+    let comments = u("/2024/01/shelves/comment-page-2/");
+    let cluster = a
+        .clusters
+        .iter()
+        .find(|c| c.preferred_url == post)
+        .expect("post's cluster");
+    assert!(
+        cluster.members.iter().any(|m| m.url == comments),
+        "{cluster:#?}"
+    );
+    let plan = a.fix_files();
+    for post in ["/2024/01/shelves/", "/2024/02/benches/", "/2024/03/clamps/"] {
+        assert!(
+            plan.canonicals
+                .iter()
+                .any(|c| c.page == u(post) && c.href == u(post)),
+            "{:#?}",
+            plan.canonicals
+        );
+    }
+    assert!(
+        plan.canonicals
+            .iter()
+            .any(|c| c.page == comments && c.href == post),
+        "{:#?}",
+        plan.canonicals
+    );
+    assert!(
+        plan.sitemap_remove
+            .iter()
+            .chain(&plan.sitemap_add)
+            .all(|c| !c.loc.contains("comment-page")
+                && c.with
+                    .as_deref()
+                    .is_none_or(|w| !w.contains("comment-page"))),
+        "sitemap changes toward comment pages: {:#?}",
+        plan.sitemap_remove
+    );
 }

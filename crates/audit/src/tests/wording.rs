@@ -115,6 +115,13 @@ const SCENARIOS: &[Scenario] = &[
         config: AnalysisConfig::default,
     },
     Scenario {
+        name: "posts naming their own comment pages canonical",
+        kinds: &[FindingId::CanonCommentPage],
+        counts: NS,
+        build: comment_pages,
+        config: AnalysisConfig::default,
+    },
+    Scenario {
         name: "redirects",
         kinds: &[
             FindingId::RedirectChain,
@@ -459,6 +466,24 @@ fn canonical_targets(n: u64) -> B {
 /// refreshes, redirects to errors linked from `n` pages (one finding from three on),
 /// to a URL that does not answer, to a Location that does not resolve, unlinked and
 /// listed in a sitemap; links from `n` pages to permanent and temporary redirects.
+fn comment_pages(n: u64) -> B {
+    let mut b = B::new();
+    let home = u("/");
+    let sitemap = u("/sitemap.xml");
+    b.page(&home, 1).start(&home);
+    b.sitemap(&sitemap);
+    for j in 0..n {
+        let post = u(&format!("/2024/{j}/post/"));
+        let comments = format!("{post}comment-page-2/");
+        b.page(&post, 10 + j)
+            .canonical(&post, &comments)
+            .link(&home, &post);
+        b.page(&comments, 10 + j).canonical(&comments, &comments);
+        b.listed(&sitemap, &post);
+    }
+    b
+}
+
 fn redirects(n: u64) -> B {
     let mut b = B::new();
     let home = u("/");
