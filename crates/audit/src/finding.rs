@@ -1012,8 +1012,8 @@ fn write_server_rule(
         write!(
             f,
             "{change} (for example, {from} is the page {to}); no server rule is \
-             offered, since one would redirect some of the site's own URLs \
-             (url_variants.csv says why)."
+             offered, since none would be safe on this site (url_variants.csv says \
+             why)."
         )
     }
 }

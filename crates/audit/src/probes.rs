@@ -563,11 +563,19 @@ pub(crate) fn findings(rules: &[VariantRule]) -> Vec<Finding> {
             };
             let (_, authority, _) = origin_and_host(&first.base);
             let pages = pages_concerned(r.rule, &hits);
+            let offered = [&r.nginx, &r.apache, &r.htaccess]
+                .iter()
+                .any(|t| server_rule_offered(t));
             let mut f = Finding::new(id, &[r.rule.as_str(), &authority], summary)
                 .urls(hits.iter().flat_map(|p| [p.url.clone(), p.base.clone()]))
                 .affects(pages)
                 .evidence(format!(
-                    "One server rule concerns {} of the site: {}.",
+                    "{} {} of the site: {}.",
+                    if offered {
+                        "One server rule concerns"
+                    } else {
+                        "The pattern concerns"
+                    },
                     count_pages(pages),
                     if host_wide(r.rule) {
                         "every page of the host"
@@ -582,13 +590,7 @@ pub(crate) fn findings(rules: &[VariantRule]) -> Vec<Finding> {
                 ));
             }
             f = f.fix(Fix::ServerRule {
-                change: fix_action(
-                    r.rule,
-                    temporary,
-                    [&r.nginx, &r.apache, &r.htaccess]
-                        .iter()
-                        .any(|t| server_rule_offered(t)),
-                ),
+                change: fix_action(r.rule, temporary, offered),
                 example: [first.url.clone(), first.base.clone()],
                 nginx: r.nginx.clone(),
                 apache: r.apache.clone(),

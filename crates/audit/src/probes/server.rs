@@ -246,34 +246,22 @@ fn unknown_param_rules(scheme: &str, preferred: &[String]) -> ServerRules {
         .collect();
     names.sort();
     names.dedup();
-    if names.len() > 100 {
+    if !names.is_empty() {
+        // Code that reads some parameters reads others no link shows (a search box's
+        // `s`, a page number, a post id): a rule naming the ones seen would declare a
+        // search result or a page 2 the page without its query.
         return not_offered(&format!(
-            "the site's own pages use {} query parameters; set the canonical in the \
-             page template from the parameters each page uses",
-            names.len()
+            "the site's own pages use query parameters ({}), so its code reads \
+             parameters, and a server rule cannot tell the ones it reads but no link \
+             shows (a search box, page numbers) from the ones it ignores; declare each \
+             page's own URL canonical in the page template instead",
+            names.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
         ));
     }
-    let (pattern, when) = if names.is_empty() {
-        (
-            format!("^(?!(?:[^&]*&)*(?i:{TRACKING}|{SESSION})(?:[=&]|$))."),
-            "for any query without tracking or session parameters (none of the site's \
-             pages uses one)"
-                .to_owned(),
-        )
-    } else {
-        let list: Vec<String> = names.iter().map(|n| regex_quote(n)).collect();
-        (
-            format!(
-                "^(?!(?:[^&]*&)*(?:{}|(?i:{TRACKING}|{SESSION}))(?:[=&]|$)).",
-                list.join("|")
-            ),
-            format!(
-                "when the query holds none of the parameters the site's pages use ({})",
-                names.join(", ")
-            ),
-        )
-    };
-    canonical_header(scheme, "unknown", &pattern, &when, false)
+    let pattern = format!("^(?!(?:[^&]*&)*(?i:{TRACKING}|{SESSION})(?:[=&]|$)).");
+    let when = "for any query without tracking or session parameters (none of the site's \
+                pages uses a query parameter)";
+    canonical_header(scheme, "unknown", &pattern, when, false)
 }
 
 /// An empty query (`?` and nothing after it) redirected away.
@@ -601,17 +589,26 @@ mod tests {
     }
 
     #[test]
-    fn unknown_parameters_spare_the_site_s_own() {
+    fn unknown_parameters_get_a_rule_only_where_no_page_uses_a_parameter() {
+        // A site whose pages use parameters reads others no link shows (WordPress's
+        // `?s=` search): no rule could tell them apart.
         let r = rules(
             ProbeRule::UnknownParam,
             "https://example.test/a",
             &["https://example.test/search?q=x&page=2"],
         );
-        assert!(
-            r.apache.contains("^(?!(?:[^&]*&)*(?:page|q|(?i:utm_"),
-            "{}",
-            r.apache
+        for text in [&r.nginx, &r.apache, &r.htaccess] {
+            assert!(!offered(text), "{text}");
+            assert!(text.contains("(page, q)"), "{text}");
+        }
+        // A static site: any query but tracking and session parameters.
+        let r = rules(
+            ProbeRule::UnknownParam,
+            "https://example.test/a",
+            &["https://example.test/b/"],
         );
+        assert!(offered(&r.apache), "{}", r.apache);
+        assert!(r.apache.contains("^(?!(?:[^&]*&)*(?i:utm_"), "{}", r.apache);
         assert!(matches_only("utm_source=a&utm_medium=b", false));
         assert!(!matches_only("utm_source=a&page=2", false));
         assert!(matches_only("sessionid=1", true));
