@@ -1,6 +1,7 @@
 //! What can go wrong when the app reads or runs an audit, and how it crosses to the
 //! window: an [`IpcError`], a stable [`ErrorCode`] and a message.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use ts_rs::TS;
@@ -54,6 +55,9 @@ pub enum ViewError {
     /// The audit is running, and the request needs it stopped.
     #[error("audit {0} is running: cancel it first")]
     Busy(i64),
+    /// A string that is not an absolute http(s) URL.
+    #[error(transparent)]
+    Url(#[from] canon::CanonError),
 }
 
 /// Why a policy file failed, without repeating its path.
@@ -81,9 +85,10 @@ impl ViewError {
             ViewError::Store(e) => store_code(e),
             ViewError::Load(load::LoadError::Store(e)) => store_code(e),
             ViewError::Load(_) => ErrorCode::Unreadable,
-            ViewError::Policy { .. } | ViewError::Query(_) | ViewError::Invalid(_) => {
-                ErrorCode::InvalidInput
-            }
+            ViewError::Policy { .. }
+            | ViewError::Query(_)
+            | ViewError::Invalid(_)
+            | ViewError::Url(_) => ErrorCode::InvalidInput,
             ViewError::Crawl(e) => match e {
                 crawl::CrawlError::Store(e) => store_code(e),
                 crawl::CrawlError::StoredConfig { .. } => ErrorCode::Unreadable,
@@ -108,7 +113,7 @@ fn store_code(e: &store::StoreError) -> ErrorCode {
 }
 
 /// What kind of error a command answered, for the window to branch on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// No such audit or cluster.
@@ -142,7 +147,7 @@ impl ErrorCode {
 
 /// An error as a command answers it: a code to branch on and a message to show (as
 /// text).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema, thiserror::Error)]
 #[serde(rename_all = "camelCase")]
 #[error("{message}")]
 pub struct IpcError {
