@@ -23,16 +23,22 @@ const START: &str = "https://example.test/";
 
 type Client = RunningService<RoleClient, ()>;
 
-/// `dustpan mcp --db DB` as a child process, with the SDK's client on its stdio.
-async fn connect(site: &Site) -> Client {
+/// `dustpan mcp --db DB EXTRA...` as a child process, with the SDK's client on its
+/// stdio.
+async fn connect_with(site: &Site, extra: &[String]) -> Client {
     let db = site.db.clone();
     let transport = TokioChildProcess::new(
         tokio::process::Command::new(env!("CARGO_BIN_EXE_dustpan")).configure(|c| {
-            c.arg("mcp").arg("--db").arg(&db);
+            c.arg("mcp").arg("--db").arg(&db).args(extra);
         }),
     )
     .expect("dustpan mcp starts");
     ().serve(transport).await.expect("the MCP session starts")
+}
+
+/// The read-only `dustpan mcp --db DB`.
+async fn connect(site: &Site) -> Client {
+    connect_with(site, &[]).await
 }
 
 /// Calls `tool` with `args`.
@@ -334,6 +340,77 @@ fn an_mcp_client_lists_and_calls_every_tool_and_gets_what_view_answers() {
         let text = format!("{:?}", bad.content);
         assert!(text.contains("\\\"seven\\\""), "{text}");
 
+        client.cancel().await.unwrap();
+    });
+}
+
+#[test]
+fn with_allow_crawl_an_assistant_starts_an_audit_follows_it_and_reads_it() {
+    let site = Site::start(FixtureConfig {
+        hostile: false,
+        slow_delay: std::time::Duration::from_millis(300),
+        ..FixtureConfig::default()
+    });
+    let resolve: Vec<String> = fixture::HOSTS
+        .iter()
+        .map(|h| format!("{h}:{}:127.0.0.1", site.server.port()))
+        .collect();
+    site.rt.block_on(async {
+        let client = connect_with(
+            &site,
+            &["--allow-crawl".to_owned(), "--ca-cert".to_owned(), path(&site.ca)],
+        )
+        .await;
+        let tools = client.list_all_tools().await.unwrap();
+        for name in ::mcp::CRAWL_TOOLS {
+            let tool = tools.iter().find(|t| t.name == name).expect(name);
+            let hints = tool.annotations.as_ref().unwrap();
+            assert_eq!(hints.read_only_hint, Some(name == "audit_progress"), "{name}");
+        }
+
+        // A start URL the crawl configuration refuses: the app's invalid_input.
+        let e = err(
+            &client,
+            "start_audit",
+            json!({ "request": { "url": "ftp://example.test/", "respectRobots": true, "resolve": [] } }),
+        )
+        .await;
+        assert_eq!(e.code, ErrorCode::InvalidInput, "{e:?}");
+
+        let started = ok(
+            &client,
+            "start_audit",
+            json!({ "request": {
+                "url": START, "respectRobots": true, "resolve": resolve, "maxUrls": 40,
+                // Ignored: resolve overrides are the only way to an internal address.
+                "allowInternal": true,
+            } }),
+        )
+        .await;
+        let id = started["auditId"].as_i64().expect("an audit id");
+        let last = loop {
+            let p = ok(&client, "audit_progress", json!({ "audit_id": id })).await;
+            let progress: Option<view::Progress> =
+                serde_json::from_value(p["progress"].clone()).unwrap();
+            let progress = progress.expect("the server follows the audit it started");
+            if progress.phase.is_final() {
+                break progress;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        };
+        assert_eq!(last.phase, view::ProgressPhase::Done, "{last:?}");
+        assert!(last.fetched > 5, "{last:?}");
+        let none = ok(&client, "audit_progress", json!({ "audit_id": id + 100 })).await;
+        assert_eq!(none, json!({ "progress": null }));
+        let c = ok(&client, "cancel_audit", json!({ "audit_id": id })).await;
+        assert_eq!(c, json!({ "wasRunning": false }));
+
+        // The finished audit reads as view reads it.
+        let overview = ok(&client, "audit_overview", json!({ "audit_id": id })).await;
+        let session = Session::new(store::Store::open(&site.db).await.unwrap());
+        let open = session.open(id).await.unwrap();
+        assert_eq!(overview, json_of(open.overview()));
+        assert!(open.overview().pages > 5);
         client.cancel().await.unwrap();
     });
 }

@@ -5,7 +5,9 @@
 //! `view` call, the same JSON), as structured content with an output schema, and its
 //! failures as tool errors whose structured content is the app's [`view::IpcError`]
 //! (`{ code, message }`, `code` one of [`view::ErrorCode`]'s words). The server is
-//! read-only: it opens audits and reads them; it never starts, resumes or deletes one.
+//! read-only unless it is built with [`Dustpan::allowing_crawl`]: then it also starts
+//! audits (through `view::runs`, the app's runs, with the app's crawl configuration
+//! builder), reports their progress and cancels them; it never resumes or deletes one.
 //!
 //! - [`Dustpan`]: the server, one [`view::Session`] behind it.
 //! - [`serve_stdio`]: serves it on standard input and output until the client leaves.
@@ -17,10 +19,12 @@ use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
+use view::runs::{RunEvents, Runs};
 use view::{
     AnalysisPolicy, AuditListItem, ClusterDetail, ColumnFilter, DiffView, Family, FindingPage,
-    FindingQuery, IpcError, IssueView, NormalizedUrl, OpenAudit, Overview, PresetName, Session,
-    Severity, SortSpec, TableName, TablePage, TableQuery, UrlDetail, ViewError,
+    FindingQuery, IpcError, IssueView, NormalizedUrl, OpenAudit, Overview, PresetName, Progress,
+    Session, Severity, SortSpec, StartAuditRequest, TableName, TablePage, TableQuery, UrlDetail,
+    ViewError,
 };
 
 /// The rows or findings a page holds when the client does not say.
@@ -37,10 +41,19 @@ pub enum ServeError {
     Task(#[from] tokio::task::JoinError),
 }
 
-/// Serves `store`'s audits on standard input and output until the client closes them.
-/// Nothing else may write to standard output meanwhile: it carries the protocol.
-pub async fn serve_stdio(store: store::Store) -> Result<(), ServeError> {
-    let server = Dustpan::new(Session::new(store))
+/// Serves `store`'s audits on standard input and output until the client closes them;
+/// with `crawl`, the tools that start audits too. Nothing else may write to standard
+/// output meanwhile: it carries the protocol.
+pub async fn serve_stdio(
+    store: store::Store,
+    crawl: Option<CrawlAccess>,
+) -> Result<(), ServeError> {
+    let session = Session::new(store);
+    let server = match crawl {
+        Some(access) => Dustpan::allowing_crawl(session, access),
+        None => Dustpan::new(session),
+    };
+    let server = server
         .serve(rmcp::transport::stdio())
         .await
         .map_err(Box::new)?;
@@ -52,7 +65,67 @@ pub async fn serve_stdio(store: store::Store) -> Result<(), ServeError> {
 #[derive(Clone)]
 pub struct Dustpan {
     session: Session,
+    /// The runs this server started; `None` when it may not crawl.
+    runs: Option<Runs>,
+    /// Extra certificate authorities (PEM text) the audits it starts trust.
+    ca_pems: Arc<Vec<String>>,
     tool_router: ToolRouter<Dustpan>,
+}
+
+/// What a server that may crawl needs.
+#[derive(Clone, Debug, Default)]
+pub struct CrawlAccess {
+    /// Extra certificate authorities (PEM text) the audits it starts trust.
+    pub ca_pems: Vec<String>,
+}
+
+/// The tools that crawl, left out of a read-only server.
+pub const CRAWL_TOOLS: [&str; 3] = ["start_audit", "audit_progress", "cancel_audit"];
+
+/// A started audit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Started {
+    /// The new audit's id.
+    pub audit_id: i64,
+}
+
+/// The progress of an audit this server started.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProgressAnswer {
+    /// The latest progress; `null` when this server did not start the audit.
+    pub progress: Option<Progress>,
+}
+
+/// Whether a cancel found the audit running.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Cancelled {
+    /// The audit was running here and is asked to stop (it can be resumed later).
+    pub was_running: bool,
+}
+
+/// What to crawl.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+pub struct StartArgs {
+    /// The start URL and limits, as the desktop app's new-audit form sends them.
+    /// `allowInternal` is ignored: a host at a non-public address is audited only
+    /// through an explicit `resolve` override.
+    pub request: StartAuditRequest,
+}
+
+/// A run's end keeps the finished audit opened, as the app does.
+struct Events {
+    session: Session,
+}
+
+impl RunEvents for Events {
+    fn progress(&self, _: &Progress) {}
+
+    fn finished(&self, progress: &Progress, opened: Option<OpenAudit>) {
+        self.session.run_finished(progress.audit_id, opened);
+    }
 }
 
 /// Every audit in the database.
@@ -190,12 +263,37 @@ async fn blocking<T: Send + 'static>(
 
 #[tool_router]
 impl Dustpan {
-    /// A server over `session`'s database.
+    /// A read-only server over `session`'s database: the crawl tools left out.
     pub fn new(session: Session) -> Dustpan {
+        let mut tool_router = Dustpan::tool_router();
+        for name in CRAWL_TOOLS {
+            tool_router.remove_route(name);
+        }
         Dustpan {
             session,
+            runs: None,
+            ca_pems: Arc::new(Vec::new()),
+            tool_router,
+        }
+    }
+
+    /// A server that also starts, follows and cancels audits.
+    pub fn allowing_crawl(session: Session, access: CrawlAccess) -> Dustpan {
+        Dustpan {
+            session,
+            runs: Some(Runs::new()),
+            ca_pems: Arc::new(access.ca_pems),
             tool_router: Dustpan::tool_router(),
         }
+    }
+
+    /// The runs, when this server may crawl.
+    fn runs(&self) -> Result<&Runs, Json<IpcError>> {
+        self.runs.as_ref().ok_or_else(|| {
+            fail(ViewError::Invalid(
+                "this server is read-only: start it with --allow-crawl".into(),
+            ))
+        })
     }
 
     /// Audit `id`, opened on first use (loaded and analysed under its own policy).
@@ -340,6 +438,65 @@ impl Dustpan {
         view::normalize_url(&a.url, &policy.policy)
             .map(Json)
             .map_err(fail)
+    }
+
+    #[tool(
+        description = "Starts an audit of a site (only when the server runs with --allow-crawl): the start URL with the new-audit form's limits (maxUrls, maxDepth, concurrency, respectRobots, userAgent, preset, resolve). Answers its id at once; follow it with audit_progress, then read it with the other tools once its phase is done.",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn start_audit(
+        &self,
+        Parameters(a): Parameters<StartArgs>,
+    ) -> Result<Json<Started>, Json<IpcError>> {
+        let runs = self.runs()?;
+        let mut request = a.request;
+        request.allow_internal = false;
+        let policy =
+            AnalysisPolicy::choose(request.preset, request.policy_file.as_deref()).map_err(fail)?;
+        let config = view::runs::crawl_config(&request, &self.ca_pems).map_err(fail)?;
+        let events = Arc::new(Events {
+            session: self.session.clone(),
+        });
+        let id = runs
+            .start(self.session.store().clone(), config, policy.clone(), events)
+            .await
+            .map_err(fail)?;
+        self.session.remember_policy(id, policy);
+        Ok(Json(Started { audit_id: id }))
+    }
+
+    #[tool(
+        description = "The latest progress of an audit this server started: phase (discovery, crawling, analysing, done, cancelled, failed), URLs fetched and queued, errors, answers by status class, the latest failures.",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn audit_progress(
+        &self,
+        Parameters(a): Parameters<AuditArgs>,
+    ) -> Result<Json<ProgressAnswer>, Json<IpcError>> {
+        Ok(Json(ProgressAnswer {
+            progress: self.runs()?.progress(a.audit_id),
+        }))
+    }
+
+    #[tool(
+        description = "Stops an audit this server started (the pages fetched so far are kept; it can be resumed with `dustpan audit --resume ID`).",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            open_world_hint = false
+        )
+    )]
+    async fn cancel_audit(
+        &self,
+        Parameters(a): Parameters<AuditArgs>,
+    ) -> Result<Json<Cancelled>, Json<IpcError>> {
+        Ok(Json(Cancelled {
+            was_running: self.runs()?.cancel(a.audit_id),
+        }))
     }
 }
 
