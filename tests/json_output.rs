@@ -248,3 +248,68 @@ fn a_scheduled_compare_exits_0_on_the_unchanged_site_and_3_on_the_changed_one() 
     let json: DiffDocument = parse(&out, "diff --format json");
     assert!(json.unchanged);
 }
+
+#[test]
+fn learn_as_json_gives_the_rules_the_table_prints() {
+    // The generated shop: `/item?id=N` is `/p/N` under a second URL pattern.
+    let site = Site::start(fixture::generated_site(200, 11));
+    let base = format!("http://127.0.0.1:{}", site.server.port());
+    let mut urls = Vec::new();
+    for i in 0..80 {
+        urls.push(format!("{base}/p/{i}"));
+        if i < 40 {
+            urls.push(format!("{base}/item?id={i}"));
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("urls.txt");
+    std::fs::write(&file, urls.join("\n") + "\nnot a url\n").unwrap();
+    let file = path(&file);
+
+    let out = dustpan(&["learn", &file, "--site", &base, "--format", "json"], "");
+    check(&out, "learn --format json");
+    let doc: view::output::LearnDocument = parse(&out, "learn --format json");
+    assert_eq!(doc.schema_version, 1);
+    assert_eq!((doc.urls, doc.rejected), (120, 1));
+    assert!(doc.requests > 0 && doc.requests <= 6 * doc.rules.len() as u64);
+    let status = |id: &str| {
+        doc.rules
+            .iter()
+            .find(|r| r.id == id)
+            .map(|r| r.status.as_str())
+    };
+    assert_eq!(
+        status("replace:/item?id==>/p/"),
+        Some("confirmed"),
+        "{doc:?}"
+    );
+    assert_eq!(status("drop_param:id"), Some("rejected"), "{doc:?}");
+    // 40 products under both patterns: 40 URLs grouped with another.
+    assert_eq!(doc.grouped, 40, "{doc:?}");
+    let confirmed = doc.rules.iter().find(|r| r.status == "confirmed").unwrap();
+    assert!(confirmed.tested.is_some_and(|n| n > 0), "{confirmed:?}");
+    assert!(confirmed.example.is_some());
+
+    // The text table names the same rules with the same statuses.
+    let text = dustpan(&["learn", &file, "--site", &base], "");
+    check(&text, "learn");
+    for r in &doc.rules {
+        let row = text
+            .stdout
+            .lines()
+            .find(|l| l.trim_end().ends_with(&format!("  {}", r.id)))
+            .unwrap_or_else(|| panic!("{} in\n{}", r.id, text.stdout));
+        assert!(row.trim_start().starts_with(&r.status), "{row}");
+    }
+
+    let out = dustpan(&["learn", &file, "--site", &base, "--format", "jsonl"], "");
+    check(&out, "learn --format jsonl");
+    let rules: Vec<view::output::LearnedRule> = lines(&out);
+    assert_eq!(
+        rules.iter().map(|r| (&r.id, &r.status)).collect::<Vec<_>>(),
+        doc.rules
+            .iter()
+            .map(|r| (&r.id, &r.status))
+            .collect::<Vec<_>>()
+    );
+}

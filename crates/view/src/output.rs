@@ -3,8 +3,8 @@
 //! tools use, and their JSON Schemas (`docs/json/`, checked by a test against these
 //! types).
 //!
-//! `--format json` prints one document; `--format jsonl` prints its rows one JSON value
-//! a line (the document's [`Rows`]), without the envelope. Every document carries
+//! `--format json` prints one document; `--format jsonl` prints the document's rows,
+//! one JSON value a line, without the envelope. Every document carries
 //! [`SCHEMA_VERSION`], raised when a field is removed or changes meaning (adding a
 //! field does not raise it).
 
@@ -89,6 +89,52 @@ pub struct NormalizeDocument {
     pub lines: Vec<NormalizeLine>,
 }
 
+/// One candidate rule of `dustpan learn`, as its table prints it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LearnedRule {
+    /// The rule's stable id: `replace:FROM=>TO`, `drop_param:NAME` or `host:FROM=>TO`
+    /// (what `dustpan audit --rules` files hold).
+    pub id: String,
+    /// `confirmed`, `rejected`, `needs validation`, or `explained` (the confirmed rules
+    /// already join every pair it joins; not tested).
+    pub status: String,
+    /// Pairs of URLs in the inputs the rule rewrites one into the other.
+    pub support: u32,
+    /// How often the list holds a rewrite the rule predicts (0 to 1).
+    pub precision: f64,
+    /// Sample pairs fetched to check it; `null` when none was.
+    pub tested: Option<u32>,
+    /// The share of those that were different pages (0 to 1).
+    pub false_positive_rate: Option<f64>,
+    /// One pair of listed URLs the rule joins.
+    pub example: Option<[String; 2]>,
+}
+
+/// `dustpan learn --format json`: the rules learned from URL lists and logs, checked.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LearnDocument {
+    /// The version of the document's schema: 1 (`SCHEMA_VERSION`).
+    pub schema_version: u32,
+    /// Distinct URLs read.
+    pub urls: u64,
+    /// Lines read.
+    pub lines: u64,
+    /// Lines that were not URLs.
+    pub rejected: u64,
+    /// Requests made to check the candidates.
+    pub requests: u64,
+    /// The normalization policy the rules build on.
+    pub policy: String,
+    /// Every candidate, best supported first (one a line with `--format jsonl`).
+    pub rules: Vec<LearnedRule>,
+    /// Equivalence groups of the listed URLs under the confirmed rules and the policy.
+    pub groups: u64,
+    /// URLs grouped with another.
+    pub grouped: u64,
+}
+
 /// Every document's JSON Schema, by the file name it is committed under in
 /// `docs/json/v1/` (the folder is named by [`SCHEMA_VERSION`]).
 pub fn schemas() -> Vec<(&'static str, schemars::Schema)> {
@@ -97,6 +143,7 @@ pub fn schemas() -> Vec<(&'static str, schemars::Schema)> {
         ("report.schema.json", schemars::schema_for!(ReportDocument)),
         ("diff.schema.json", schemars::schema_for!(DiffDocument)),
         ("diff-row.schema.json", schemars::schema_for!(DiffRow)),
+        ("learn.schema.json", schemars::schema_for!(LearnDocument)),
         (
             "normalize.schema.json",
             schemars::schema_for!(NormalizeDocument),
