@@ -24,6 +24,7 @@ enum Command {
     Diff(cmd::diff::Args),
     Export(cmd::export::Args),
     Learn(cmd::learn::Args),
+    Mcp(cmd::mcp::Args),
     Normalize(cmd::normalize::Args),
     Report(cmd::report::Args),
 }
@@ -91,6 +92,7 @@ fn main() -> ExitCode {
         Command::Diff(args) => cmd::diff::run(args),
         Command::Export(args) => cmd::export::run(args),
         Command::Learn(args) => cmd::learn::run(args),
+        Command::Mcp(args) => cmd::mcp::run(args),
         Command::Normalize(args) => cmd::normalize::run(args),
         Command::Report(args) => cmd::report::run(args),
     };

@@ -30,10 +30,12 @@ const LAYERS: &[(&str, u8)] = &[
     ("synthetic", 4),
     // The service layer: the audit workflow both front ends call.
     ("view", 5),
+    // The audits as a Model Context Protocol server, over the service layer.
+    ("mcp", 6),
     // Front ends.
-    ("dustpan", 6),
-    ("dustpan-desktop", 6),
-    ("desktop-e2e", 7),
+    ("dustpan", 7),
+    ("dustpan-desktop", 7),
+    ("desktop-e2e", 8),
 ];
 
 /// External crates the pure analysis must not link: no I/O, no async runtime.

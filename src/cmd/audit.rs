@@ -44,6 +44,14 @@ pub struct Args {
         "no_bot_verification", "preset", "policy",
     ])]
     like: Option<i64>,
+    /// With --like: when the crawl finishes, compare the new audit with audit ID (each
+    /// under its own policy), print what changed, and exit with code 3 if anything did
+    /// (0 if nothing did), for a cron job or a CI pipeline.
+    #[arg(long, requires = "like")]
+    compare: bool,
+    /// With --compare: also write the comparison as JSON (docs/json.md) to FILE.
+    #[arg(long, value_name = "FILE", requires = "compare")]
+    compare_out: Option<PathBuf>,
     /// A crawl configuration file (TOML, or JSON when it ends in .json) with any field
     /// of the crawl configuration; options given on the command line override it.
     #[arg(long, value_name = "FILE")]
@@ -428,9 +436,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
             (None, None) => new_audit(&store, args.crawl_config().await?).await?,
         };
+        let new_id = lease.audit();
         let result = crawl_and_finish(&store, &lease, config, args.quiet).await;
         release(lease).await;
-        result
+        match (result, args.like) {
+            (Ok(code), Some(old)) if args.compare && code == ExitCode::SUCCESS => {
+                let out = args.compare_out.as_deref();
+                super::diff::compare_with(&store, AuditId(old), new_id, out).await
+            }
+            (result, _) => result,
+        }
     })
 }
 

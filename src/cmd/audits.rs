@@ -1,6 +1,7 @@
 //! `dustpan audits`: the audits in a database.
 
 use super::db::DbArgs;
+use super::output::{Format, print_json, print_jsonl};
 use anyhow::{Context, Result};
 use audit::{Analysis, AuditInput};
 use std::process::ExitCode;
@@ -12,11 +13,15 @@ use store::{AuditId, Store};
 /// and `--like` request), marked `[resolve: ...]` and `[N extra CA]` when the
 /// configuration sends requests to other addresses or trusts more certificate
 /// authorities, `[not run: ...]` when it cannot be run, and `[stopped: ...]` when its
-/// crawl stopped at a limit or a budget.
+/// crawl stopped at a limit or a budget. `--format json` prints the list the desktop
+/// app shows (docs/json.md).
 #[derive(clap::Args)]
 pub struct Args {
     #[command(flatten)]
     db: DbArgs,
+    /// text, json (one document) or jsonl (one audit a line).
+    #[arg(long, value_enum, default_value_t)]
+    format: Format,
 }
 
 /// Runs the subcommand.
@@ -24,6 +29,19 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let store = args.db.open().await?;
+        if args.format != Format::Text {
+            // A `running` audit may run in another process.
+            let audits = view::list_audits(&store, &|_| true).await?;
+            if args.format == Format::Jsonl {
+                print_jsonl(&audits)?;
+            } else {
+                print_json(&view::output::AuditsDocument {
+                    schema_version: view::output::SCHEMA_VERSION,
+                    audits,
+                })?;
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
         let audits = store.list_audits_with_summary().await?;
         if audits.is_empty() {
             eprintln!("no audits in {}", args.db.path()?.display());

@@ -2,6 +2,7 @@
 
 use super::audits::{record_analysis, utc};
 use super::db::DbArgs;
+use super::output::{Format, print_json, print_jsonl};
 use anyhow::{Context, Result};
 use audit::{Analysis, AnalysisConfig, AuditInput};
 use canon::{Policy, Preset};
@@ -34,6 +35,10 @@ pub struct Args {
     /// How many rows of each section to print.
     #[arg(long, value_name = "N", default_value_t = 20)]
     top: usize,
+    /// text, json (the comparison the desktop app shows, with `unchanged`) or jsonl (one
+    /// changed row a line, with its section); see docs/json.md.
+    #[arg(long, value_enum, default_value_t, conflicts_with = "out")]
+    format: Format,
     #[command(flatten)]
     db: DbArgs,
 }
@@ -134,6 +139,30 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .map(|x| (x, y))
             .map_err(|_| anyhow::anyhow!("the analysis of audit {} panicked", old.0))
     })?;
+    if args.format != Format::Text {
+        let (row_a, row_b) = runtime.block_on(async {
+            if policy.is_none() {
+                record_analysis(&store, old, &a, &x, &pa).await?;
+                record_analysis(&store, new, &b, &y, &pb).await?;
+            }
+            let rows = (store.audit(old).await?, store.audit(new).await?);
+            store.close().await;
+            anyhow::Ok(rows)
+        })?;
+        let older = view::OpenAudit::from_parts(row_a, a, x, pa);
+        let newer = view::OpenAudit::from_parts(row_b, b, y, pb);
+        let d = view::compare(&older, &newer);
+        if args.format == Format::Jsonl {
+            print_jsonl(view::output::diff_rows(&d))?;
+        } else {
+            print_json(&view::output::DiffDocument {
+                schema_version: view::output::SCHEMA_VERSION,
+                unchanged: d.sections.iter().all(|s| s.rows.is_empty()),
+                diff: d,
+            })?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let d = diff::diff((&a, &x), (&b, &y));
     let sections = d.sections();
     // The files first: a reader that stops reading the terminal output early (`| head`)
@@ -207,4 +236,67 @@ pub fn run(args: Args) -> Result<ExitCode> {
         println!("{rows:>8} rows  {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The exit code of `dustpan audit --like ID --compare` when the new audit differs from
+/// audit ID (0 when it does not; a failed or cancelled crawl keeps its own code).
+pub const CHANGED: u8 = 3;
+
+/// `dustpan audit --like OLD --compare`: compares the new audit with the one it was
+/// started like, each under its own policy, prints a summary fit for a cron mail or a
+/// CI log, writes the comparison as JSON (`view::output::DiffDocument`) to `out` when
+/// given, and answers [`CHANGED`] when anything changed.
+pub async fn compare_with(
+    store: &Store,
+    old: AuditId,
+    new: AuditId,
+    out: Option<&std::path::Path>,
+) -> Result<ExitCode> {
+    let ((a, ca, pa), (b, cb, pb)) =
+        tokio::try_join!(load(store, old, &None), load(store, new, &None))?;
+    let (row_a, row_b) = (store.audit(old).await?, store.audit(new).await?);
+    let (older, newer) = tokio::task::spawn_blocking(move || {
+        let x = audit::analyse(&a, &ca);
+        let y = audit::analyse(&b, &cb);
+        (
+            view::OpenAudit::from_parts(row_a, a, x, pa),
+            view::OpenAudit::from_parts(row_b, b, y, pb),
+        )
+    })
+    .await
+    .context("the comparison's analysis failed")?;
+    let d = view::compare(&older, &newer);
+    let changed: Vec<&view::DiffSection> = d.sections.iter().filter(|s| s.total > 0).collect();
+    println!("\nCompared with audit {} (started like it):", old.0);
+    for w in &d.warnings {
+        println!("  warning: {}", printable(w));
+    }
+    for item in &d.summary {
+        println!("  {:>7}  {}", item.count, item.label);
+    }
+    if changed.is_empty() {
+        println!("No changes.");
+    } else {
+        let what: Vec<String> = changed
+            .iter()
+            .map(|s| format!("{} {}", s.total, s.title.to_lowercase()))
+            .collect();
+        println!("Changed: {}", what.join(", "));
+    }
+    if let Some(path) = out {
+        let doc = view::output::DiffDocument {
+            schema_version: view::output::SCHEMA_VERSION,
+            unchanged: changed.is_empty(),
+            diff: d.clone(),
+        };
+        let json = serde_json::to_string_pretty(&doc).context("cannot serialize the comparison")?;
+        std::fs::write(path, json + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        println!("Comparison written to {}", path.display());
+    }
+    Ok(if changed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(CHANGED)
+    })
 }

@@ -2,6 +2,7 @@
 //! fetching a few sample pairs.
 
 use super::db::DbArgs;
+use super::output::{Format, print_json, print_jsonl};
 use anyhow::{Context, Result};
 use canon::{Policy, Preset};
 use crawl::SampleFetch;
@@ -92,6 +93,10 @@ pub struct Args {
     /// Give up on a request after this many seconds [default: 60].
     #[arg(long, value_name = "SECS")]
     timeout: Option<u64>,
+    /// text, json (counts, every candidate with its check, the groups' counts) or jsonl
+    /// (one candidate a line); see docs/json.md.
+    #[arg(long, value_enum, default_value_t, conflicts_with = "group")]
+    format: Format,
 }
 
 /// Runs the subcommand.
@@ -160,6 +165,30 @@ pub fn run(args: Args) -> Result<ExitCode> {
             &policy,
         ))?;
         (fetches, reused, notes) = (validated.requests, validated.reused, validated.notes);
+    }
+    if args.format != Format::Text {
+        let used = view::learn::grouping_rules(&learned, !args.no_fetch);
+        let groups = rules::learn::group(&learned, &used);
+        let rules = learned_rules(&learned, &notes);
+        if args.format == Format::Jsonl {
+            print_jsonl(&rules)?;
+        } else {
+            print_json(&view::output::LearnDocument {
+                schema_version: view::output::SCHEMA_VERSION,
+                urls: learned.urls.len() as u64,
+                lines,
+                rejected,
+                requests: fetches as u64,
+                policy: named.name.clone(),
+                rules,
+                groups: groups.len() as u64,
+                grouped: groups.iter().map(|g| g.members.len() as u64 - 1).sum(),
+            })?;
+        }
+        if let Some(path) = &args.save_rules {
+            save_rules(path, &learned, policy, &mut io::stderr().lock())?;
+        }
+        return Ok(ExitCode::SUCCESS);
     }
     let mut err = io::stderr().lock();
     let mut out = BufWriter::new(io::stdout().lock());
@@ -309,6 +338,44 @@ impl Args {
             ..view::options::CrawlOptions::default()
         })
     }
+}
+
+/// The candidates as `--format json` gives them: what the table prints, row by row.
+fn learned_rules(learned: &Learned, notes: &[Note]) -> Vec<view::output::LearnedRule> {
+    learned
+        .candidates
+        .iter()
+        .enumerate()
+        .map(|(k, c)| {
+            let r = &c.rule;
+            let note = notes.get(k);
+            let checked = r
+                .validation
+                .as_ref()
+                .filter(|v| v.tested > 0 || note.is_some_and(|n| !n.explained));
+            let explained =
+                note.is_some_and(|n| n.explained) && r.status == RuleStatus::NeedsValidation;
+            view::output::LearnedRule {
+                id: r.id.clone(),
+                status: if explained {
+                    "explained"
+                } else {
+                    r.status.as_str()
+                }
+                .to_owned(),
+                support: r.support,
+                precision: r.precision,
+                tested: checked.map(|v| v.tested),
+                false_positive_rate: checked.map(|v| v.false_positive_rate),
+                example: c.pairs.first().map(|&(a, b)| {
+                    [
+                        learned.urls[a as usize].clone(),
+                        learned.urls[b as usize].clone(),
+                    ]
+                }),
+            }
+        })
+        .collect()
 }
 
 fn print_rules(out: &mut dyn Write, learned: &Learned, notes: &[Note]) -> io::Result<()> {

@@ -9,5 +9,7 @@ pub mod demo;
 pub mod diff;
 pub mod export;
 pub mod learn;
+pub mod mcp;
 pub mod normalize;
+pub mod output;
 pub mod report;

@@ -1,5 +1,6 @@
 //! `dustpan normalize`: canonical forms of a URL list, one line out per line in.
 
+use super::output::{Format, print_json};
 use anyhow::{Context, Result};
 use canon::{Policy, Preset};
 use std::collections::HashMap;
@@ -7,6 +8,7 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use view::output::{NormalizeDocument, NormalizeLine};
 
 /// Print the canonical form of each URL (one per line, stdin by default).
 ///
@@ -34,6 +36,11 @@ pub struct Args {
     /// With --group, also print groups of a single URL.
     #[arg(long, requires = "group")]
     all: bool,
+    /// text, json (one document: every line's canonical form and the rules that
+    /// changed it, or why it was rejected) or jsonl (the same, one line out per line
+    /// in); see docs/json.md.
+    #[arg(long, value_enum, default_value_t, conflicts_with_all = ["group", "explain"])]
+    format: Format,
     /// The URL list; standard input when absent or `-`.
     file: Option<PathBuf>,
 }
@@ -57,6 +64,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
             File::open(p).with_context(|| format!("cannot open {}", p.display()))?,
         )),
     };
+    if args.format != Format::Text {
+        let rejected = structured(input, &policy, args.format)?;
+        return Ok(if rejected > 0 {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        });
+    }
     let stdout = io::stdout().lock();
     let mut out = BufWriter::with_capacity(1 << 16, stdout);
     let rejected = if args.group {
@@ -132,6 +147,49 @@ fn stream(
             }
         }
     })?;
+    Ok(rejected)
+}
+
+/// `--format json` / `jsonl`: every line normalized with its trail, or rejected.
+fn structured(input: impl BufRead, policy: &Policy, format: Format) -> Result<u64> {
+    let mut rejected = 0;
+    let mut lines = Vec::new();
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    for_each_line(input, |line| {
+        let entry = match view::normalize_url(line, policy) {
+            Ok(n) => NormalizeLine::Url(n),
+            Err(e) => {
+                rejected += 1;
+                let (error, message) = match &e {
+                    view::ViewError::Url(c) => (c.kind().to_owned(), c.to_string()),
+                    e => ("invalid".to_owned(), e.to_string()),
+                };
+                NormalizeLine::Rejected {
+                    input: line.to_owned(),
+                    error,
+                    message,
+                }
+            }
+        };
+        if format == Format::Jsonl {
+            serde_json::to_writer(&mut out, &entry)?;
+            out.write_all(b"\n")
+        } else {
+            lines.push(entry);
+            Ok(())
+        }
+    })?;
+    match out.flush() {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(rejected),
+        other => other.context("cannot write output")?,
+    }
+    drop(out);
+    if format == Format::Json {
+        print_json(&NormalizeDocument {
+            schema_version: view::output::SCHEMA_VERSION,
+            lines,
+        })?;
+    }
     Ok(rejected)
 }
 

@@ -1,6 +1,7 @@
 //! `dustpan report`: clusters, findings and fixes of an audit, in the terminal.
 
 use super::db::DbArgs;
+use super::output::{Format, print_json, print_jsonl};
 use anyhow::{Context, Result, bail};
 use audit::export::fix_text;
 use audit::{Analysis, AuditInput, Severity};
@@ -66,6 +67,7 @@ impl Target {
             audit: loaded.audit,
             input,
             analysis,
+            policy: policy.name,
         })
     }
 }
@@ -94,6 +96,8 @@ pub struct Report {
     pub input: AuditInput,
     /// The analysis.
     pub analysis: Analysis,
+    /// The name of the policy it ran under.
+    pub policy: String,
 }
 
 /// What the report's first line says about the audit.
@@ -139,6 +143,65 @@ pub struct Args {
     /// Write the learned DUST rules (JSON) to FILE, for `dustpan audit --rules FILE`.
     #[arg(long, value_name = "FILE")]
     save_rules: Option<PathBuf>,
+    /// text, json (the overview, the issues and every finding, as the desktop app shows
+    /// them) or jsonl (one finding a line); see docs/json.md.
+    #[arg(long, value_enum, default_value_t)]
+    format: Format,
+    /// Exit with code 1 when the audit has a finding of this severity or a more severe
+    /// one (error; warning: errors or warnings; notice: any finding), for a CI job.
+    #[arg(long, value_enum, value_name = "SEVERITY")]
+    fail_on: Option<FailOn>,
+}
+
+/// The least severe finding that fails `dustpan report --fail-on`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailOn {
+    /// Errors.
+    Error,
+    /// Errors and warnings.
+    Warning,
+    /// Any finding.
+    Notice,
+}
+
+impl FailOn {
+    /// The severities that fail.
+    fn severities(self) -> &'static [Severity] {
+        match self {
+            FailOn::Error => &[Severity::Error],
+            FailOn::Warning => &[Severity::Error, Severity::Warning],
+            FailOn::Notice => &[Severity::Error, Severity::Warning, Severity::Notice],
+        }
+    }
+
+    /// How many of `analysis`'s findings fail.
+    fn failing(self, analysis: &Analysis) -> usize {
+        let fail = self.severities();
+        analysis
+            .findings
+            .iter()
+            .filter(|f| fail.contains(&f.severity))
+            .count()
+    }
+}
+
+/// Every finding of an opened audit, in the app's order.
+fn all_findings(open: &view::OpenAudit) -> Vec<view::FindingView> {
+    let mut out = Vec::new();
+    loop {
+        let page = open.query_findings(&view::FindingQuery {
+            severity: None,
+            family: None,
+            search: None,
+            offset: out.len() as u32,
+            limit: view::MAX_LIMIT,
+        });
+        let done = page.items.is_empty() || out.len() + page.items.len() >= page.matched as usize;
+        out.extend(page.items);
+        if done {
+            return out;
+        }
+    }
 }
 
 /// Runs the subcommand.
@@ -148,7 +211,29 @@ pub fn run(args: Args) -> Result<ExitCode> {
         audit,
         input,
         analysis,
+        policy,
     } = runtime.block_on(args.target.report())?;
+    // Exit code 1 when findings at or above `--fail-on` exist.
+    let failing = args.fail_on.map(|s| (s, s.failing(&analysis)));
+    let code = match failing {
+        Some((_, n)) if n > 0 => ExitCode::from(1),
+        _ => ExitCode::SUCCESS,
+    };
+    if args.format != Format::Text {
+        let open = view::OpenAudit::from_parts(audit, input, analysis, policy);
+        let findings = all_findings(&open);
+        if args.format == Format::Jsonl {
+            print_jsonl(&findings)?;
+        } else {
+            print_json(&view::output::ReportDocument {
+                schema_version: view::output::SCHEMA_VERSION,
+                overview: open.overview().clone(),
+                issues: open.issues(),
+                findings,
+            })?;
+        }
+        return Ok(code);
+    }
     print(&audit, &input, &analysis, args.top);
     // A list audit: what its inputs held, and the crawl budget an access log shows
     // spent on duplicates.
@@ -175,7 +260,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
             println!("  {:<20} {:<16} {}", p.name, p.verdict.as_str(), p.evidence);
         }
     }
-    Ok(ExitCode::SUCCESS)
+    if let Some((level, n)) = failing
+        && n > 0
+    {
+        eprintln!(
+            "dustpan: {n} findings at or above {} (--fail-on)",
+            level.severities().last().map_or("error", |s| s.as_str())
+        );
+    }
+    Ok(code)
 }
 
 /// How many issues "Fix these first" lists (as the desktop app's Overview does).

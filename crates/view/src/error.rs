@@ -1,6 +1,7 @@
 //! What can go wrong when the app reads or runs an audit, and how it crosses to the
 //! window: an [`IpcError`], a stable [`ErrorCode`] and a message.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use ts_rs::TS;
@@ -63,6 +64,9 @@ pub enum ViewError {
         /// What it was to be.
         what: &'static str,
     },
+    /// A string that is not an absolute http(s) URL.
+    #[error(transparent)]
+    Url(#[from] canon::CanonError),
 }
 
 /// Why a policy file failed, without repeating its path.
@@ -93,7 +97,8 @@ impl ViewError {
             ViewError::Policy { .. }
             | ViewError::Query(_)
             | ViewError::Invalid(_)
-            | ViewError::NotChosen { .. } => ErrorCode::InvalidInput,
+            | ViewError::NotChosen { .. }
+            | ViewError::Url(_) => ErrorCode::InvalidInput,
             ViewError::Crawl(e) => match e {
                 crawl::CrawlError::Store(e) => store_code(e),
                 crawl::CrawlError::StoredConfig { .. } => ErrorCode::Unreadable,
@@ -118,7 +123,7 @@ fn store_code(e: &store::StoreError) -> ErrorCode {
 }
 
 /// What kind of error a command answered, for the window to branch on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// No such audit or cluster.
@@ -152,7 +157,7 @@ impl ErrorCode {
 
 /// An error as a command answers it: a code to branch on and a message to show (as
 /// text).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema, thiserror::Error)]
 #[serde(rename_all = "camelCase")]
 #[error("{message}")]
 pub struct IpcError {

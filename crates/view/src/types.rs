@@ -3,12 +3,13 @@
 //! Their TypeScript declarations are generated into `ui/src/bindings/` by
 //! [`crate::bindings::export`]; change them here, never there.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use ts_rs::{Config, TS};
 
 /// One table cell: text, a number, or empty (`null`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(untagged)]
 pub enum Cell {
     /// Text, shown as text (never as HTML).
@@ -31,7 +32,7 @@ impl Cell {
 }
 
 /// How a column's cells are shown and sorted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum ColumnKind {
     /// Free text.
@@ -43,7 +44,7 @@ pub enum ColumnKind {
 }
 
 /// A table column.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Column {
     /// The column's stable id (snake_case), which a [`SortSpec`] or [`ColumnFilter`]
@@ -56,7 +57,9 @@ pub struct Column {
 }
 
 /// Every table of an audit the app can page through.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS, JsonSchema,
+)]
 #[serde(rename_all = "camelCase")]
 pub enum TableName {
     /// Every URL with status, indexability, title, canonical and cluster.
@@ -113,7 +116,7 @@ impl TableName {
 }
 
 /// Sort by one column.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SortSpec {
     /// A [`Column::key`].
@@ -130,7 +133,9 @@ pub struct SortSpec {
 /// others, and `not_contains` keeps them too. Number operators compare the cell's number
 /// (an integer cell, or a text cell that is a decimal number such as `0.95`); an empty
 /// or non-numeric cell matches no number operator, `ne` included.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, TS, JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum FilterOp {
     /// The text contains the value.
@@ -240,7 +245,7 @@ pub const MAX_PATTERN_LEN: usize = 1000;
 ///
 /// `{ "column", "equals" }`, the form before operators, still reads: an
 /// [`FilterOp::Equals`] filter.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ColumnFilter {
     /// A [`Column::key`].
@@ -304,7 +309,7 @@ impl ColumnFilter {
 }
 
 /// A table's view without paging: which rows, in which order (what Export writes).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ViewQuery {
     /// The table.
@@ -329,7 +334,7 @@ impl From<&TableQuery> for ViewQuery {
 }
 
 /// A page of a table: which rows, in which order.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TableQuery {
     /// The table.
@@ -350,7 +355,7 @@ pub struct TableQuery {
 pub const MAX_LIMIT: u32 = 1000;
 
 /// A page of rows.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TablePage {
     /// The table.
@@ -370,7 +375,7 @@ pub struct TablePage {
 }
 
 /// Findings per severity.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SeverityCounts {
     /// Errors.
@@ -382,7 +387,7 @@ pub struct SeverityCounts {
 }
 
 /// One audit in the history list.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AuditListItem {
     /// The audit id.
@@ -416,7 +421,7 @@ pub struct AuditListItem {
 }
 
 /// A normalization preset.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum PresetName {
     /// RFC 3986 safe normalization only.
@@ -433,7 +438,7 @@ impl PresetName {
 }
 
 /// What the start form asks for.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StartAuditRequest {
     /// The start URL (http or https).
@@ -466,7 +471,7 @@ pub struct StartAuditRequest {
 }
 
 /// A list audit's inputs (`dustpan audit --list`): files read through `urllist`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ListAuditRequest {
     /// URL lists, XML sitemaps, CSV files (an Address / URL / Loc column) or access
@@ -484,7 +489,7 @@ pub struct ListAuditRequest {
 }
 
 /// What a running audit is doing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub enum ProgressPhase {
     /// Start URLs, robots.txt, sitemaps.
@@ -528,7 +533,7 @@ pub const PROGRESS_EVENT: &str = "audit-progress";
 pub const FINISHED_EVENT: &str = "audit-finished";
 
 /// A snapshot of a running audit (the [`PROGRESS_EVENT`] and [`FINISHED_EVENT`] events).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Progress {
     /// The audit.
@@ -574,7 +579,7 @@ impl Progress {
 
 /// Processed URLs by the class of their answer (the progress panel's breakdown): the
 /// fetches by status class, and the URLs robots.txt kept the crawler from requesting.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StatusCounts {
     /// 2xx.
@@ -594,7 +599,7 @@ pub struct StatusCounts {
 }
 
 /// A URL that failed to fetch or answered 4xx / 5xx while the audit ran.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LatestError {
     /// The URL requested.
@@ -608,7 +613,7 @@ pub struct LatestError {
 }
 
 /// A label and a count (chart data).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CountItem {
     /// What is counted.
@@ -618,7 +623,7 @@ pub struct CountItem {
 }
 
 /// The overview of an opened audit: totals and chart data.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Overview {
     /// The audit.
@@ -661,7 +666,7 @@ pub struct Overview {
 }
 
 /// A cluster member and why it is in.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MemberView {
     /// The URL.
@@ -682,7 +687,7 @@ pub struct MemberView {
 }
 
 /// Which URL one site signal votes for.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SignalView {
     /// The signal.
@@ -694,7 +699,7 @@ pub struct SignalView {
 }
 
 /// A finding, ready to show.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FindingView {
     /// Stable key (the same in every audit of the same problem).
@@ -724,7 +729,7 @@ pub struct FindingView {
 }
 
 /// One kind of finding present in an audit, as the Issues view lists it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct IssueView {
     /// The finding id, e.g. `DUP-HOST` (one of [`FindingCode`]'s codes).
@@ -755,7 +760,7 @@ pub struct IssueView {
 }
 
 /// One labelled value of a URL's detail (the Pages table's columns, in its order).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DetailField {
     /// A [`Column::key`] of the Pages table.
@@ -767,7 +772,7 @@ pub struct DetailField {
 }
 
 /// A canonical declaration of a URL's page, from any source.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CanonicalView {
     /// `link element` or `HTTP header`.
@@ -781,7 +786,7 @@ pub struct CanonicalView {
 }
 
 /// One link from or to a URL.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LinkView {
     /// The other end: the linking page (inlinks) or the target (outlinks).
@@ -800,7 +805,7 @@ pub struct LinkView {
 }
 
 /// One redirect hop.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct HopView {
     /// The redirecting URL.
@@ -814,7 +819,7 @@ pub struct HopView {
 }
 
 /// A URL's place in its cluster.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MembershipView {
     /// The cluster.
@@ -830,7 +835,7 @@ pub struct MembershipView {
 }
 
 /// One sitemap entry naming a URL.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SitemapEntryView {
     /// The sitemap's URL.
@@ -841,7 +846,7 @@ pub struct SitemapEntryView {
 
 /// Everything the app shows about one URL (the detail pane). Response headers are not
 /// stored by the crawl beyond the canonical `Link:` and `X-Robots-Tag` they carry.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UrlDetail {
     /// The URL as first found.
@@ -879,7 +884,7 @@ pub struct UrlDetail {
 pub const DETAIL_LINKS: usize = 1000;
 
 /// One cluster in full.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ClusterDetail {
     /// The cluster id.
@@ -899,7 +904,7 @@ pub struct ClusterDetail {
 }
 
 /// Which findings to list.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FindingQuery {
     /// Only this severity.
@@ -915,7 +920,7 @@ pub struct FindingQuery {
 }
 
 /// A page of findings.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FindingPage {
     /// Findings in the audit.
@@ -929,7 +934,7 @@ pub struct FindingPage {
 }
 
 /// One section of a comparison.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DiffSection {
     /// Stable key.
@@ -945,7 +950,7 @@ pub struct DiffSection {
 }
 
 /// What changed between two audits.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DiffView {
     /// The earlier audit.
@@ -964,7 +969,7 @@ pub struct DiffView {
 }
 
 /// How much a finding matters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     /// Broken or self-defeating: search engines act against the site's intent.
@@ -1006,7 +1011,9 @@ impl From<Severity> for audit::Severity {
 }
 
 /// The family a finding is listed under.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS, JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Family {
     /// The same page under several URLs, and clusters whose signals disagree.
@@ -1066,7 +1073,7 @@ impl From<audit::Family> for Family {
 }
 
 /// How strong the evidence behind a finding or a cluster member is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Tier {
     /// Enough to merge URLs and to redirect or canonicalize one to another.
@@ -1085,7 +1092,7 @@ impl From<audit::Tier> for Tier {
 }
 
 /// A cluster member's place in its cluster.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// The cluster's preferred URL.
@@ -1146,7 +1153,7 @@ impl From<Role> for audit::Role {
 }
 
 /// What made most of a cluster's merges.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Cause {
     /// Redirects.
@@ -1199,7 +1206,7 @@ impl Cause {
 }
 
 /// A signal the site gives about which URL of a cluster is the real one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SignalKind {
     /// Where members' redirects end.
@@ -1254,7 +1261,7 @@ impl From<audit::SignalKind> for SignalKind {
 }
 
 /// Where an audit stands, as the audits list shows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AuditStatus {
     /// Crawling in this process.
