@@ -26,6 +26,7 @@ enum Command {
     Learn(cmd::learn::Args),
     Normalize(cmd::normalize::Args),
     Report(cmd::report::Args),
+    Simulate(cmd::simulate::Args),
 }
 
 /// A reader that closes the pipe early (`dustpan report | head`) ends the output, not
@@ -93,6 +94,7 @@ fn main() -> ExitCode {
         Command::Learn(args) => cmd::learn::run(args),
         Command::Normalize(args) => cmd::normalize::run(args),
         Command::Report(args) => cmd::report::run(args),
+        Command::Simulate(args) => cmd::simulate::run(args),
     };
     match result {
         Ok(code) => code,

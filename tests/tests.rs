@@ -21,5 +21,6 @@ mod report;
 mod resume;
 mod sf_columns;
 mod shop;
+mod simulate;
 mod truth;
 mod util;

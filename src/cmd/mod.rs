@@ -11,3 +11,5 @@ pub mod export;
 pub mod learn;
 pub mod normalize;
 pub mod report;
+pub mod simulate;
+pub mod verify;

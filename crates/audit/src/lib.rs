@@ -222,6 +222,7 @@ mod main_content;
 mod near;
 mod prediction;
 pub mod probes;
+pub mod simulate;
 mod site;
 mod table;
 mod urlparts;
