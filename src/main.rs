@@ -27,6 +27,7 @@ enum Command {
     Normalize(cmd::normalize::Args),
     Report(cmd::report::Args),
     Simulate(cmd::simulate::Args),
+    Verify(cmd::verify::Args),
 }
 
 /// A reader that closes the pipe early (`dustpan report | head`) ends the output, not
@@ -95,6 +96,7 @@ fn main() -> ExitCode {
         Command::Normalize(args) => cmd::normalize::run(args),
         Command::Report(args) => cmd::report::run(args),
         Command::Simulate(args) => cmd::simulate::run(args),
+        Command::Verify(args) => cmd::verify::run(args),
     };
     match result {
         Ok(code) => code,

@@ -24,3 +24,4 @@ mod shop;
 mod simulate;
 mod truth;
 mod util;
+mod verify;

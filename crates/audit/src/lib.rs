@@ -227,6 +227,7 @@ mod site;
 mod table;
 mod urlparts;
 mod validation;
+pub mod verify;
 mod wording;
 
 #[cfg(test)]

@@ -717,11 +717,7 @@ impl std::error::Error for PlanError {}
 type PlanRow = (u64, FxHashMap<String, String>);
 
 /// Rows of one plan file as header name → value, each with its line.
-fn plan_rows(
-    file: &'static str,
-    text: &str,
-    needed: &[&str],
-) -> Result<Vec<PlanRow>, PlanError> {
+fn plan_rows(file: &'static str, text: &str, needed: &[&str]) -> Result<Vec<PlanRow>, PlanError> {
     let err = |line: Option<u64>, message: String| PlanError {
         file,
         line,
