@@ -271,6 +271,24 @@ fn a_plan_deployed_in_nginx_in_front_of_the_fixture_verifies_done() {
     assert_eq!(after.code, 1, "not everything is deployed");
     drop(server);
 
+    // The verification is a stored audit: judged again later, with nginx gone, it
+    // gives the same verdicts without a request.
+    let stored: serde_json::Value = serde_json::from_str(&after.stdout).unwrap();
+    let verification = stored["verification"].as_i64().unwrap().to_string();
+    assert_ne!(verification, id);
+    let again = run(&[
+        "verify".into(),
+        id.clone(),
+        "--db".into(),
+        db.clone(),
+        "--plan".into(),
+        path(&plan),
+        "--audit-of".into(),
+        verification,
+        "--json".into(),
+    ]);
+    assert_eq!(checks(&again), after_checks);
+
     // A map edited to send one new source elsewhere: that redirect is wrong.
     let line = csv
         .lines()

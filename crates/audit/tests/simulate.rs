@@ -196,3 +196,39 @@ fn plan_files_read_back_and_bad_ones_are_errors() {
         .unwrap_err();
     assert!(err.to_string().contains("action `move`"), "{err}");
 }
+
+#[test]
+fn a_plan_that_leaves_the_duplicate_is_unresolved_and_a_redirect_to_it_non_preferred() {
+    let input = site();
+    let config = AnalysisConfig::default();
+    let before = analyse(&input, &config);
+    let preferred = before.clusters[0].preferred_url.clone();
+    let duplicate = before.clusters[0]
+        .members
+        .iter()
+        .find(|m| m.url != preferred)
+        .unwrap()
+        .url
+        .clone();
+    // Nothing for the cluster, and an old URL sent to the duplicate.
+    let plan = Plan {
+        fixes: audit::FixFiles {
+            redirects: vec![line("https://s.test/old", &duplicate)],
+            ..audit::FixFiles::default()
+        },
+        ..Plan::default()
+    };
+    let sim = simulate(&input, &config, &before, &plan);
+    let kinds: Vec<ProblemKind> = sim.problems.iter().map(|p| p.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            ProblemKind::RedirectToNonPreferred,
+            ProblemKind::ClusterUnresolved
+        ],
+        "{:#?}",
+        sim.problems
+    );
+    assert_eq!(sim.problems[0].url, "https://s.test/old");
+    assert_eq!(sim.problems[1].url, preferred);
+}
