@@ -232,3 +232,40 @@ fn a_plan_that_leaves_the_duplicate_is_unresolved_and_a_redirect_to_it_non_prefe
     assert_eq!(sim.problems[0].url, "https://s.test/old");
     assert_eq!(sim.problems[1].url, preferred);
 }
+
+#[test]
+fn the_plan_files_read_back_exactly() {
+    // A `;` followed by a formula character is a URL, not a spreadsheet formula: the
+    // plan files keep it as it is, so the plan read back names the same URLs.
+    let fixes = audit::FixFiles {
+        redirects: vec![RedirectLine {
+            source: "https://s.test/a;=1+1,x".into(),
+            target: "https://s.test/b;-2\"q\"".into(),
+            status: 308,
+            today: None,
+        }],
+        canonicals: vec![audit::CanonicalTag {
+            page: "https://s.test/p;@x".into(),
+            href: "https://s.test/p".into(),
+            present: true,
+        }],
+        sitemap_add: vec![audit::SitemapChange {
+            sitemap: "https://s.test/sitemap.xml".into(),
+            loc: "https://s.test/n;+1".into(),
+            with: None,
+        }],
+        sitemap_remove: vec![audit::SitemapChange {
+            sitemap: "https://s.test/sitemap.xml".into(),
+            loc: "https://s.test/o".into(),
+            with: Some("https://s.test/o;=2".into()),
+        }],
+        ..audit::FixFiles::default()
+    };
+    let back = audit::simulate::read_fix_files(
+        Some(&fixes.redirects_csv()),
+        Some(&fixes.canonicals_csv()),
+        Some(&fixes.sitemap_csv()),
+    )
+    .unwrap();
+    assert_eq!(back, fixes);
+}
