@@ -220,9 +220,34 @@ fn a_plan_deployed_in_nginx_in_front_of_the_fixture_verifies_done() {
 
     // Before deployment: the fixture alone. The redirects the site does not answer yet
     // are missing or wrong; those it answers are done.
+    site.server.clear_requests();
     let before = verify(site.server.port(), None);
     assert_eq!(before.code, 1, "{}{}", before.stdout, before.stderr);
     let before = checks(&before);
+    // Nothing outside the audit was requested: every request is for a URL the audit
+    // knew (its pages, which the sitemaps list too) or one the checks name (a hop of a
+    // planned redirect), or robots.txt. The fixture logs URLs without their port.
+    let port = format!(":{}", site.server.port());
+    let mut known: std::collections::HashSet<String> =
+        crate::util::read_csv(&plan.join("pages.csv"))
+            .iter()
+            .map(|row| row["Address"].replace(&port, ""))
+            .collect();
+    for c in &before {
+        for field in ["url", "planned", "found"] {
+            for word in c[field].as_str().unwrap().split([' ', ',']) {
+                known.insert(word.replace(&port, ""));
+            }
+        }
+    }
+    let strays: Vec<String> = site
+        .server
+        .requests()
+        .iter()
+        .map(|r| r.url())
+        .filter(|u| !u.ends_with("/robots.txt") && !known.contains(u))
+        .collect();
+    assert!(strays.is_empty(), "requested outside the audit: {strays:?}");
     let redirects = verdicts(&before, "redirect");
     assert!(!redirects.is_empty());
     assert!(
@@ -242,7 +267,8 @@ fn a_plan_deployed_in_nginx_in_front_of_the_fixture_verifies_done() {
     let after_checks = checks(&after);
     let redirects = verdicts(&after_checks, "redirect");
     // Every redirect is done but two kinds. The fixture's own address (its IP host on
-    // its port) is not behind nginx: requests for it are not the deployed site's. And
+    // its port) is not behind nginx, and with the host names sent to nginx it is no
+    // longer an address of the audit's, so the address policy refuses it: not checked. And
     // the loop: the plan redirects /loop/b to /loop/a and says to make /loop/a answer
     // 200 with its content, which no server file can do, so /loop/b still loops.
     let fixture_itself = format!("127.0.0.1:{}/", site.server.port());
