@@ -27,6 +27,8 @@ enum Command {
     Mcp(cmd::mcp::Args),
     Normalize(cmd::normalize::Args),
     Report(cmd::report::Args),
+    Simulate(cmd::simulate::Args),
+    Verify(cmd::verify::Args),
 }
 
 /// A reader that closes the pipe early (`dustpan report | head`) ends the output, not
@@ -95,6 +97,8 @@ fn main() -> ExitCode {
         Command::Mcp(args) => cmd::mcp::run(args),
         Command::Normalize(args) => cmd::normalize::run(args),
         Command::Report(args) => cmd::report::run(args),
+        Command::Simulate(args) => cmd::simulate::run(args),
+        Command::Verify(args) => cmd::verify::run(args),
     };
     match result {
         Ok(code) => code,

@@ -23,5 +23,7 @@ mod report;
 mod resume;
 mod sf_columns;
 mod shop;
+mod simulate;
 mod truth;
 mod util;
+mod verify;

@@ -13,3 +13,5 @@ pub mod mcp;
 pub mod normalize;
 pub mod output;
 pub mod report;
+pub mod simulate;
+pub mod verify;

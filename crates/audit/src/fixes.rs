@@ -1088,8 +1088,10 @@ fn wordpress_loops(src: &WebUrl, tgt: &WebUrl) -> bool {
     norm(src) == norm(tgt)
 }
 
+/// A URL field of the plan's CSV files, exact (as the tables' URL columns are, see
+/// [`csv_cell`](crate::export::csv_cell)): `dustpan simulate --plan` and `dustpan verify`
+/// read the URLs back, and a `'` inserted after a `;` would make another URL.
 fn csv_field(s: &str) -> String {
-    let s = &*crate::table::spreadsheet_safe(s);
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

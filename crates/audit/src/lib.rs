@@ -222,10 +222,12 @@ mod main_content;
 mod near;
 mod prediction;
 pub mod probes;
+pub mod simulate;
 mod site;
 mod table;
 mod urlparts;
 mod validation;
+pub mod verify;
 mod wording;
 
 #[cfg(test)]
