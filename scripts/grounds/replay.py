@@ -231,8 +231,12 @@ def main(argv):
         variants = list(csv.DictReader(f))
     column = {"nginx": "Nginx Rule", "apache": "Apache Rule",
               "htaccess": "Apache .htaccess Rule"}[args.server]
+    # A rule Dustpan does not offer is only comments saying why ("# Not offered for ..."),
+    # as `audit::server_rule_offered` tells them apart.
+    def is_offered(text):
+        return any(l.strip() and not l.strip().startswith("#") for l in text.splitlines())
     rules = [r[column] for r in variants if r.get(column, "").strip()]
-    offered = [r["Rule"] for r in variants if r.get(column, "").strip()]
+    offered = [r["Rule"] for r in variants if is_offered(r.get(column, ""))]
     with open(os.path.join(args.export, "redirect_map.csv"), newline="") as f:
         redirect_map = list(csv.DictReader(f))
     new_redirects = [r for r in redirect_map if r.get("change") != "existing"]
