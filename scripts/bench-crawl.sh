@@ -10,6 +10,14 @@
 # the audit process, and the size of the audit database. Nothing leaves the machine: the
 # fixture binds 127.0.0.1 and every host name is --resolve'd to it.
 #
+# Then, in the same run and on the same server, the peer: wget2 mirrors the same site
+# recursively (--delete-after, as many connections as the audit's default concurrency,
+# 8), over HTTPS (as the audit crawls it) and over plain HTTP, and its responses, wall
+# seconds, pages/s, CPU seconds and peak RSS are printed beside Dustpan's
+# (`scripts/bench-setup.sh` installs wget2; BENCH_PEER=0 skips it). wget2 asks for
+# https://127.0.0.1:PORT/ (it has no --resolve), which the fixture serves as the same
+# site; it reads no sitemap and stores nothing.
+#
 # Default settings but --max-urls (above the site size): the start URL's scheme and www.
 # variants redirect to https://example.test, and the /p/N pages are listed in the site's
 # sitemaps (so they do not use the trap guard's budget).
@@ -122,6 +130,46 @@ awk -v pages="$pages" -v fetched="$fetched" -v ns=$((end_ns - start_ns)) -v cpu=
     printf "peak RSS          %.1f MiB\n", rss / 1024
     printf "database size     %.1f MiB\n", db / 1048576
 }'
+
+# The peer, on the same fixture right after the audit.
+peer_threads=8
+run_wget2() { # scheme
+    local scheme=$1 out="$tmp/wget2-$1"
+    local args=(-r -l inf --no-parent --max-threads="$peer_threads" --delete-after -q
+        -P "$out" --stats-site="csv:$out.csv")
+    [[ $scheme == https ]] && args+=(--ca-certificate="$tmp/ca.pem")
+    local s_ns e_ns
+    s_ns=$(date +%s%N)
+    /usr/bin/time -v -o "$out.time" wget2 "${args[@]}" "$scheme://127.0.0.1:$port/" || true
+    e_ns=$(date +%s%N)
+    local u sy r n
+    u=$(sed -n 's/^\s*User time (seconds): //p' "$out.time")
+    sy=$(sed -n 's/^\s*System time (seconds): //p' "$out.time")
+    r=$(sed -n 's/^\s*Maximum resident set size (kbytes): //p' "$out.time")
+    # 2xx responses (robots.txt included), from wget2's per-URL statistics.
+    n=$(awk -F, 'NR > 1 && $4 >= 200 && $4 < 300' "$out.csv" | wc -l)
+    awk -v n="$n" -v ns=$((e_ns - s_ns)) -v u="$u" -v s="$sy" -v r="$r" -v sc="$scheme" \
+        -v ours="$fetched" -v ourwall="$((end_ns - start_ns))" 'BEGIN {
+        wall = ns / 1e9
+        printf "wget2 %-5s       %d responses, %.2f s, %.0f pages/s, %.2f CPU s, %.1f MiB peak", sc, n, wall, n / wall, u + s, r / 1024
+        if (n > 0 && ours > 0) printf " (Dustpan %.2fx its pages/s)", (ours / (ourwall / 1e9)) / (n / wall)
+        printf "\n"
+    }'
+}
+if [[ ${BENCH_PEER:-1} != 0 ]]; then
+    if ! command -v wget2 >/dev/null 2>&1 || [[ ! -x /usr/bin/time ]]; then
+        bash scripts/bench-setup.sh >&2 || true
+    fi
+    if command -v wget2 >/dev/null 2>&1 && [[ -x /usr/bin/time ]]; then
+        echo "==> wget2 on the same fixture, $peer_threads threads" >&2
+        printf "\npeer, same run, same server (wget2 %s):\n" "$(wget2 --version | sed -n '1s/^GNU Wget2 \([^ ]*\).*/\1/p')"
+        run_wget2 https
+        run_wget2 http
+    else
+        echo "peer: wget2 not installed (scripts/bench-setup.sh)"
+    fi
+fi
+
 if ((fetched < pages)); then
     echo "warning: fewer pages fetched ($fetched) than the site has ($pages)" >&2
     exit 1

@@ -142,7 +142,7 @@ pub(crate) struct Site<'a> {
     /// Whether the sitemaps list anything at all.
     pub has_sitemap_entries: bool,
     /// Every page's main content (the site's template removed).
-    pub main: MainContent,
+    pub main: MainContent<'a>,
 }
 
 impl<'a> Site<'a> {
