@@ -706,9 +706,13 @@ impl<'a> Site<'a> {
         if t == NONE || t == i {
             return None;
         }
-        let target = self.url(t);
+        let (target, page) = (self.url(t), self.url(i));
+        // `/post/comment-page-2/` belongs to `/post/` and to `/post` alike.
+        let of_page = |post: String| {
+            post == page || (!page.contains('?') && post.strip_suffix('/') == Some(page))
+        };
         (crate::urlparts::comment_page(target)
-            && crate::urlparts::without_page_number(target).is_some_and(|post| post == self.url(i)))
+            && crate::urlparts::without_page_number(target).is_some_and(of_page))
         .then_some(t)
     }
 }

@@ -1350,6 +1350,33 @@ fn posts_naming_their_own_comment_page_canonical_are_one_finding() {
         "{:#?}",
         plan.canonicals
     );
+    // A post whose URL has no trailing slash owns `/post/comment-page-2/` too.
+    let mut b = B::new();
+    b.page(&u("/"), 1).start(&u("/"));
+    let comments = u("/news/week/comment-page-2/");
+    b.page(&u("/news/week"), 7)
+        .canonical(&u("/news/week"), &comments)
+        .link(&u("/"), &u("/news/week"));
+    b.page(&comments, 7).canonical(&comments, &comments);
+    let other = b.analyse();
+    assert_eq!(
+        only(&other, FindingId::CanonCommentPage).urls,
+        [u("/news/week")]
+    );
+    // A page naming the comment page of another post is not this cause.
+    let mut b = B::new();
+    b.page(&u("/"), 1).start(&u("/"));
+    let elsewhere = u("/news/other/comment-page-2/");
+    b.page(&u("/news/week"), 7)
+        .canonical(&u("/news/week"), &elsewhere)
+        .link(&u("/"), &u("/news/week"));
+    b.page(&elsewhere, 7).canonical(&elsewhere, &elsewhere);
+    assert_eq!(
+        b.analyse()
+            .findings_with(FindingId::CanonCommentPage)
+            .count(),
+        0
+    );
     assert!(
         plan.sitemap_remove
             .iter()
