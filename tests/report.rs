@@ -79,6 +79,46 @@ fn report_and_export_of_the_fixture() {
             .any(|f| f["Finding"] == "SITEMAP-MISSING" && f["Addresses"].contains("/calendar")),
         "calendar pages reported as missing from the sitemap"
     );
+    // Posts that name their newest comment page canonical (comments split into pages):
+    // one finding with one template fix, nothing about the comment pages apart from it,
+    // and no fix that moves the sitemap or the links onto a comment page.
+    let posts: Vec<&str> = {
+        let mut p = fixture::answers::COMMENT_PAGES.to_vec();
+        p.sort_unstable();
+        p
+    };
+    let cause: Vec<_> = findings
+        .iter()
+        .filter(|f| f["Finding"] == "CANON-COMMENT-PAGE")
+        .collect();
+    assert_eq!(cause.len(), 1, "{cause:#?}");
+    let mut listed: Vec<&str> = cause[0]["Addresses"].split('\n').collect();
+    listed.sort_unstable();
+    assert_eq!(listed, posts);
+    assert!(cause[0]["Fix"].contains("make each page's canonical its own URL"));
+    let apart: Vec<_> = findings
+        .iter()
+        .filter(|f| {
+            f["Finding"] != "CANON-COMMENT-PAGE" && f["Addresses"].contains("/comment-page-")
+        })
+        .map(|f| f["Finding"].as_str())
+        .collect();
+    assert!(
+        apart.is_empty(),
+        "comment-page findings apart from their cause: {apart:?}"
+    );
+    for (file, column) in [
+        ("sitemap_changes.csv", "replacement"),
+        ("redirect_map.csv", "target"),
+    ] {
+        assert!(
+            read_csv(&out.join(file))
+                .iter()
+                .all(|r| !r[column].contains("/comment-page-")),
+            "{file} leads onto a comment page"
+        );
+    }
+
     // Different pages sharing a title: one finding naming the three roundup posts, every
     // page in duplicate_metadata.csv, and the report's section listing them.
     let roundups: Vec<&str> = {

@@ -101,7 +101,8 @@ impl Store {
     /// Pages of `audit` that look preferred, for probes to start from: fetched HTML
     /// (parsed, so it has a text fingerprint, and not cut at the size cap) that answered
     /// 200, without noindex, not found as a variant, declaring no canonical to another
-    /// URL, in a site section where the crawl met no trap; of pages with the same text,
+    /// URL (but one of its own comment pages, `/post/comment-page-2/`, which a CMS that
+    /// splits comments into pages names), in a site section where the crawl met no trap; of pages with the same text,
     /// the one with the shortest URL (without a query first). Per host and site
     /// section (the first path segment) the first `per_section` pages by URL (pages
     /// without a query first) and the first `directories` pages whose URL ends in `/`;
@@ -128,8 +129,12 @@ impl Store {
                    AND f.truncated = 0
                    AND NOT EXISTS (
                        SELECT 1 FROM canonicals k
+                       JOIN urls t ON t.audit_id = k.audit_id AND t.id = k.target_url_id
                        WHERE k.audit_id = u.audit_id AND k.page_url_id = u.id
-                         AND +k.target_url_id IS NOT NULL AND +k.target_url_id <> u.id)
+                         AND +k.target_url_id IS NOT NULL AND +k.target_url_id <> u.id
+                         -- a post naming its own comment page is still the page
+                         -- (the analysis's `own_comment_page_canonical`)
+                         AND t.url NOT GLOB rtrim(u.url, '/') || '/comment-page-[0-9]*')
                  UNION ALL
                  SELECT id, url, host, depth, 1, 1 FROM urls
                  WHERE audit_id = ?1 AND reason_kind LIKE 'trap%'

@@ -6,7 +6,7 @@
 //! audit prefers the post (`Site::own_comment_page_canonical`), which every other
 //! signal of the site (its links, its sitemaps, its redirects) names, and the canonical
 //! then disagrees with all of them: a conflict per post, a sitemap finding per post, a
-//! link finding per linked variant. They have one cause and
+//! link finding per linked variant, a canonical chain per page that names the post. They have one cause and
 //! one fix (each post its own canonical, where the template or the setting writes it),
 //! so they are one finding ([`FindingId::CanonCommentPage`]) that lists what it explains.
 
@@ -18,9 +18,10 @@ use std::collections::BTreeMap;
 
 /// The findings a post's canonical to its comment page makes, and that the one
 /// [`FindingId::CanonCommentPage`] finding replaces.
-const EXPLAINED: [FindingId; 5] = [
+const EXPLAINED: [FindingId; 6] = [
     FindingId::ClusterConflict,
     FindingId::DupContent,
+    FindingId::CanonChain,
     FindingId::SitemapCanonicalised,
     FindingId::SitemapNonPreferred,
     FindingId::CanonLinked,

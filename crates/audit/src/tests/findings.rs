@@ -1268,6 +1268,9 @@ fn posts_naming_their_own_comment_page_canonical_are_one_finding() {
         b.redirect(&u(post.trim_end_matches('/')), &u(post), 301);
         b.link(&u("/"), &u(post.trim_end_matches('/')));
         b.listed(&sm, &u(post));
+        // A shared copy naming the post: a chain only through the post's canonical.
+        let shared = u(&format!("{post}?utm_source=share"));
+        b.page(&shared, text).canonical(&shared, &u(post));
     }
     b.listed(&sm, &u("/"));
     let a = b.analyse();
@@ -1278,6 +1281,7 @@ fn posts_naming_their_own_comment_page_canonical_are_one_finding() {
         .filter(|c| {
             [
                 "CLUSTER-CONFLICT",
+                "CANON-CHAIN",
                 "DUP-CONTENT",
                 "SITEMAP-CANONICALISED",
                 "SITEMAP-NON-PREFERRED",
