@@ -54,6 +54,13 @@ async fn invoke(app: &App, command: &str, args: Value) -> Value {
         .unwrap_or_else(|err| panic!("{command}: {err}"))
 }
 
+/// Asserts that a command's error is the refusal of a path not chosen in a dialog.
+fn refused_as_not_chosen(err: &Value) {
+    assert_eq!(err["code"], "invalid_input", "{err}");
+    let message = err["message"].as_str().unwrap_or("");
+    assert!(message.contains("not chosen in a dialog"), "{err}");
+}
+
 /// Writes audit `audit_id`'s pages table to `path`, chosen first as a save dialog's
 /// answer (the shell writes only to paths chosen in its dialogs).
 async fn export_pages(app: &App, audit_id: i64, path: &std::path::Path) {
@@ -559,14 +566,7 @@ async fn pages_table_filters_copy_and_resize(app: &App) {
     )
     .await
     .expect_err("a path not chosen in a dialog");
-    assert_eq!(err["code"], "invalid_input", "{err}");
-    assert!(
-        err["message"]
-            .as_str()
-            .unwrap_or("")
-            .contains("not chosen in a dialog"),
-        "{err}"
-    );
+    refused_as_not_chosen(&err);
     assert!(!refused.exists());
     // So is a list file, for a list audit.
     let err = try_invoke(
@@ -579,13 +579,7 @@ async fn pages_table_filters_copy_and_resize(app: &App) {
     )
     .await
     .expect_err("a list file not chosen in a dialog");
-    assert!(
-        err["message"]
-            .as_str()
-            .unwrap_or("")
-            .contains("not chosen in a dialog"),
-        "{err}"
-    );
+    refused_as_not_chosen(&err);
     export_pages(app, audit_id, &whole).await;
     let all = read_csv(&whole);
     let status_at_least_300: BTreeSet<&str> = all
