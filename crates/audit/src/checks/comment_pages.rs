@@ -32,10 +32,12 @@ const EXPLAINED: [FindingId; 6] = [
 pub(super) fn group(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     let site = cx.site;
     // (post, the comment page its canonical names).
-    let posts: Vec<(u32, u32)> = (0..site.n as u32)
+    let mut posts: Vec<(u32, u32)> = (0..site.n as u32)
         .filter(|&i| site.serves(i))
         .filter_map(|i| Some((i, site.own_comment_page_canonical(i)?)))
         .collect();
+    // In URL order, whatever order they were crawled in.
+    posts.sort_unstable_by(|a, b| site.url(a.0).cmp(site.url(b.0)));
     if posts.is_empty() {
         return;
     }
@@ -44,10 +46,15 @@ pub(super) fn group(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     out.retain(|f| {
         let caused = EXPLAINED.contains(&f.id) && f.urls.iter().any(|u| targets.contains(u));
         if caused {
+            // The example: the first summary in text order, whatever order the URLs
+            // were crawled in.
             let e = explained
                 .entry(f.id)
                 .or_insert_with(|| (0, f.summary.clone()));
             e.0 += 1;
+            if f.summary < e.1 {
+                e.1.clone_from(&f.summary);
+            }
         }
         !caused
     });
