@@ -174,15 +174,16 @@ fn a_listing_template_canonical_is_one_finding_with_one_fix_and_no_merge() {
     }
 }
 
-/// Every pair of pages the audit calls identical (the evidence "identical content", or a
-/// canonical whose pages' content is identical), fetched again with curl from a fresh
-/// fixture server and compared: their visible text is the same, block for block and in
-/// the same order, except blocks outside `<main>` (the site's template, which the
-/// fixture keeps outside `<main>`). The text is read by the fixture's own reader
-/// (`fixture::visible`), not by Dustpan's extractor.
+/// Every pair of pages the audit calls identical (identical-content evidence, a same-key
+/// merge confirmed by content, or a canonical whose pages' content is identical), fetched
+/// again with curl from a fresh fixture server and compared, block for block and in the
+/// same order: an "identical text" claim on the whole body, an "identical main content"
+/// claim on `<main>` (the site's template, which the fixture keeps outside `<main>`, may
+/// differ). The text is read by the fixture's own reader (`fixture::visible`), not by
+/// Dustpan's extractor.
 #[test]
 fn every_identical_content_claim_survives_curl_and_diff() {
-    use audit::{CanonicalContent, EvidenceKind};
+    use audit::{CanonicalContent, Confirmation, EvidenceKind, Sameness};
     let demo = demo_analysis();
     let mut url_of = HashMap::new();
     for c in &demo.analysis.clusters {
@@ -190,25 +191,33 @@ fn every_identical_content_claim_survives_curl_and_diff() {
             url_of.insert(m.url_id, m.url.as_str());
         }
     }
-    let mut claims: BTreeSet<(&str, &str)> = BTreeSet::new();
+    let mut claims: BTreeSet<(&str, &str, bool)> = BTreeSet::new();
     for c in &demo.analysis.clusters {
         for m in &c.members {
             for e in &m.evidence {
-                let identical = match &e.kind {
-                    EvidenceKind::IdenticalContent => true,
-                    EvidenceKind::Canonical { content, .. } => {
-                        *content == CanonicalContent::Identical
+                let of = match &e.kind {
+                    EvidenceKind::IdenticalContent { of }
+                    | EvidenceKind::Canonical {
+                        content: CanonicalContent::Identical { of },
+                        ..
                     }
-                    _ => false,
+                    | EvidenceKind::SameKey {
+                        confirmed_by: Confirmation::IdenticalContent { of },
+                        ..
+                    } => *of,
+                    _ => continue,
                 };
-                if identical {
-                    let (a, b) = (url_of[&e.from], url_of[&e.to]);
-                    claims.insert((a.min(b), a.max(b)));
-                }
+                let (a, b) = (url_of[&e.from], url_of[&e.to]);
+                claims.insert((a.min(b), a.max(b), of == Sameness::Text));
             }
         }
     }
-    assert!(claims.len() >= 20, "{} claims: {claims:#?}", claims.len());
+    let whole = claims.iter().filter(|c| c.2).count();
+    assert!(
+        whole >= 20 && claims.len() > whole,
+        "{whole} identical-text claims of {}: {claims:#?}",
+        claims.len()
+    );
 
     let site = crate::util::Site::start(fixture::FixtureConfig {
         log_requests: false,
@@ -239,17 +248,19 @@ fn every_identical_content_claim_survives_curl_and_diff() {
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     let mut failed = Vec::new();
-    for &(a, b) in &claims {
-        let (ta, tb) = (main_blocks(&curl(a)), main_blocks(&curl(b)));
+    for &(a, b, whole_text) in &claims {
+        let blocks = if whole_text { body_blocks } else { main_blocks };
+        let (ta, tb) = (blocks(&curl(a)), blocks(&curl(b)));
         if ta != tb {
             let only_a: Vec<&String> = ta.iter().filter(|x| !tb.contains(x)).take(3).collect();
             let only_b: Vec<&String> = tb.iter().filter(|x| !ta.contains(x)).take(3).collect();
             let reordered = only_a.is_empty() && only_b.is_empty();
+            let claim = if whole_text { "text" } else { "main content" };
             failed.push(if reordered {
-                format!("{a} vs {b}: the same blocks in another order")
+                format!("{a} vs {b} (identical {claim}): the same blocks in another order")
             } else {
                 format!(
-                    "{a} vs {b}:\n  only in the first: {only_a:?}\n  only in the second: {only_b:?}"
+                    "{a} vs {b} (identical {claim}):\n  only in the first: {only_a:?}\n  only in the second: {only_b:?}"
                 )
             });
         }
@@ -265,6 +276,12 @@ fn every_identical_content_claim_survives_curl_and_diff() {
         claims.len(),
         failed.join("\n")
     );
+}
+
+/// The text blocks of a page's whole `<body>`, in order.
+fn body_blocks(html: &str) -> Vec<String> {
+    use fixture::visible::{blocks, head_body};
+    blocks(head_body(html).1)
 }
 
 /// The text blocks of a page's `<main>` (of its `<body>` when it has none), in order.

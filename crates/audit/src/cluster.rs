@@ -4,7 +4,7 @@ use crate::dust::Mined;
 use crate::input::{DeclarationSource, HopKind, UrlId};
 use crate::keys::Keys;
 use crate::near::near_pairs;
-use crate::site::{Agreement, Chain, NONE, Site};
+use crate::site::{Agreement, Chain, NONE, Sameness, Site};
 use crate::urlparts::{Variant, variant};
 use canon::{Rule, RuleClass};
 use serde::{Deserialize, Serialize};
@@ -59,8 +59,12 @@ impl Dsu {
 pub enum Confirmation {
     /// Only safe (RFC 3986) rules differ: no confirmation needed.
     Safe,
-    /// The two pages have identical text, or identical main content.
-    IdenticalContent,
+    /// The two pages have identical text, or identical main content (which one).
+    IdenticalContent {
+        /// What is identical.
+        #[serde(default)]
+        of: Sameness,
+    },
 }
 
 /// What the content of a canonical's page and its target says about the declaration
@@ -68,8 +72,12 @@ pub enum Confirmation {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "agreement", rename_all = "snake_case")]
 pub enum CanonicalContent {
-    /// Identical visible text, or identical main content.
-    Identical,
+    /// Identical visible text, or identical main content (which one).
+    Identical {
+        /// What is identical.
+        #[serde(default)]
+        of: Sameness,
+    },
     /// Near-identical main content (at least the review threshold), in whole percent.
     Near {
         /// Similarity of the two main contents.
@@ -87,7 +95,7 @@ pub(crate) enum EdgeKind {
     Canonical(DeclarationSource, CanonicalContent),
     SameKey(Confirmation),
     Dust(u32),
-    SameContent,
+    SameContent(Sameness),
 }
 
 /// One merge of the spanning forest: `a` and `b` joined by `kind` (directed for
@@ -155,7 +163,7 @@ impl Graph {
             EdgeKind::Canonical(..) => c.canonical += 1,
             EdgeKind::SameKey(_) => c.same_key += 1,
             EdgeKind::Dust(_) => c.dust += 1,
-            EdgeKind::SameContent => c.identical_content += 1,
+            EdgeKind::SameContent(_) => c.identical_content += 1,
         }
     }
 }
@@ -208,7 +216,7 @@ pub(crate) fn build_graph(site: &Site<'_>, keys: &Keys, mined: &Mined) -> Graph 
             continue;
         }
         let content = match site.agreement(i, end) {
-            Agreement::Identical => CanonicalContent::Identical,
+            Agreement::Identical(of) => CanonicalContent::Identical { of },
             Agreement::Near(s) => CanonicalContent::Near {
                 percent: percent(s),
             },
@@ -239,7 +247,7 @@ pub(crate) fn build_graph(site: &Site<'_>, keys: &Keys, mined: &Mined) -> Graph 
     by_text.sort_unstable();
     for w in by_text.windows(2) {
         if w[0].0 == w[1].0 {
-            g.join(w[0].1, w[1].1, EdgeKind::SameContent);
+            g.join(w[0].1, w[1].1, EdgeKind::SameContent(Sameness::Text));
         }
     }
     let mut by_main: Vec<(u64, u32)> = (0..n as u32)
@@ -255,7 +263,7 @@ pub(crate) fn build_graph(site: &Site<'_>, keys: &Keys, mined: &Mined) -> Graph 
             // so thousands of pages sharing one main content cost linear time.
             let before = &run[..x.min(MAX_GROUP_REPS)];
             if let Some(&(_, b)) = before.iter().find(|&&(_, b)| !site.titled_apart(a, b)) {
-                g.join(b, a, EdgeKind::SameContent);
+                g.join(b, a, EdgeKind::SameContent(Sameness::MainContent));
             }
         }
     }
@@ -343,7 +351,9 @@ fn key_group(site: &Site<'_>, group: &[u32], g: &mut Graph) {
             g.join(
                 with_content[x - 1].1,
                 i,
-                EdgeKind::SameKey(Confirmation::IdenticalContent),
+                EdgeKind::SameKey(Confirmation::IdenticalContent {
+                    of: Sameness::Text,
+                }),
             );
         } else {
             reps.push(i);
@@ -354,8 +364,8 @@ fn key_group(site: &Site<'_>, group: &[u32], g: &mut Graph) {
         for y in x + 1..reps.len() {
             let (a, b) = (reps[x], reps[y]);
             match site.agreement(a, b) {
-                Agreement::Identical => {
-                    g.join(a, b, EdgeKind::SameKey(Confirmation::IdenticalContent));
+                Agreement::Identical(of) => {
+                    g.join(a, b, EdgeKind::SameKey(Confirmation::IdenticalContent { of }));
                 }
                 Agreement::Different(s) => {
                     g.disagreements.push((a, b, s));
@@ -412,8 +422,12 @@ pub enum EvidenceKind {
         rule: String,
     },
     /// Identical text (same text hash, at least `min_words` words), or identical main
-    /// content (the site's template removed; titles or h1 agreeing).
-    IdenticalContent,
+    /// content (the site's template removed; titles or h1 agreeing): `of` says which.
+    IdenticalContent {
+        /// What is identical.
+        #[serde(default)]
+        of: Sameness,
+    },
 }
 
 /// A member's place in its cluster.
@@ -834,9 +848,9 @@ fn evidence_of(
                 .map(|r| r.id.clone())
                 .unwrap_or_default(),
         },
-        EdgeKind::SameContent => EvidenceKind::IdenticalContent,
+        EdgeKind::SameContent(of) => EvidenceKind::IdenticalContent { of },
     };
-    let undirected = matches!(e.kind, EdgeKind::SameKey(_) | EdgeKind::SameContent);
+    let undirected = matches!(e.kind, EdgeKind::SameKey(_) | EdgeKind::SameContent(_));
     let (from, to) = if undirected && e.b == x {
         (e.b, e.a)
     } else {
@@ -877,9 +891,9 @@ fn dup_kind(site: &Site<'_>, m: u32, p: u32, first: Option<EdgeKind>) -> Option<
     match first? {
         EdgeKind::Dust(r) => Some(DupKind::Dust(r)),
         EdgeKind::SameKey(_) => Some(DupKind::Url(Variant::Param)),
-        EdgeKind::SameContent => Some(DupKind::Content),
+        EdgeKind::SameContent(_) => Some(DupKind::Content),
         EdgeKind::Redirect | EdgeKind::Canonical(..) => match site.agreement(m, p) {
-            Agreement::Identical => Some(DupKind::Content),
+            Agreement::Identical(_) => Some(DupKind::Content),
             Agreement::Near(s) => Some(DupKind::Near(percent(s))),
             _ => None,
         },
@@ -1040,7 +1054,7 @@ impl std::fmt::Display for EvidenceKind {
                     }
                 }
                 match content {
-                    CanonicalContent::Identical => f.write_str("; identical content)"),
+                    CanonicalContent::Identical { of } => write!(f, "; {})", of.claim()),
                     CanonicalContent::Near { percent } => {
                         write!(f, "; main content {percent}% similar)")
                     }
@@ -1054,12 +1068,12 @@ impl std::fmt::Display for EvidenceKind {
                 let ids: Vec<&str> = rules.iter().map(|r| r.id()).collect();
                 let how = match confirmed_by {
                     Confirmation::Safe => "safe rules".to_owned(),
-                    Confirmation::IdenticalContent => "identical content".to_owned(),
+                    Confirmation::IdenticalContent { of } => of.claim().to_owned(),
                 };
                 write!(f, "same URL after {} (confirmed by {how})", ids.join(", "))
             }
             EvidenceKind::Dust { rule } => write!(f, "learned rule {rule}"),
-            EvidenceKind::IdenticalContent => f.write_str("identical content"),
+            EvidenceKind::IdenticalContent { of } => f.write_str(of.claim()),
         }
     }
 }

@@ -282,7 +282,7 @@ enum Compare {
 
 fn compare(site: &Site<'_>, a: u32, b: u32) -> Option<Compare> {
     match site.agreement(a, b) {
-        Agreement::Identical => Some(Compare::Identical),
+        Agreement::Identical(_) => Some(Compare::Identical),
         Agreement::Near(_) => Some(Compare::Near),
         Agreement::Unclear(_) | Agreement::Different(_) => Some(Compare::Different),
         Agreement::Unknown => None,

@@ -240,6 +240,7 @@ pub use cluster::{
     Action, CanonicalContent, Cluster, Confirmation, EdgeCounts, Evidence, EvidenceKind,
     MAX_EVIDENCE, Member, Role, Signal, SignalKind,
 };
+pub use site::Sameness;
 pub use config::{AnalysisConfig, DustConfig};
 pub use dust::{
     DustRule, DustRuleKind, LearnedRules, NextChar, ParamClass, ParamStats, ParamVerdict,

@@ -388,7 +388,7 @@ fn judge(site: &Site<'_>, clusters: &Clusters, v: u32, b: u32) -> (ProbeVerdict,
             };
             if same_text
                 || same_page(clusters, v, b)
-                || site.agreement(v, b) == crate::site::Agreement::Identical
+                || matches!(site.agreement(v, b), crate::site::Agreement::Identical(_))
             {
                 let canon = if canonical == NONE {
                     "no canonical".to_owned()

@@ -638,7 +638,7 @@ pub fn simulate(
                 && in_index(&new, t)
                 && matches!(
                     old.agreement(i, t),
-                    Agreement::Identical | Agreement::Near(_)
+                    Agreement::Identical(_) | Agreement::Near(_)
                 )
         }) || content.is_some_and(|c| {
             indexed_text.contains(&c.text_hash)

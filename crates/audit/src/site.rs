@@ -9,6 +9,7 @@ use crate::input::{
 use crate::main_content::MainContent;
 use crate::urlparts::{split, strip_www};
 use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
 
 /// "No index".
 pub(crate) const NONE: u32 = u32::MAX;
@@ -46,12 +47,35 @@ pub(crate) struct Content {
     pub main: Option<(u64, u32)>,
 }
 
+/// What two pages called identical have in common: every report words the claim by it,
+/// so "identical text" is said only where the whole visible text is the same.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sameness {
+    /// The whole visible text is the same.
+    Text,
+    /// The main content is the same once the site's template (blocks that recur by
+    /// position across the host) is left out; the rest of the page may differ.
+    #[default]
+    MainContent,
+}
+
+impl Sameness {
+    /// The claim as reports word it: "identical text" or "identical main content".
+    pub fn claim(self) -> &'static str {
+        match self {
+            Sameness::Text => "identical text",
+            Sameness::MainContent => "identical main content",
+        }
+    }
+}
+
 /// How two pages' contents compare.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Agreement {
     /// The same visible text, or the same main content (template removed, at least
-    /// `min_words` words, not titled apart): strong evidence.
-    Identical,
+    /// `min_words` words, not titled apart): strong evidence. Says which.
+    Identical(Sameness),
     /// Main contents at least `near_similarity` similar: weak evidence, never a merge.
     Near(f64),
     /// Between near and different: neither merged nor reported (the similarity).
@@ -380,12 +404,12 @@ impl<'a> Site<'a> {
             return Agreement::Unknown;
         };
         if x.text_hash == y.text_hash {
-            return Agreement::Identical;
+            return Agreement::Identical(Sameness::Text);
         }
         if let (Some((ha, wa)), Some((hb, wb))) = (x.main, y.main) {
             let min = self.cfg.min_words;
             if ha == hb && wa >= min && wb >= min && !self.titled_apart(a, b) {
-                return Agreement::Identical;
+                return Agreement::Identical(Sameness::MainContent);
             }
             if let Some(s) = self.main.similarity(a, b) {
                 return if s >= self.cfg.near_similarity {

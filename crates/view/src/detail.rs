@@ -7,7 +7,7 @@ use crate::types::{ClusterDetail, MemberView, SignalView, Tier};
 use audit::export::fix_text;
 use audit::{
     Action, Analysis, AuditInput, CanonicalContent, Cluster, Confirmation, DeclarationSource,
-    Evidence, EvidenceKind, FetchRow, HopKind, Role, UrlId,
+    Evidence, EvidenceKind, FetchRow, HopKind, Role, Sameness, UrlId,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -93,7 +93,7 @@ fn sentence(e: &Evidence, input: &AuditInput, lookup: &Lookup, policy: &str) -> 
                 DeclarationSource::HttpHeader => "an HTTP Link header",
             };
             let content = match content {
-                CanonicalContent::Identical => "; the content is identical".to_owned(),
+                CanonicalContent::Identical { of } => format!("; {}", same(*of)),
                 CanonicalContent::Near { percent } => {
                     format!("; their main contents are {percent}% similar")
                 }
@@ -113,16 +113,27 @@ fn sentence(e: &Evidence, input: &AuditInput, lookup: &Lookup, policy: &str) -> 
             };
             let confirmed = match confirmed_by {
                 Confirmation::Safe => String::new(),
-                Confirmation::IdenticalContent => "; the content is identical".to_owned(),
+                Confirmation::IdenticalContent { of } => format!("; {}", same(*of)),
             };
             format!("{from} and {to} have the same key under {policy}: {rules}{confirmed}")
         }
         EvidenceKind::Dust { rule } => {
             format!("learned rule {rule} rewrites {from} to {to}, and their text agrees")
         }
-        EvidenceKind::IdenticalContent => {
-            format!("{from} has the same content as {to} (the site's template left out)")
-        }
+        EvidenceKind::IdenticalContent { of } => match of {
+            Sameness::Text => format!("{from} has the same visible text as {to}"),
+            Sameness::MainContent => format!(
+                "{from} has the same main content as {to} (the site's template left out)"
+            ),
+        },
+    }
+}
+
+/// The content clause of an evidence sentence.
+fn same(of: Sameness) -> &'static str {
+    match of {
+        Sameness::Text => "their visible text is identical",
+        Sameness::MainContent => "their main content is identical (the site's template left out)",
     }
 }
 

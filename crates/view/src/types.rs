@@ -1188,7 +1188,7 @@ impl Cause {
             audit::EvidenceKind::Canonical { .. } => Cause::Canonical,
             audit::EvidenceKind::SameKey { .. } => Cause::UrlNormalization,
             audit::EvidenceKind::Dust { .. } => Cause::DustRule,
-            audit::EvidenceKind::IdenticalContent => Cause::IdenticalContent,
+            audit::EvidenceKind::IdenticalContent { .. } => Cause::IdenticalContent,
         }
     }
 

@@ -262,7 +262,7 @@ fn slash_cluster(open: &OpenAudit) -> u32 {
     assert!(
         !slash.evidence.is_empty()
             && slash.evidence[0].contains("https://example.test/shoes/")
-            && slash.evidence[0].contains("same content"),
+            && slash.evidence[0].contains("same visible text"),
         "{:?}",
         slash.evidence
     );
@@ -415,7 +415,7 @@ async fn url_details(site: &Site, id: i64, open: &OpenAudit, cluster_id: u32, co
     assert_eq!(member.cluster_id, cluster_id);
     assert_eq!(member.member.role, Role::Duplicate);
     assert_eq!(member.member.url, "https://example.test/shoes/");
-    assert!(member.member.evidence[0].contains("same content"));
+    assert!(member.member.evidence[0].contains("same visible text"));
     assert!(dup.findings.iter().any(|f| f.id == code));
     assert!(
         dup.findings

@@ -190,7 +190,7 @@ fn every_member_explains_why_it_is_in() {
     );
     assert_eq!(
         by_url(&u("/copy")).evidence[0].kind,
-        EvidenceKind::IdenticalContent
+        EvidenceKind::IdenticalContent { of: Sameness::Text }
     );
     let www = by_url("https://www.example.com/new?utm_source=a");
     assert_eq!(www.rules, [canon::Rule::Www, canon::Rule::TrackingParams]);
@@ -198,7 +198,7 @@ fn every_member_explains_why_it_is_in() {
         www.evidence[0].kind,
         EvidenceKind::SameKey {
             rules: vec![canon::Rule::Www, canon::Rule::TrackingParams],
-            confirmed_by: Confirmation::IdenticalContent
+            confirmed_by: Confirmation::IdenticalContent { of: Sameness::Text }
         }
     );
     assert_eq!(www.action, Action::Redirect301);
@@ -212,7 +212,7 @@ fn what_if_another_policy_changes_the_explanation_not_the_crawl() {
     let safe = b.analyse_with(canon::Policy::rfc3986());
     let kind = |a: &Analysis| a.clusters[0].members[1].evidence[0].kind.clone();
     assert!(matches!(kind(&seo), EvidenceKind::SameKey { .. }));
-    assert_eq!(kind(&safe), EvidenceKind::IdenticalContent);
+    assert_eq!(kind(&safe), EvidenceKind::IdenticalContent { of: Sameness::Text });
     assert_eq!(seo.learned.policy, canon::Policy::seo());
 }
 

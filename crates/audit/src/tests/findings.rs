@@ -99,7 +99,7 @@ fn dup_slash_index_case() {
         .unwrap();
     assert!(matches!(
         &docs.members[1].evidence[0].kind,
-        EvidenceKind::SameKey { rules, confirmed_by: Confirmation::IdenticalContent }
+        EvidenceKind::SameKey { rules, confirmed_by: Confirmation::IdenticalContent { .. } }
             if rules == &[canon::Rule::DirectoryIndex]
     ));
 }

@@ -365,6 +365,26 @@ fn pages_that_differ_only_in_host_wide_template_are_identical() {
         clusters,
         vec![vec![u("/catalogue/boot-3/"), u("/old-shop/boot-3.html")]]
     );
+    // The claim says what is identical: the main content, not the whole text.
+    let copy = &a.clusters[0].members[1];
+    assert_eq!(
+        copy.evidence[0].kind,
+        EvidenceKind::IdenticalContent {
+            of: Sameness::MainContent
+        }
+    );
+    assert_eq!(
+        copy.evidence[0].kind.to_string(),
+        "identical main content"
+    );
+    let finding = a
+        .findings_with(FindingId::DupContent)
+        .find(|f| f.urls.contains(&u("/old-shop/boot-3.html")))
+        .expect("the copy is a duplicate");
+    assert!(
+        finding.evidence.iter().all(|e| !e.contains("identical text")),
+        "{finding:#?}"
+    );
 }
 
 /// A blog's listing pages: a category description shared by every page of the listing,

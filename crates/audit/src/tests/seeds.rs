@@ -94,7 +94,7 @@ fn every_evidence_seed_clusters() {
                 let a = b.analyse();
                 assert_eq!(
                     joined(&a, input, expected),
-                    EvidenceKind::IdenticalContent,
+                    EvidenceKind::IdenticalContent { of: Sameness::Text },
                     "{}",
                     row.rule
                 );
