@@ -118,11 +118,13 @@ fn an_mcp_client_lists_and_calls_every_tool_and_gets_what_view_answers() {
                 "audit_overview",
                 "cluster_detail",
                 "compare_audits",
+                "fix_plan",
                 "list_audits",
                 "list_issues",
                 "normalize_url",
                 "query_findings",
                 "query_table",
+                "simulate_fix_plan",
                 "url_detail",
             ]
         );
@@ -277,6 +279,62 @@ fn an_mcp_client_lists_and_calls_every_tool_and_gets_what_view_answers() {
         assert_eq!(diff, json_of(&expected_diff));
         assert!(expected_diff.sections.iter().any(|s| s.total > 0));
 
+        // fix_plan: the redirect map paged three rows at a time, each page what view
+        // answers, together the whole file as `dustpan export` writes it.
+        let mut rows = Vec::new();
+        loop {
+            let args = json!({ "audit_id": old, "file": "redirect_map",
+                               "offset": rows.len(), "limit": 3 });
+            let page = ok(&client, "fix_plan", args).await;
+            let expected = view::fixplan::fix_plan_page(
+                &open_old,
+                view::fixplan::FixPlanFile::RedirectMap,
+                rows.len() as u32,
+                3,
+            )
+            .unwrap();
+            assert_eq!(page, json_of(&expected));
+            assert_eq!(expected.columns[..2], ["source", "target"]);
+            if expected.rows.is_empty() {
+                assert_eq!(rows.len() as u32, expected.total);
+                break;
+            }
+            rows.extend(expected.rows);
+        }
+        let written = open_old.analysis().fix_files().redirects_csv();
+        assert_eq!(rows.len(), written.lines().count() - 1);
+        assert!(rows.len() > 6, "{} redirects", rows.len());
+        let canonicals = ok(
+            &client,
+            "fix_plan",
+            json!({ "audit_id": old, "file": "canonicals_to_set" }),
+        )
+        .await;
+        assert_eq!(canonicals["file"], "canonicals_to_set.csv");
+        assert!(canonicals["total"].as_u64().unwrap() > 0);
+
+        // simulate_fix_plan: the simulation `dustpan simulate` runs, paged by kind.
+        let sim = view::fixplan::simulate_stored(
+            session.store(),
+            store::AuditId(old),
+            Some(session.policy_of(old).await.unwrap()),
+            None,
+        )
+        .await
+        .unwrap();
+        let answer = ok(&client, "simulate_fix_plan", json!({ "audit_id": old })).await;
+        let expected = view::fixplan::simulation_page(&sim, None, 0, 50).unwrap();
+        assert_eq!(answer, json_of(&expected));
+        assert!(expected.redirects > 0 && expected.findings_resolved > 0);
+        assert_eq!(expected.problem_counts.len(), 8);
+        let bad_kind = err(
+            &client,
+            "simulate_fix_plan",
+            json!({ "audit_id": old, "kind": "no_such_kind" }),
+        )
+        .await;
+        assert_eq!(bad_kind.code, ErrorCode::InvalidInput);
+
         // normalize_url, under a preset and under an audit's own policy.
         let raw = "HTTP://Example.TEST:443/a/./b?utm_source=x";
         let n = ok(
@@ -334,11 +392,13 @@ fn an_mcp_client_lists_and_calls_every_tool_and_gets_what_view_answers() {
         let e = err(&client, "normalize_url", json!({ "url": "not a url" })).await;
         assert_eq!(e.code, ErrorCode::InvalidInput);
         // Arguments that do not fit the tool's schema fail before any view call, as
-        // the SDK words it.
-        let bad = call(&client, "list_issues", json!({ "audit_id": "seven" })).await;
-        assert_eq!(bad.is_error, Some(true), "{bad:?}");
-        let text = format!("{:?}", bad.content);
-        assert!(text.contains("\\\"seven\\\""), "{text}");
+        // the app's invalid_input naming the tool and the value.
+        let e = err(&client, "list_issues", json!({ "audit_id": "seven" })).await;
+        assert_eq!(e.code, ErrorCode::InvalidInput, "{e:?}");
+        assert!(
+            e.message.contains("list_issues") && e.message.contains("\"seven\""),
+            "{e:?}"
+        );
 
         client.cancel().await.unwrap();
     });

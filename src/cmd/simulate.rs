@@ -4,7 +4,7 @@
 use super::db::DbArgs;
 use crate::terminal::safe;
 use anyhow::{Context, Result, bail};
-use audit::simulate::{Plan, ProblemKind, Simulation, simulate};
+use audit::simulate::{ProblemKind, Simulation};
 use std::process::ExitCode;
 use store::AuditId;
 
@@ -65,26 +65,13 @@ pub async fn audit_id(store: &store::Store, audit: Option<i64>, db: &DbArgs) -> 
 async fn load_and_simulate(args: &Args) -> Result<(AuditId, Simulation)> {
     let store = args.db.open().await?;
     let id = audit_id(&store, args.audit, &args.db).await?;
-    let (loaded, _) = view::workflow::load_as_stored(&store, id, None).await?;
-    store.close().await;
-    let config = loaded.config.clone();
     let explicit = match &args.plan {
         Some(dir) => Some(super::verify::read_plan(dir)?),
         None => None,
     };
-    let sim = tokio::task::spawn_blocking(move || {
-        let before = audit::analyse(&loaded.input, &config);
-        // The links to change and the pages to serve are Dustpan's own: no plan file
-        // holds them.
-        let mut plan = Plan::of(&loaded.input, &before);
-        if let Some(fixes) = explicit {
-            plan.fixes = fixes;
-        }
-        simulate(&loaded.input, &config, &before, &plan)
-    })
-    .await
-    .context("the simulation stopped")?;
-    Ok((id, sim))
+    let sim = view::fixplan::simulate_stored(&store, id, None, explicit).await;
+    store.close().await;
+    Ok((id, sim.context("the simulation stopped")?))
 }
 
 fn print(id: AuditId, sim: &Simulation) {

@@ -351,9 +351,7 @@ fn key_group(site: &Site<'_>, group: &[u32], g: &mut Graph) {
             g.join(
                 with_content[x - 1].1,
                 i,
-                EdgeKind::SameKey(Confirmation::IdenticalContent {
-                    of: Sameness::Text,
-                }),
+                EdgeKind::SameKey(Confirmation::IdenticalContent { of: Sameness::Text }),
             );
         } else {
             reps.push(i);
@@ -365,7 +363,11 @@ fn key_group(site: &Site<'_>, group: &[u32], g: &mut Graph) {
             let (a, b) = (reps[x], reps[y]);
             match site.agreement(a, b) {
                 Agreement::Identical(of) => {
-                    g.join(a, b, EdgeKind::SameKey(Confirmation::IdenticalContent { of }));
+                    g.join(
+                        a,
+                        b,
+                        EdgeKind::SameKey(Confirmation::IdenticalContent { of }),
+                    );
                 }
                 Agreement::Different(s) => {
                     g.disagreements.push((a, b, s));

@@ -240,7 +240,6 @@ pub use cluster::{
     Action, CanonicalContent, Cluster, Confirmation, EdgeCounts, Evidence, EvidenceKind,
     MAX_EVIDENCE, Member, Role, Signal, SignalKind,
 };
-pub use site::Sameness;
 pub use config::{AnalysisConfig, DustConfig};
 pub use dust::{
     DustRule, DustRuleKind, LearnedRules, NextChar, ParamClass, ParamStats, ParamVerdict,
@@ -261,6 +260,7 @@ pub use log_hits::{LogHit, LogRequests};
 pub use log_waste::{LOG_WASTE_FILE, LOG_WASTE_HEADERS, LogWaste, log_waste_table};
 pub use prediction::{PREDICTED_DUPLICATE, PredictionCheck, check_predictions};
 pub use probes::{ProbeVerdict, VariantProbe, VariantRule, server_rule_offered};
+pub use site::Sameness;
 
 /// Analyses one audit.
 pub fn analyse(input: &AuditInput, config: &AnalysisConfig) -> Analysis {

@@ -13,12 +13,18 @@
 //! - [`serve_stdio`]: serves it on standard input and output until the client leaves.
 
 use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::handler::server::wrapper::{Json, Parameters};
-use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
-use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ServerCapabilities,
+    ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use view::fixplan::{FixPlanFile, FixPlanPage, SimulationPage};
 use view::runs::{RunEvents, Runs};
 use view::{
     AnalysisPolicy, AuditListItem, ClusterDetail, ColumnFilter, DiffView, Family, FindingPage,
@@ -69,8 +75,14 @@ pub struct Dustpan {
     runs: Option<Runs>,
     /// Extra certificate authorities (PEM text) the audits it starts trust.
     ca_pems: Arc<Vec<String>>,
+    /// The latest fix-plan simulation (audit id, policy name): paging through its
+    /// problems simulates once.
+    simulation: Arc<Mutex<Option<LastSimulation>>>,
     tool_router: ToolRouter<Dustpan>,
 }
+
+/// The audit id and policy name a simulation ran for, and the simulation.
+type LastSimulation = (i64, String, Arc<view::fixplan::Simulation>);
 
 /// What a server that may crawl needs.
 #[derive(Clone, Debug, Default)]
@@ -231,6 +243,40 @@ pub struct CompareArgs {
     pub new_audit: i64,
 }
 
+/// A page of one file of an audit's fix plan.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+pub struct FixPlanArgs {
+    /// The audit's id.
+    pub audit_id: i64,
+    /// The file: `redirect_map` (the default), `canonicals_to_set` or `sitemap_changes`.
+    #[serde(default)]
+    pub file: Option<FixPlanFile>,
+    /// The first row to return.
+    #[serde(default)]
+    pub offset: u32,
+    /// Most rows to return (50 when absent, at most 1000).
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
+
+/// The simulation of an audit's fix plan, a page of its problems.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+pub struct SimulateArgs {
+    /// The audit's id.
+    pub audit_id: i64,
+    /// Only problems of this kind: redirect_loop, redirect_chain, redirect_to_error,
+    /// redirect_to_non_preferred, canonical_to_redirect, orphan, content_lost,
+    /// cluster_unresolved.
+    #[serde(default)]
+    pub kind: Option<String>,
+    /// The first matched problem to return.
+    #[serde(default)]
+    pub offset: u32,
+    /// Most problems to return (50 when absent, at most 1000).
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
+
 /// A URL to normalize.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 pub struct NormalizeArgs {
@@ -273,6 +319,7 @@ impl Dustpan {
             session,
             runs: None,
             ca_pems: Arc::new(Vec::new()),
+            simulation: Arc::default(),
             tool_router,
         }
     }
@@ -283,6 +330,7 @@ impl Dustpan {
             session,
             runs: Some(Runs::new()),
             ca_pems: Arc::new(access.ca_pems),
+            simulation: Arc::default(),
             tool_router: Dustpan::tool_router(),
         }
     }
@@ -441,6 +489,62 @@ impl Dustpan {
     }
 
     #[tool(
+        description = "A page of the audit's fix plan, one file at a time as `dustpan export` writes it: redirect_map (every non-preferred URL and the preferred URL it should 301 to, marked new, changed or existing), canonicals_to_set (the canonical each page should declare) or sitemap_changes (sitemap lines to remove, replace or add); with the size of every part of the plan, the internal links to change included (their rows: query_table linksToNonPreferred). Page with offset and limit.",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn fix_plan(
+        &self,
+        Parameters(a): Parameters<FixPlanArgs>,
+    ) -> Result<Json<FixPlanPage>, Json<IpcError>> {
+        let open = self.open(a.audit_id).await?;
+        let file = a.file.unwrap_or(FixPlanFile::RedirectMap);
+        let limit = a.limit.unwrap_or(DEFAULT_LIMIT);
+        blocking(move || view::fixplan::fix_plan_page(&open, file, a.offset, limit)).await
+    }
+
+    #[tool(
+        description = "Simulates the audit's fix plan before it is deployed: the stored crawl with the redirect map answered, the canonicals set, the internal links and sitemap lines changed, analysed again. Answers whether the plan is clean, what was applied, findings resolved, remaining and new, and a page of the problems the plan would create (redirect loops and chains, redirects to an error or to a non-preferred URL, canonicals to a redirect, pages left without internal links, content taken out of the index with no other copy, clusters left unresolved). The first call analyses the audit twice (seconds on large audits); paging reuses it.",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn simulate_fix_plan(
+        &self,
+        Parameters(a): Parameters<SimulateArgs>,
+    ) -> Result<Json<SimulationPage>, Json<IpcError>> {
+        let policy = self.session.policy_of(a.audit_id).await.map_err(fail)?;
+        let cached = self
+            .simulation
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_ref()
+            .filter(|(id, name, _)| *id == a.audit_id && *name == policy.name)
+            .map(|(_, _, sim)| sim.clone());
+        let sim = match cached {
+            Some(sim) => sim,
+            None => {
+                let name = policy.name.clone();
+                let sim = view::fixplan::simulate_stored(
+                    self.session.store(),
+                    store::AuditId(a.audit_id),
+                    Some(policy),
+                    None,
+                )
+                .await
+                .map(Arc::new)
+                .map_err(fail)?;
+                *self
+                    .simulation
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) =
+                    Some((a.audit_id, name, sim.clone()));
+                sim
+            }
+        };
+        let limit = a.limit.unwrap_or(DEFAULT_LIMIT);
+        blocking(move || view::fixplan::simulation_page(&sim, a.kind.as_deref(), a.offset, limit))
+            .await
+    }
+
+    #[tool(
         description = "Starts an audit of a site (only when the server runs with --allow-crawl): the start URL with the new-audit form's limits (maxUrls, maxDepth, concurrency, respectRobots, userAgent, preset, resolve). Answers its id at once; follow it with audit_progress, then read it with the other tools once its phase is done.",
         annotations(
             read_only_hint = false,
@@ -501,10 +605,49 @@ impl Dustpan {
 }
 
 /// What the server tells a client about itself.
-pub const INSTRUCTIONS: &str = "Dustpan audits web sites for URLs that are really the same page (duplicates, canonicals, redirects, sitemaps, learned URL rules). Call list_audits for an audit id, then list_issues for what to fix first, cluster_detail and url_detail for the evidence and the fix, query_table or query_findings to page through everything, compare_audits for what changed. Errors come back as tool errors whose structured content is { code, message } with code one of not_found, invalid_input, busy, database, unreadable, io, internal.";
+pub const INSTRUCTIONS: &str = "Dustpan audits web sites for URLs that are really the same page (duplicates, canonicals, redirects, sitemaps, learned URL rules). Call list_audits for an audit id, then list_issues for what to fix first, cluster_detail and url_detail for the evidence and the fix, query_table or query_findings to page through everything, fix_plan and simulate_fix_plan for the changes to make and what they would do, compare_audits for what changed. Errors come back as tool errors whose structured content is { code, message } with code one of not_found, invalid_input, busy, database, unreadable, io, internal.";
+
+/// The SDK answers arguments that do not fit a tool's input schema with its own text;
+/// this rewords such an answer as every other failure is worded, the app's
+/// `invalid_input` error, naming the tool. Any other answer passes unchanged.
+fn argument_error_as_ipc(tool: &str, response: CallToolResponse) -> CallToolResponse {
+    let CallToolResponse::Complete(result) = &response else {
+        return response;
+    };
+    if result.is_error != Some(true) || result.structured_content.is_some() {
+        return response;
+    }
+    let text: Vec<&str> = result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
+        .collect();
+    let Some(detail) = text.iter().find_map(|t| t.strip_prefix(SDK_ARGUMENT_ERROR)) else {
+        return response;
+    };
+    let error = IpcError::from(ViewError::Invalid(format!(
+        "the arguments of {tool} do not fit its input schema:{detail}"
+    )));
+    let value = serde_json::to_value(&error).unwrap_or_default();
+    CallToolResult::structured_error(value).into()
+}
+
+/// How the SDK begins its answer to arguments that do not deserialize.
+const SDK_ARGUMENT_ERROR: &str = "failed to deserialize parameters:";
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for Dustpan {
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, rmcp::ErrorData> {
+        let tool = request.name.to_string();
+        let call = ToolCallContext::new(self, request, context);
+        let response = self.tool_router.call(call).await?;
+        Ok(argument_error_as_ipc(&tool, response))
+    }
+
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("dustpan", env!("CARGO_PKG_VERSION")))

@@ -122,9 +122,9 @@ fn sentence(e: &Evidence, input: &AuditInput, lookup: &Lookup, policy: &str) -> 
         }
         EvidenceKind::IdenticalContent { of } => match of {
             Sameness::Text => format!("{from} has the same visible text as {to}"),
-            Sameness::MainContent => format!(
-                "{from} has the same main content as {to} (the site's template left out)"
-            ),
+            Sameness::MainContent => {
+                format!("{from} has the same main content as {to} (the site's template left out)")
+            }
         },
     }
 }

@@ -13,6 +13,7 @@
 //! - [`runs`]: starting, resuming and cancelling audits, with throttled [`Progress`].
 //! - [`session`]: what the app keeps between commands: a few opened audits, shared
 //!   opens, and the policy each audit is analysed under ([`Session`]).
+//! - [`fixplan`]: the fix plan's files and its simulation, paged.
 //! - [`list_audits`]: the history; [`compare`]: what changed between two audits.
 //! - [`live_url_detail`]: one URL as the store holds it while its audit is crawled.
 //! - [`chosen`]: the paths the user chose in the app's dialogs, the only ones its
@@ -27,6 +28,7 @@ mod detail;
 mod error;
 pub mod family;
 mod findings;
+pub mod fixplan;
 pub mod issues;
 pub mod learn;
 mod list;

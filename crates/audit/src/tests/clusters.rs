@@ -212,7 +212,10 @@ fn what_if_another_policy_changes_the_explanation_not_the_crawl() {
     let safe = b.analyse_with(canon::Policy::rfc3986());
     let kind = |a: &Analysis| a.clusters[0].members[1].evidence[0].kind.clone();
     assert!(matches!(kind(&seo), EvidenceKind::SameKey { .. }));
-    assert_eq!(kind(&safe), EvidenceKind::IdenticalContent { of: Sameness::Text });
+    assert_eq!(
+        kind(&safe),
+        EvidenceKind::IdenticalContent { of: Sameness::Text }
+    );
     assert_eq!(seo.learned.policy, canon::Policy::seo());
 }
 

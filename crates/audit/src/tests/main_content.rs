@@ -373,16 +373,16 @@ fn pages_that_differ_only_in_host_wide_template_are_identical() {
             of: Sameness::MainContent
         }
     );
-    assert_eq!(
-        copy.evidence[0].kind.to_string(),
-        "identical main content"
-    );
+    assert_eq!(copy.evidence[0].kind.to_string(), "identical main content");
     let finding = a
         .findings_with(FindingId::DupContent)
         .find(|f| f.urls.contains(&u("/old-shop/boot-3.html")))
         .expect("the copy is a duplicate");
     assert!(
-        finding.evidence.iter().all(|e| !e.contains("identical text")),
+        finding
+            .evidence
+            .iter()
+            .all(|e| !e.contains("identical text")),
         "{finding:#?}"
     );
 }
