@@ -275,9 +275,37 @@ fn an_mcp_client_lists_and_calls_every_tool_and_gets_what_view_answers() {
             json!({ "old_audit": old, "new_audit": new }),
         )
         .await;
-        let expected_diff = view::compare(&open_old, &open_new);
+        let whole = view::compare(&open_old, &open_new);
+        let expected_diff = whole.clone().paged(None, 0, 50).unwrap();
         assert_eq!(diff, json_of(&expected_diff));
         assert!(expected_diff.sections.iter().any(|s| s.total > 0));
+        // One section paged two rows at a time gives back every row of it.
+        let longest = whole.sections.iter().max_by_key(|s| s.total).unwrap();
+        assert!(longest.total > 2, "{} rows", longest.total);
+        let mut rows = Vec::new();
+        while rows.len() < longest.rows.len() {
+            let page = ok(
+                &client,
+                "compare_audits",
+                json!({ "old_audit": old, "new_audit": new, "section": longest.key,
+                        "offset": rows.len(), "limit": 2 }),
+            )
+            .await;
+            let sections = page["sections"].as_array().unwrap();
+            assert_eq!(sections.len(), 1);
+            assert_eq!(sections[0]["total"], longest.total);
+            let got = sections[0]["rows"].as_array().unwrap();
+            assert!(!got.is_empty() && got.len() <= 2);
+            rows.extend(got.iter().cloned());
+        }
+        assert_eq!(json!(rows), json_of(&longest.rows));
+        let e = err(
+            &client,
+            "compare_audits",
+            json!({ "old_audit": old, "new_audit": new, "section": "no_such_section" }),
+        )
+        .await;
+        assert_eq!(e.code, ErrorCode::InvalidInput);
 
         // fix_plan: the redirect map paged three rows at a time, each page what view
         // answers, together the whole file as `dustpan export` writes it.
@@ -471,6 +499,55 @@ fn with_allow_crawl_an_assistant_starts_an_audit_follows_it_and_reads_it() {
         let open = session.open(id).await.unwrap();
         assert_eq!(overview, json_of(open.overview()));
         assert!(open.overview().pages > 5);
+
+        // A list audit of a list sent as text: the listed URLs only, and a policy file
+        // is never read on an assistant's behalf.
+        let list = format!("{START}shoes\n{START}chain/start\nnot a url\n");
+        let e = err(
+            &client,
+            "start_list_audit",
+            json!({ "request": { "url": "", "respectRobots": true, "resolve": resolve,
+                                 "policyFile": "/etc/hostname" },
+                    "list": list }),
+        )
+        .await;
+        assert_eq!(e.code, ErrorCode::InvalidInput, "{e:?}");
+        let started = ok(
+            &client,
+            "start_list_audit",
+            json!({ "request": { "url": "", "respectRobots": true, "resolve": resolve },
+                    "list": list }),
+        )
+        .await;
+        let list_id = started["auditId"].as_i64().expect("an audit id");
+        let last = loop {
+            let p = ok(&client, "audit_progress", json!({ "audit_id": list_id })).await;
+            let progress: view::Progress = serde_json::from_value(p["progress"].clone()).unwrap();
+            if progress.phase.is_final() {
+                break progress;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        };
+        assert_eq!(last.phase, view::ProgressPhase::Done, "{last:?}");
+        let listed = session.open(list_id).await.unwrap();
+        let fetched: Vec<&str> = listed
+            .input()
+            .fetches
+            .iter()
+            .filter_map(|f| listed.input().urls.iter().find(|u| u.id == f.url_id))
+            .map(|u| u.found_url())
+            .collect();
+        // The two listed URLs and the redirect chain of one: no link followed.
+        assert_eq!(
+            fetched,
+            [
+                "https://example.test/shoes",
+                "https://example.test/chain/start",
+                "https://example.test/chain/step-2",
+                "https://example.test/chain/step-3",
+                "https://example.test/chain/end",
+            ]
+        );
         client.cancel().await.unwrap();
     });
 }

@@ -36,6 +36,9 @@ use view::{
 /// The rows or findings a page holds when the client does not say.
 pub const DEFAULT_LIMIT: u32 = 50;
 
+/// The most rows or findings a page holds.
+pub const MAX_LIMIT: u32 = 1000;
+
 /// Why the server stopped other than by the client leaving.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
@@ -92,7 +95,12 @@ pub struct CrawlAccess {
 }
 
 /// The tools that crawl, left out of a read-only server.
-pub const CRAWL_TOOLS: [&str; 3] = ["start_audit", "audit_progress", "cancel_audit"];
+pub const CRAWL_TOOLS: [&str; 4] = [
+    "start_audit",
+    "start_list_audit",
+    "audit_progress",
+    "cancel_audit",
+];
 
 /// A started audit.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -234,13 +242,44 @@ pub struct FindingArgs {
     pub limit: Option<u32>,
 }
 
-/// Two audits, the earlier first.
+/// Two audits, the earlier first, and a page of the changes.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
 pub struct CompareArgs {
     /// The earlier audit's id.
     pub old_audit: i64,
     /// The later audit's id.
     pub new_audit: i64,
+    /// Only this section (a section's `key` from an earlier answer).
+    #[serde(default)]
+    pub section: Option<String>,
+    /// The first row of each section to return.
+    #[serde(default)]
+    pub offset: u32,
+    /// Most rows of each section to return (50 when absent, at most 1000).
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
+
+/// A list audit: the list itself, never a path.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+pub struct StartListArgs {
+    /// The limits and options, as the desktop app's new-audit form sends them (its `url`
+    /// is not used: a list audit starts at the listed URLs' origins).
+    pub request: StartAuditRequest,
+    /// The list's text: URLs one per line, an XML sitemap or sitemap index, a CSV export
+    /// with an Address, URL or Loc column, or access-log lines (then `site` is needed).
+    pub list: String,
+    /// The site (scheme and host) that relative paths and an access log's paths are
+    /// resolved against.
+    #[serde(default)]
+    pub site: Option<String>,
+    /// For access logs: only requests whose user agent matches this regular expression.
+    #[serde(default)]
+    pub log_agent: Option<String>,
+    /// Crawl on from the listed URLs as from start URLs instead of auditing the list
+    /// alone.
+    #[serde(default)]
+    pub follow: bool,
 }
 
 /// A page of one file of an audit's fix plan.
@@ -288,6 +327,18 @@ pub struct NormalizeArgs {
     /// Normalize under the policy this audit is analysed under.
     #[serde(default)]
     pub audit_id: Option<i64>,
+}
+
+/// `request` as an assistant may send it: internal addresses only through an explicit
+/// `resolve` override, and no file read on its behalf (a policy file is refused).
+fn confined(mut request: StartAuditRequest) -> Result<StartAuditRequest, Json<IpcError>> {
+    request.allow_internal = false;
+    if request.policy_file.is_some() {
+        return Err(fail(ViewError::Invalid(
+            "policyFile is not read over MCP: choose a preset (seo, rfc3986, aggressive)".into(),
+        )));
+    }
+    Ok(request)
 }
 
 /// A view error as a tool answers it.
@@ -342,6 +393,25 @@ impl Dustpan {
                 "this server is read-only: start it with --allow-crawl".into(),
             ))
         })
+    }
+
+    /// Starts `config` under `request`'s analysis policy; answers the new id.
+    async fn start(
+        &self,
+        request: &StartAuditRequest,
+        config: view::runs::CrawlConfig,
+    ) -> Result<Json<Started>, Json<IpcError>> {
+        let runs = self.runs()?;
+        let policy = AnalysisPolicy::choose(request.preset, None).map_err(fail)?;
+        let events = Arc::new(Events {
+            session: self.session.clone(),
+        });
+        let id = runs
+            .start(self.session.store().clone(), config, policy.clone(), events)
+            .await
+            .map_err(fail)?;
+        self.session.remember_policy(id, policy);
+        Ok(Json(Started { audit_id: id }))
     }
 
     /// Audit `id`, opened on first use (loaded and analysed under its own policy).
@@ -454,7 +524,7 @@ impl Dustpan {
     }
 
     #[tool(
-        description = "What changed between two audits of a site, the earlier first: counts (findings new and resolved, clusters formed and dissolved, ...), the changes table by table, and warnings when coverage differs.",
+        description = "What changed between two audits of a site, the earlier first: counts (findings new and resolved, clusters formed and dissolved, ...), the changes table by table (each section's total, and a page of its rows: offset and limit apply to every section, or to the one named by section), and warnings when coverage differs.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
     async fn compare_audits(
@@ -463,7 +533,9 @@ impl Dustpan {
     ) -> Result<Json<DiffView>, Json<IpcError>> {
         let old = self.open(a.old_audit).await?;
         let new = self.open(a.new_audit).await?;
-        blocking(move || Ok(view::compare(&old, &new))).await
+        let limit = a.limit.unwrap_or(DEFAULT_LIMIT).min(MAX_LIMIT);
+        blocking(move || view::compare(&old, &new).paged(a.section.as_deref(), a.offset, limit))
+            .await
     }
 
     #[tool(
@@ -556,21 +628,48 @@ impl Dustpan {
         &self,
         Parameters(a): Parameters<StartArgs>,
     ) -> Result<Json<Started>, Json<IpcError>> {
-        let runs = self.runs()?;
-        let mut request = a.request;
-        request.allow_internal = false;
-        let policy =
-            AnalysisPolicy::choose(request.preset, request.policy_file.as_deref()).map_err(fail)?;
+        self.runs()?;
+        let request = confined(a.request)?;
         let config = view::runs::crawl_config(&request, &self.ca_pems).map_err(fail)?;
-        let events = Arc::new(Events {
-            session: self.session.clone(),
-        });
-        let id = runs
-            .start(self.session.store().clone(), config, policy.clone(), events)
-            .await
-            .map_err(fail)?;
-        self.session.remember_policy(id, policy);
-        Ok(Json(Started { audit_id: id }))
+        self.start(&request, config).await
+    }
+
+    #[tool(
+        description = "Starts a list audit (only when the server runs with --allow-crawl): the URLs of a list sent as text (URLs one per line, an XML sitemap, a CSV export with an Address/URL/Loc column, or access-log lines with `site`), audited alone or crawled on from (`follow`), with the new-audit form's limits in `request`. Answers its id at once; follow it with audit_progress.",
+        annotations(
+            read_only_hint = false,
+            destructive_hint = false,
+            open_world_hint = true
+        )
+    )]
+    async fn start_list_audit(
+        &self,
+        Parameters(a): Parameters<StartListArgs>,
+    ) -> Result<Json<Started>, Json<IpcError>> {
+        self.runs()?;
+        let request = confined(a.request)?;
+        let list = view::ListAuditRequest {
+            files: Vec::new(),
+            site: a.site,
+            log_agent: a.log_agent,
+            follow: a.follow,
+        };
+        let ca = self.ca_pems.clone();
+        let req = request.clone();
+        // Reading a long list and checking an access log's bots by DNS take a while.
+        let config = blocking(move || {
+            view::lists::text_list_crawl_config(
+                &req,
+                "the list sent by the client",
+                &a.list,
+                &list,
+                &ca,
+                view::lists::BotCheck::System,
+            )
+        })
+        .await?
+        .0;
+        self.start(&request, config).await
     }
 
     #[tool(

@@ -76,6 +76,38 @@ fn warnings(old: &OpenAudit, new: &OpenAudit, coverage: &[String]) -> Vec<String
     out
 }
 
+impl DiffView {
+    /// This diff with rows `offset..offset + limit` of each section kept (each section's
+    /// `total` still counts them all), of the section keyed `section` only when one is
+    /// named. For readers that page through a long diff (the MCP server).
+    pub fn paged(
+        mut self,
+        section: Option<&str>,
+        offset: u32,
+        limit: u32,
+    ) -> Result<DiffView, crate::ViewError> {
+        if let Some(key) = section {
+            if !self.sections.iter().any(|s| s.key == key) {
+                let keys: Vec<&str> = self.sections.iter().map(|s| s.key.as_str()).collect();
+                return Err(crate::ViewError::Invalid(format!(
+                    "no diff section {key:?}: one of {}",
+                    keys.join(", ")
+                )));
+            }
+            self.sections.retain(|s| s.key == key);
+        }
+        for s in &mut self.sections {
+            let rows = std::mem::take(&mut s.rows);
+            s.rows = rows
+                .into_iter()
+                .skip(offset as usize)
+                .take(limit as usize)
+                .collect();
+        }
+        Ok(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

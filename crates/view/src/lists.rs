@@ -38,6 +38,25 @@ pub fn list_crawl_config(
     Ok(config)
 }
 
+/// As [`list_crawl_config`], the list given as `text` (named `name` in the audit's list
+/// inputs) instead of files: `list.files` is not read. For front ends that receive the
+/// list itself (the MCP server), never a path to read.
+pub fn text_list_crawl_config(
+    req: &StartAuditRequest,
+    name: &str,
+    text: &str,
+    list: &ListAuditRequest,
+    ca_pems: &[String],
+    bots: BotCheck,
+) -> Result<CrawlConfig, ViewError> {
+    let mut config = CrawlConfig::default();
+    crate::runs::apply_settings(&mut config, req, ca_pems)?;
+    let source: Box<dyn std::io::Read + '_> = Box::new(text.as_bytes());
+    read_sources(&mut config, vec![(name.to_owned(), source)], list, bots)?;
+    config.validate()?;
+    Ok(config)
+}
+
 /// Reads every file of `list` into `config` as a list audit (at most its `max_urls` URLs
 /// over all files; a URL listed twice is audited once, its requests summed), the bot
 /// requests of access logs checked as `bots` says.
@@ -57,6 +76,24 @@ pub fn read_lists(
             "choose a URL list, sitemap, CSV file or access log".into(),
         ));
     }
+    let mut sources = Vec::new();
+    for name in files {
+        let file = std::fs::File::open(name).map_err(|e| ViewError::io(Path::new(name), e))?;
+        let reader: Box<dyn std::io::Read> = Box::new(file);
+        sources.push((name.to_owned(), reader));
+    }
+    read_sources(config, sources, list, bots)
+}
+
+/// Reads `sources` (each a name and its content: a URL list, sitemap, CSV or access
+/// log) into `config` as a list audit, with `list`'s site, log agent and follow (its
+/// files are not read).
+fn read_sources<'a>(
+    config: &mut CrawlConfig,
+    sources: Vec<(String, Box<dyn std::io::Read + 'a>)>,
+    list: &ListAuditRequest,
+    bots: BotCheck,
+) -> Result<(), ViewError> {
     let site = match list
         .site
         .as_deref()
@@ -78,18 +115,17 @@ pub fn read_lists(
     let cap = usize::try_from(config.max_urls).unwrap_or(usize::MAX);
     let mut merged = urllist::Merged::new(cap);
     let mut inputs = Vec::new();
-    for name in files {
+    for (name, reader) in sources {
         let options = urllist::Options {
             max_urls: merged.room(),
             site: site.clone(),
             agent: agent.clone(),
             ..urllist::Options::default()
         };
-        let file = std::fs::File::open(name).map_err(|e| ViewError::io(Path::new(name), e))?;
-        let read = urllist::read(file, &options)
+        let read = urllist::read(reader, &options)
             .map_err(|e| ViewError::Invalid(format!("cannot read the list {name}: {e}")))?;
         config.sitemaps.extend(read.sitemaps.iter().cloned());
-        inputs.push(merge_input(&mut merged, name, read));
+        inputs.push(merge_input(&mut merged, &name, read));
     }
     if merged.urls().is_empty() && config.sitemaps.is_empty() {
         return Err(ViewError::Invalid(

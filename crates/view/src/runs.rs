@@ -6,7 +6,9 @@ use crate::error::ViewError;
 use crate::open::{AnalysisPolicy, OpenAudit};
 use crate::options::CrawlOptions;
 use crate::types::{LatestError, Progress, ProgressPhase, StartAuditRequest, StatusCounts};
-use crawl::{CancellationToken, CrawlConfig};
+use crawl::CancellationToken;
+/// The crawl configuration a run is started with.
+pub use crawl::CrawlConfig;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
