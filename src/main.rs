@@ -27,6 +27,7 @@ enum Command {
     Mcp(cmd::mcp::Args),
     Normalize(cmd::normalize::Args),
     Report(cmd::report::Args),
+    Migrate(cmd::migrate::Args),
     Simulate(cmd::simulate::Args),
     Verify(cmd::verify::Args),
 }
@@ -97,6 +98,7 @@ fn main() -> ExitCode {
         Command::Mcp(args) => cmd::mcp::run(args),
         Command::Normalize(args) => cmd::normalize::run(args),
         Command::Report(args) => cmd::report::run(args),
+        Command::Migrate(args) => cmd::migrate::run(args),
         Command::Simulate(args) => cmd::simulate::run(args),
         Command::Verify(args) => cmd::verify::run(args),
     };

@@ -15,6 +15,7 @@ mod learn;
 mod lease;
 mod list;
 mod mcp;
+mod migrate;
 mod normalize;
 mod one_pipeline;
 mod policy;

@@ -10,6 +10,7 @@ pub mod diff;
 pub mod export;
 pub mod learn;
 pub mod mcp;
+pub mod migrate;
 pub mod normalize;
 pub mod output;
 pub mod report;

@@ -850,17 +850,10 @@ fn url_variants_table(analysis: &Analysis) -> TableData {
 pub fn fix_files(analysis: &Analysis, include_existing: bool) -> Vec<(&'static str, String)> {
     let mut f: FixFiles = analysis.fix_files();
     f.include_existing = include_existing;
-    vec![
-        ("redirect_map.csv", f.redirects_csv()),
-        ("redirects.nginx.conf", f.nginx()),
-        ("redirects.apache.conf", f.apache()),
-        ("_redirects", f.netlify()),
-        ("vercel.json", f.vercel()),
-        ("redirects.cloudflare.csv", f.cloudflare_csv()),
-        ("redirects.wordpress.csv", f.wordpress_csv()),
-        ("canonicals_to_set.csv", f.canonicals_csv()),
-        ("sitemap_changes.csv", f.sitemap_csv()),
-    ]
+    let mut files = f.redirect_files();
+    files.push(("canonicals_to_set.csv", f.canonicals_csv()));
+    files.push(("sitemap_changes.csv", f.sitemap_csv()));
+    files
 }
 
 #[cfg(test)]

@@ -257,6 +257,19 @@ impl FixFiles {
         }
     }
 
+    /// The redirect map as CSV and as every server's file: `(file name, contents)`.
+    pub fn redirect_files(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("redirect_map.csv", self.redirects_csv()),
+            ("redirects.nginx.conf", self.nginx()),
+            ("redirects.apache.conf", self.apache()),
+            ("_redirects", self.netlify()),
+            ("vercel.json", self.vercel()),
+            ("redirects.cloudflare.csv", self.cloudflare_csv()),
+            ("redirects.wordpress.csv", self.wordpress_csv()),
+        ]
+    }
+
     /// The redirect map as CSV: `source,target,status,change,site_status,site_target`:
     /// every redirect, with whether it is new, changes what the site answers (and what
     /// that is), or already exists.

@@ -219,6 +219,7 @@ mod keys;
 mod log_hits;
 mod log_waste;
 mod main_content;
+pub mod migrate;
 mod near;
 mod prediction;
 pub mod probes;

@@ -145,7 +145,7 @@ impl MainContent<'_> {
     }
 
     /// Page `i`'s main-content shingles, sorted and distinct.
-    fn shingles(&self, i: u32) -> Vec<u32> {
+    pub(crate) fn shingles(&self, i: u32) -> Vec<u32> {
         let mut out = Vec::new();
         self.shingles_into(i, &mut out);
         out

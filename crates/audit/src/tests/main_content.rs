@@ -9,7 +9,7 @@ fn u(path: &str) -> String {
 }
 
 /// Deterministic prose: `n` words of paragraph `seed`, different for every seed.
-fn prose(seed: u64, n: usize) -> String {
+pub(super) fn prose(seed: u64, n: usize) -> String {
     const WORDS: &[&str] = &[
         "canvas", "leather", "stitched", "weather", "trail", "summit", "harbour", "lantern",
         "copper", "meadow", "granite", "willow", "ember", "ridge", "tundra", "saddle", "compass",

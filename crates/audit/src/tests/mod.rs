@@ -9,6 +9,7 @@ mod hreflang;
 mod links;
 mod main_content;
 mod metadata;
+mod migrate;
 mod seeds;
 mod wording;
 
