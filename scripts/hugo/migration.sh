@@ -76,5 +76,17 @@ set +e
 code=$?
 set -e
 [ "$code" -le 1 ] || { echo "migration.sh: dustpan migrate failed ($code)" >&2; exit 1; }
-python3 "$HERE/score_migration.py" "$S/truth/truth.json" "$M/truth.json" "$M/migration.json" "$OLD" "$NEW" | tee "$M/score.txt"
+# The truth: each content file Hugo built as a regular page, at its permalink on both.
+python3 - "$S/truth/truth.json" "$M/truth.json" "$OLD" "$NEW" >"$M/pairs.tsv" <<'PY'
+import json, sys
+def pages(path):
+    d = json.load(open(path))
+    rows = d["pages"] if isinstance(d, dict) else d
+    return {r["file"]: r["permalink"] for r in rows if r.get("kind") == "page" and r.get("file")}
+old, new = pages(sys.argv[1]), pages(sys.argv[2])
+for file, link in sorted(old.items()):
+    if file in new:
+        print(sys.argv[3].rstrip("/") + link + "\t" + sys.argv[4].rstrip("/") + new[file])
+PY
+python3 "$HERE/../grounds/score_migration.py" "$M/pairs.tsv" "$M/migration.json" | tee "$M/score.txt"
 kill -QUIT "$(cat "$M/run/nginx.pid")" 2>/dev/null || true

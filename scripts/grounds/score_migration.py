@@ -1,32 +1,24 @@
 #!/usr/bin/env python3
-"""Scores `dustpan migrate --json` against Hugo's page model of both builds.
+"""Scores `dustpan migrate --json` against a ground's own truth of where each page went.
 
-    score_migration.py OLD_TRUTH NEW_TRUTH MIGRATION_JSON OLD_BASE NEW_BASE
+    score_migration.py PAIRS_TSV MIGRATION_JSON
 
-Each content file Hugo built as a regular page is one page on both sites: its right new
-URL is NEW_BASE + its new permalink. Every old page the mapping lists that is such a
-page counts: right (mapped or kept at the right URL), wrong (another URL) or unmatched.
-Lists, taxonomies and aliases are scored apart (their truth is not one file).
+PAIRS_TSV holds one line per page the application itself says moved or stayed:
+`OLD_URL<TAB>NEW_URL`, written from its own page model of both builds (Hugo's permalink
+of each content file, WordPress's get_permalink of each post ID). Every old page the
+mapping lists that is such a page counts: right (mapped or kept at the right URL), wrong
+(another URL) or unmatched; a truth page the mapping does not list is "not listed".
 """
 import json
 import sys
 
-old_truth, new_truth, mapping, old_base, new_base = sys.argv[1:6]
-
-
-def pages(path):
-    with open(path) as f:
-        d = json.load(f)
-    rows = d["pages"] if isinstance(d, dict) else d
-    return {r["file"]: r for r in rows if r.get("kind") == "page" and r.get("file")}
-
-
-old_pages, new_pages = pages(old_truth), pages(new_truth)
+pairs_path, mapping_path = sys.argv[1:3]
 expected = {}
-for file, r in old_pages.items():
-    if file in new_pages:
-        expected[old_base.rstrip("/") + r["permalink"]] = new_base.rstrip("/") + new_pages[file]["permalink"]
-with open(mapping) as f:
+with open(pairs_path, encoding="utf-8") as f:
+    for line in f:
+        old, new = line.rstrip("\n").split("\t")
+        expected[old] = new
+with open(mapping_path, encoding="utf-8") as f:
     rows = json.load(f)["rows"]
 right = wrong = unmatched = 0
 by_basis = {}
@@ -53,10 +45,11 @@ for r in rows:
     by_basis[basis][outcome] += 1
 missing = sorted(set(expected) - seen)
 total = len(expected)
-print(f"moved pages (Hugo regular pages on both builds): {total}")
+moved = sum(1 for o, n in expected.items() if o != n)
+print(f"pages in the truth: {total} ({moved} moved, {total - moved} at the same URL)")
 print(f"listed by dustpan migrate: {len(seen)} (not listed: {len(missing)})")
 print(f"right: {right}  wrong: {wrong}  unmatched: {unmatched}")
-print(f"mapped right: {100.0 * right / total if total else 0:.1f} %")
+print(f"mapped right: {100.0 * right / total if total else 0:.1f} % of the truth's pages")
 for basis, counts in sorted(by_basis.items()):
     print(f"  {basis}: " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
 for old, got, want, basis in wrongs[:20]:
