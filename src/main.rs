@@ -28,6 +28,7 @@ enum Command {
     Normalize(cmd::normalize::Args),
     Report(cmd::report::Args),
     Simulate(cmd::simulate::Args),
+    Url(cmd::url::Args),
     Verify(cmd::verify::Args),
 }
 
@@ -98,6 +99,7 @@ fn main() -> ExitCode {
         Command::Normalize(args) => cmd::normalize::run(args),
         Command::Report(args) => cmd::report::run(args),
         Command::Simulate(args) => cmd::simulate::run(args),
+        Command::Url(args) => cmd::url::run(args),
         Command::Verify(args) => cmd::verify::run(args),
     };
     match result {

@@ -23,12 +23,14 @@
 pub mod bindings;
 pub mod chosen;
 mod compare;
+pub mod deliver;
 mod detail;
 mod error;
 pub mod family;
 mod findings;
 pub mod issues;
 pub mod learn;
+pub mod links;
 mod list;
 pub mod lists;
 mod live;
