@@ -648,8 +648,10 @@ fn exports(open: &OpenAudit) {
     let files = open.export_report(&out.path().join("report")).unwrap();
     assert!(files.iter().any(|f| f.ends_with("pages.csv")));
     assert!(files.iter().any(|f| f.ends_with("redirects.nginx.conf")));
-    // Every table but the access log's crawl budget (a site audit has none), the fix files.
-    assert_eq!(files.len(), TableName::ALL.len() - 1 + 9);
+    // Every table but the access log's crawl budget (a site audit has none), every link
+    // twice (all_inlinks.csv, all_outlinks.csv), the fix files.
+    assert_eq!(files.len(), TableName::ALL.len() - 1 + 2 + 9);
+    assert!(files.iter().any(|f| f.ends_with("all_inlinks.csv")));
     for f in &files {
         assert!(std::path::Path::new(f).exists(), "{f}");
     }
