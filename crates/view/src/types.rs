@@ -438,7 +438,7 @@ impl PresetName {
 }
 
 /// What the start form asks for.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StartAuditRequest {
     /// The start URL (http or https).
@@ -468,6 +468,24 @@ pub struct StartAuditRequest {
     /// unless the form says so.
     #[serde(default)]
     pub allow_internal: bool,
+    /// Only crawl URLs matching one of these regular expressions (the command line's
+    /// `--include`).
+    #[serde(default)]
+    pub includes: Vec<String>,
+    /// Do not crawl URLs matching any of these regular expressions (`--exclude`).
+    #[serde(default)]
+    pub excludes: Vec<String>,
+    /// Follow links marked rel=nofollow (`--no-follow-nofollow` is `false`); the
+    /// crawl's default (follow) when absent.
+    #[serde(default)]
+    pub follow_nofollow: Option<bool>,
+    /// Probe URL variants once the crawl is done (`--no-probes` is `false`); the
+    /// crawl's default (probe) when absent.
+    #[serde(default)]
+    pub probe_variants: Option<bool>,
+    /// Most requests per second to one host (`--rate`); the crawl's default when absent.
+    #[serde(default)]
+    pub requests_per_second: Option<f64>,
 }
 
 /// A list audit's inputs (`dustpan audit --list`): files read through `urllist`.
