@@ -169,7 +169,13 @@ export async function tauriBackend(): Promise<Backend> {
     },
     async openUrl(url) {
       if (!isWebUrl(url)) throw new Error(`only http and https URLs open in a browser: ${url}`);
-      await opener.openUrl(url);
+      try {
+        await opener.openUrl(url);
+      } catch {
+        // The launcher's own error (no browser installed, no desktop session) says nothing
+        // a person can act on.
+        throw new Error("no web browser could be started on this computer; copy the URL and open it yourself");
+      }
     },
     async copyText(text) {
       await writeClipboard(text);
