@@ -29,6 +29,7 @@ enum Command {
     Report(cmd::report::Args),
     Migrate(cmd::migrate::Args),
     Simulate(cmd::simulate::Args),
+    Url(cmd::url::Args),
     Verify(cmd::verify::Args),
 }
 
@@ -100,6 +101,7 @@ fn main() -> ExitCode {
         Command::Report(args) => cmd::report::run(args),
         Command::Migrate(args) => cmd::migrate::run(args),
         Command::Simulate(args) => cmd::simulate::run(args),
+        Command::Url(args) => cmd::url::run(args),
         Command::Verify(args) => cmd::verify::run(args),
     };
     match result {

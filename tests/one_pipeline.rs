@@ -84,6 +84,11 @@ fn the_cli_and_the_app_export_identical_reports() {
         preset: None,
         policy_file: None,
         allow_internal: false,
+        includes: Vec::new(),
+        excludes: Vec::new(),
+        follow_nofollow: None,
+        probe_variants: None,
+        requests_per_second: None,
         resolve: fixture::HOSTS
             .iter()
             .map(|h| format!("{h}:{}:127.0.0.1", site.server.port()))

@@ -39,6 +39,11 @@ fn reports_and_what_ifs_leave_the_policy_an_audit_started_with() {
         preset: Some(view::PresetName::Aggressive),
         policy_file: None,
         allow_internal: false,
+        includes: Vec::new(),
+        excludes: Vec::new(),
+        follow_nofollow: None,
+        probe_variants: None,
+        requests_per_second: None,
         resolve: fixture::HOSTS
             .iter()
             .map(|h| format!("{h}:{}:127.0.0.1", site.server.port()))

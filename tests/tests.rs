@@ -26,5 +26,6 @@ mod sf_columns;
 mod shop;
 mod simulate;
 mod truth;
+mod url_detail;
 mod util;
 mod verify;

@@ -52,8 +52,8 @@ mod handlers {
     use tauri::{AppHandle, State};
     use view::{
         AnalysisPolicy, AuditListItem, ClusterDetail, DiffView, FindingPage, FindingQuery,
-        IpcError, Overview, PathChoice, PathPurpose, Progress, StartAuditRequest, TableName,
-        TablePage, TableQuery, ViewError, ViewQuery, runs,
+        IpcError, LinkDirection, LinkPage, Overview, PathChoice, PathPurpose, Progress,
+        StartAuditRequest, TableName, TablePage, TableQuery, ViewError, ViewQuery, runs,
     };
 
     /// A background task that did not finish.
@@ -332,6 +332,85 @@ mod handlers {
         )
     }
 
+    pub async fn url_links(
+        _app: AppHandle,
+        state: State<'_, AppState>,
+        audit_id: i64,
+        url: String,
+        direction: LinkDirection,
+        offset: u32,
+        limit: u32,
+    ) -> Answer<LinkPage> {
+        let open = state.open(audit_id).await?;
+        Ok(tauri::async_runtime::spawn_blocking(move || {
+            open.url_links(&url, direction, offset, limit)
+        })
+        .await
+        .map_err(task)??)
+    }
+
+    pub async fn export_url_links(
+        _app: AppHandle,
+        state: State<'_, AppState>,
+        audit_id: i64,
+        url: String,
+        direction: LinkDirection,
+        path: PathBuf,
+    ) -> Answer<usize> {
+        state.chosen.check(&path, PathPurpose::SaveCsv)?;
+        let open = state.open(audit_id).await?;
+        Ok(tauri::async_runtime::spawn_blocking(move || {
+            open.export_url_links(&url, direction, &path)
+        })
+        .await
+        .map_err(task)??)
+    }
+
+    pub async fn export_all_links(
+        _app: AppHandle,
+        state: State<'_, AppState>,
+        audit_id: i64,
+        direction: LinkDirection,
+        path: PathBuf,
+    ) -> Answer<usize> {
+        state.chosen.check(&path, PathPurpose::SaveCsv)?;
+        let open = state.open(audit_id).await?;
+        Ok(
+            tauri::async_runtime::spawn_blocking(move || open.export_all_links(direction, &path))
+                .await
+                .map_err(task)??,
+        )
+    }
+
+    pub async fn export_workbook(
+        _app: AppHandle,
+        state: State<'_, AppState>,
+        audit_id: i64,
+        path: PathBuf,
+    ) -> Answer<usize> {
+        state.chosen.check(&path, PathPurpose::SaveWorkbook)?;
+        let open = state.open(audit_id).await?;
+        let sheets = tauri::async_runtime::spawn_blocking(move || open.export_workbook(&path))
+            .await
+            .map_err(task)??;
+        Ok(sheets.len())
+    }
+
+    pub async fn export_html(
+        _app: AppHandle,
+        state: State<'_, AppState>,
+        audit_id: i64,
+        path: PathBuf,
+    ) -> Answer<()> {
+        state.chosen.check(&path, PathPurpose::SaveHtml)?;
+        let open = state.open(audit_id).await?;
+        Ok(
+            tauri::async_runtime::spawn_blocking(move || open.export_html(&path))
+                .await
+                .map_err(task)??,
+        )
+    }
+
     pub async fn choose_path(
         app: AppHandle,
         state: State<'_, AppState>,
@@ -372,7 +451,14 @@ mod handlers {
     ) -> Option<PathBuf> {
         use tauri_plugin_dialog::DialogExt;
         let mut dialog = app.dialog().file().set_title(purpose.title());
-        if let Some(folder) = start_folder {
+        // The folder used last, or at first the user's documents folder (the home
+        // folder when there is none), never the process's working directory.
+        let folder = start_folder.map(PathBuf::from).or_else(|| {
+            use tauri::Manager;
+            let paths = app.path();
+            paths.document_dir().or_else(|_| paths.home_dir()).ok()
+        });
+        if let Some(folder) = folder {
             dialog = dialog.set_directory(folder);
         }
         let answer = match purpose {
@@ -381,6 +467,20 @@ mod handlers {
                     dialog = dialog.set_file_name(name);
                 }
                 dialog.add_filter("CSV", &["csv"]).blocking_save_file()
+            }
+            PathPurpose::SaveWorkbook => {
+                if let Some(name) = suggested_name {
+                    dialog = dialog.set_file_name(name);
+                }
+                dialog
+                    .add_filter("Excel workbook", &["xlsx"])
+                    .blocking_save_file()
+            }
+            PathPurpose::SaveHtml => {
+                if let Some(name) = suggested_name {
+                    dialog = dialog.set_file_name(name);
+                }
+                dialog.add_filter("HTML", &["html"]).blocking_save_file()
             }
             PathPurpose::ReportFolder => dialog.blocking_pick_folder(),
             PathPurpose::ListFile => dialog.blocking_pick_file(),

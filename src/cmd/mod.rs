@@ -15,4 +15,5 @@ pub mod normalize;
 pub mod output;
 pub mod report;
 pub mod simulate;
+pub mod url;
 pub mod verify;

@@ -34,12 +34,6 @@ impl Target {
         named_policy(self.preset.as_deref(), self.policy.as_deref())
     }
 
-    /// Opens the database, loads the audit and analyses it.
-    pub async fn analyse(&self) -> Result<(AuditId, AuditInput, Analysis)> {
-        let report = self.report().await?;
-        Ok((report.audit.id, report.input, report.analysis))
-    }
-
     /// Opens the database, loads the audit and analyses it, keeping the audit's row.
     pub async fn report(&self) -> Result<Report> {
         let store = self.db.open().await?;

@@ -27,6 +27,19 @@ function scrollTo(top: number): Promise<boolean> {
 }
 
 describe("DataTable", () => {
+  it("says Loading… until the first page answers, never 0 rows", async () => {
+    const backend = new FakeBackend();
+    backend.tables.set("pages", pagesTable(50));
+    backend.holdQueries = true;
+    renderWith(DataTable, { auditId: 7, table: "pages", debounceMs: 0 }, backend);
+    await waitFor(() => expect(backend.callsOf("queryTable")).toHaveLength(1));
+    expect(screen.getByTestId("table-matched").textContent?.trim()).toBe("Loading…");
+    expect(screen.queryByText(/No rows/)).toBeNull();
+    backend.holdQueries = false;
+    backend.release();
+    await waitFor(() => expect(screen.getByTestId("table-matched").textContent).toContain("50 rows"));
+  });
+
   it("renders only a window of a 100,000-row table and says how many rows there are", async () => {
     const { backend } = setup();
     await screen.findByText("https://site.test/p/0");

@@ -22,11 +22,13 @@ import type {
   TableName,
   TablePage,
   TableQuery,
+  LinkDirection,
+  LinkPage,
   UrlDetail,
   ViewQuery,
 } from "../src/lib/api";
 import { MAX_PATTERN_LEN } from "../src/lib/api";
-import type { Backend, Unsubscribe } from "../src/lib/backend";
+import type { Backend, SavePurpose, Unsubscribe } from "../src/lib/backend";
 
 /** The rows of one table. */
 export interface FakeTable {
@@ -227,6 +229,42 @@ export class FakeBackend implements Backend {
     return structuredClone(detail);
   }
 
+  async urlLinks(
+    auditId: number,
+    url: string,
+    direction: LinkDirection,
+    offset: number,
+    limit: number,
+  ): Promise<LinkPage> {
+    this.log("urlLinks", auditId, url, direction, offset, limit);
+    const detail = this.details.get(url);
+    if (!detail) throw ipcError("not_found", `the audit has no URL ${url}`);
+    const all = direction === "inlinks" ? detail.inlinks : detail.outlinks;
+    const total = direction === "inlinks" ? detail.inlinksTotal : detail.outlinksTotal;
+    return structuredClone({ url, direction, offset, total, links: all.slice(offset, offset + limit) });
+  }
+
+  async exportUrlLinks(auditId: number, url: string, direction: LinkDirection, path: string): Promise<number> {
+    this.log("exportUrlLinks", auditId, url, direction, path);
+    const detail = this.details.get(url);
+    if (!detail) throw ipcError("not_found", `the audit has no URL ${url}`);
+    return direction === "inlinks" ? detail.inlinksTotal : detail.outlinksTotal;
+  }
+
+  async exportAllLinks(auditId: number, direction: LinkDirection, path: string): Promise<number> {
+    this.log("exportAllLinks", auditId, direction, path);
+    return 0;
+  }
+
+  async exportWorkbook(auditId: number, path: string): Promise<number> {
+    this.log("exportWorkbook", auditId, path);
+    return this.tables.size;
+  }
+
+  async exportHtml(auditId: number, path: string): Promise<void> {
+    this.log("exportHtml", auditId, path);
+  }
+
   async compareAudits(oldAudit: number, newAudit: number): Promise<DiffView> {
     this.log("compareAudits", oldAudit, newAudit);
     if (!this.diff) throw ipcError("not_found", "nothing to compare");
@@ -262,8 +300,8 @@ export class FakeBackend implements Backend {
     return () => this.finishedHandlers.delete(handler);
   }
 
-  async pickSavePath(defaultName: string): Promise<string | null> {
-    this.log("pickSavePath", defaultName);
+  async pickSavePath(defaultName: string, purpose: SavePurpose = "saveCsv"): Promise<string | null> {
+    this.log("pickSavePath", defaultName, purpose);
     return this.savePath;
   }
 

@@ -5,7 +5,7 @@ import type { TableQuery, ViewQuery } from "../src/lib/api";
 import { barLabels } from "../src/lib/chartLabels";
 import Issues from "../src/views/Issues.svelte";
 import Overview from "../src/views/Overview.svelte";
-import { FakeBackend, sampleIssues, sampleOverview } from "./fakeBackend";
+import { FakeBackend, sampleDetail, sampleIssues, sampleOverview } from "./fakeBackend";
 import { renderWith } from "./render";
 
 function backendWithIssues(): FakeBackend {
@@ -53,6 +53,21 @@ describe("Issues", () => {
     await fireEvent.keyDown(list, { key: "ArrowUp" });
     await fireEvent.keyDown(list, { key: "ArrowUp" });
     expect(app.issueCode).toBe("CANON-TO-ERROR");
+  });
+
+  it("opens a URL of an issue in the detail pane in one click, its inlinks one more", async () => {
+    const backend = backendWithIssues();
+    const url = "https://site.test/dup-slash/1";
+    backend.details.set(url, sampleDetail(url));
+    renderWith(Issues, { auditId: 1 }, backend);
+    await fireEvent.click((await screen.findAllByTestId("issue-row"))[1]);
+    expect(await screen.findByTestId("url-detail-hint")).toBeTruthy();
+    await waitFor(() => expect(screen.getAllByTestId("issue-url-row")).toHaveLength(2));
+    await fireEvent.click(screen.getAllByTestId("issue-url-row")[1]);
+    await waitFor(() => expect(screen.getByTestId("url-detail").getAttribute("data-url")).toBe(url));
+    await fireEvent.click(await screen.findByTestId("url-detail-tab-inlinks"));
+    expect(await screen.findAllByTestId("url-detail-link")).toHaveLength(2);
+    expect(backend.callsOf("urlLinks")).toEqual([[1, url, "inlinks", 0, 100]]);
   });
 
   it("exports one issue's URLs as the view and every issue's as the whole table", async () => {

@@ -64,8 +64,41 @@ describe("validateForm", () => {
         policyFile: null,
         resolve: ["site.test:443:127.0.0.1", "www.site.test:80:127.0.0.1"],
         allowInternal: false,
+        includes: [],
+        excludes: [],
+        followNofollow: true,
+        probeVariants: true,
+        requestsPerSecond: null,
       } satisfies StartAuditRequest,
     });
+  });
+
+  it("maps the crawl settings to the command line's options", () => {
+    const checked = validateForm({
+      ...emptyForm(),
+      url: "site.test",
+      includes: " ^https://site\\.test/blog/ \n\n",
+      excludes: "\\?replytocom=\n/tag/",
+      followNofollow: false,
+      probeVariants: false,
+      rate: "0.5",
+    });
+    expect(checked.ok).toBe(true);
+    if (!checked.ok) return;
+    // A bare domain goes as typed: the crawl audits it over https, as the command line does.
+    expect(checked.request).toMatchObject({
+      url: "site.test",
+      includes: ["^https://site\\.test/blog/"],
+      excludes: ["\\?replytocom=", "/tag/"],
+      followNofollow: false,
+      probeVariants: false,
+      requestsPerSecond: 0.5,
+    });
+    for (const bare of ["www.site.test/blog", "localhost:8080"]) {
+      expect(validateForm({ ...emptyForm(), url: bare }).ok).toBe(true);
+    }
+    const badRate = validateForm({ ...emptyForm(), url: "https://site.test/", rate: "fast" });
+    expect(!badRate.ok && badRate.errors.rate).toContain("Requests per second");
   });
 
   it("uses the policy file instead of the preset when chosen", () => {
@@ -130,6 +163,18 @@ describe("NewAudit", () => {
     expect(screen.queryByTestId("progress-panel")).toBeNull();
   });
 
+  it("clears a URL's error as soon as the URL is corrected", async () => {
+    const backend = new FakeBackend();
+    renderWith(NewAudit, {}, backend);
+    await fireEvent.input(screen.getByTestId("audit-url"), { target: { value: "ftp://site.test/" } });
+    await fireEvent.click(screen.getByTestId("audit-start"));
+    expect(await screen.findByTestId("error-url")).toBeTruthy();
+    await fireEvent.input(screen.getByTestId("audit-url"), { target: { value: "site.test" } });
+    await waitFor(() => expect(screen.queryByTestId("error-url")).toBeNull());
+    expect(screen.getByTestId("audit-url").getAttribute("aria-invalid")).toBeNull();
+    expect(screen.getByTestId("audit-resolve-help").textContent).toContain("system's DNS");
+  });
+
   it("starts an audit and follows its progress events to the end", async () => {
     const backend = new FakeBackend();
     backend.nextAuditId = 12;
@@ -158,6 +203,11 @@ describe("NewAudit", () => {
           policyFile: null,
           resolve: ["site.test:443:127.0.0.1"],
           allowInternal: false,
+          includes: [],
+          excludes: [],
+          followNofollow: true,
+          probeVariants: true,
+          requestsPerSecond: null,
         },
       ],
     ]);

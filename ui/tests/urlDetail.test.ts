@@ -31,8 +31,42 @@ describe("UrlDetailPane", () => {
     // Crawled text stays text.
     expect(links[0].querySelector("b")).toBeNull();
     expect(within(links[1]).getAllByRole("cell")[4].textContent).toBe("nofollow");
-    expect(screen.getByText("The first 2 of 3.")).toBeTruthy();
+    // The links come a page at a time from `urlLinks`, never capped at a first page.
+    expect(screen.getByTestId("url-links-range").textContent?.replace(/\s+/g, " ")).toBe("Inlinks 1–2 of 3");
+    expect(backend.callsOf("urlLinks")).toEqual([[2, "https://site.test/gone", "inlinks", 0, 100]]);
     expect(screen.getByTestId("url-detail-tab-inlinks").textContent).toBe("Inlinks (3)");
+  });
+
+  it("pages through many inlinks and exports every one of them", async () => {
+    const backend = new FakeBackend();
+    const detail = sampleDetail("https://site.test/gone");
+    const link = detail.inlinks[0];
+    detail.inlinks = Array.from({ length: 250 }, (_, i) => ({ ...link, url: `https://site.test/from/${i}` }));
+    detail.inlinksTotal = 250;
+    backend.details.set(detail.url, detail);
+    renderWith(UrlDetailPane, { auditId: 2, url: detail.url }, backend);
+    await fireEvent.click(await screen.findByTestId("url-detail-tab-inlinks"));
+    await waitFor(() => expect(screen.getAllByTestId("url-detail-link")).toHaveLength(100));
+    const range = () => screen.getByTestId("url-links-range").textContent?.replace(/\s+/g, " ");
+    expect(range()).toBe("Inlinks 1–100 of 250");
+    expect((screen.getByTestId("url-links-prev") as HTMLButtonElement).disabled).toBe(true);
+    await fireEvent.click(screen.getByTestId("url-links-next"));
+    await fireEvent.click(screen.getByTestId("url-links-next"));
+    await waitFor(() => expect(range()).toBe("Inlinks 201–250 of 250"));
+    expect(screen.getAllByTestId("url-detail-link")).toHaveLength(50);
+    expect(within(screen.getAllByTestId("url-detail-link")[0]).getAllByRole("cell")[0].textContent).toBe(
+      "https://site.test/from/200",
+    );
+    expect((screen.getByTestId("url-links-next") as HTMLButtonElement).disabled).toBe(true);
+
+    await fireEvent.click(screen.getByTestId("url-links-export"));
+    await waitFor(() =>
+      expect(backend.callsOf("exportUrlLinks")).toEqual([[2, detail.url, "inlinks", "/tmp/out.csv"]]),
+    );
+    expect(backend.callsOf("pickSavePath")).toEqual([["inlinks.csv", "saveCsv"]]);
+    expect((await screen.findByTestId("url-links-export-result")).textContent).toBe(
+      "Wrote 250 inlinks to /tmp/out.csv",
+    );
   });
 
   it("shows redirect hops, cluster membership and sitemaps, and an error as text", async () => {

@@ -55,6 +55,37 @@ macro_rules! ipc_commands {
             /// One URL in full (the detail pane), by its URL; while the audit is crawled, what
             /// the store holds so far (`UrlDetail::live`).
             url_detail(audit_id: i64, url: ::std::string::String) -> $crate::UrlDetail;
+            /// A page of a URL's inlinks or outlinks (at most `LINK_PAGE_MAX`), with their
+            /// total.
+            url_links(
+                audit_id: i64,
+                url: ::std::string::String,
+                direction: $crate::LinkDirection,
+                offset: u32,
+                limit: u32
+            ) -> $crate::LinkPage;
+            /// Writes every inlink or outlink of a URL as CSV to a path chosen with
+            /// `choose_path`; answers the number of rows written.
+            export_url_links(
+                audit_id: i64,
+                url: ::std::string::String,
+                direction: $crate::LinkDirection,
+                path: ::std::path::PathBuf
+            ) -> usize;
+            /// Writes every link of the audit as CSV ("All inlinks" grouped by the linked
+            /// URL, "All outlinks" by the linking page) to a path chosen with `choose_path`;
+            /// answers the number of rows written.
+            export_all_links(
+                audit_id: i64,
+                direction: $crate::LinkDirection,
+                path: ::std::path::PathBuf
+            ) -> usize;
+            /// Writes the Excel workbook (a sheet per table) to a path chosen with
+            /// `choose_path`; answers the number of sheets written.
+            export_workbook(audit_id: i64, path: ::std::path::PathBuf) -> usize;
+            /// Writes the self-contained HTML report of the overview and the issues to a
+            /// path chosen with `choose_path`.
+            export_html(audit_id: i64, path: ::std::path::PathBuf) -> ();
             /// What changed between two audits.
             compare_audits(old_audit: i64, new_audit: i64) -> $crate::DiffView;
             /// Writes one table as CSV to a path chosen with `choose_path`; answers the number
@@ -206,6 +237,8 @@ exported!(
     DetailField,
     CanonicalView,
     LinkView,
+    LinkDirection,
+    LinkPage,
     HopView,
     MembershipView,
     SitemapEntryView,

@@ -20,6 +20,10 @@ use ts_rs::TS;
 pub enum PathPurpose {
     /// A CSV file to write (a save dialog).
     SaveCsv,
+    /// An Excel workbook to write (a save dialog).
+    SaveWorkbook,
+    /// An HTML report to write (a save dialog).
+    SaveHtml,
     /// A folder to write the full report into.
     ReportFolder,
     /// A URL list, sitemap, CSV file or access log to read.
@@ -33,6 +37,8 @@ impl PathPurpose {
     pub fn title(self) -> &'static str {
         match self {
             PathPurpose::SaveCsv => "Export CSV",
+            PathPurpose::SaveWorkbook => "Export an Excel workbook",
+            PathPurpose::SaveHtml => "Export an HTML report",
             PathPurpose::ReportFolder => "Choose a folder for the report",
             PathPurpose::ListFile => "Audit a URL list, sitemap, CSV file or access log",
             PathPurpose::PolicyFile => "Choose a normalization policy file",
@@ -43,6 +49,8 @@ impl PathPurpose {
     fn what(self) -> &'static str {
         match self {
             PathPurpose::SaveCsv => "a CSV file to write",
+            PathPurpose::SaveWorkbook => "a workbook to write",
+            PathPurpose::SaveHtml => "an HTML report to write",
             PathPurpose::ReportFolder => "a folder for the report",
             PathPurpose::ListFile => "a list to audit",
             PathPurpose::PolicyFile => "a policy file",

@@ -49,6 +49,9 @@ pub enum ViewError {
     /// A CSV file cannot be written.
     #[error("{0}: {1}")]
     Csv(String, csv::Error),
+    /// An Excel workbook cannot be written.
+    #[error("{0}: {1}")]
+    Workbook(String, rust_xlsxwriter::XlsxError),
     /// A background task failed.
     #[error("background task failed: {0}")]
     Task(String),
@@ -105,7 +108,7 @@ impl ViewError {
                 _ => ErrorCode::InvalidInput,
             },
             ViewError::NoSuchCluster(_) | ViewError::NoSuchUrl(_) => ErrorCode::NotFound,
-            ViewError::Io { .. } | ViewError::Csv(..) => ErrorCode::Io,
+            ViewError::Io { .. } | ViewError::Csv(..) | ViewError::Workbook(..) => ErrorCode::Io,
             ViewError::Task(_) => ErrorCode::Internal,
             ViewError::Busy(_) => ErrorCode::Busy,
         }

@@ -24,6 +24,7 @@
 pub mod bindings;
 pub mod chosen;
 mod compare;
+pub mod deliver;
 mod detail;
 mod error;
 pub mod family;
@@ -31,6 +32,7 @@ mod findings;
 pub mod fixplan;
 pub mod issues;
 pub mod learn;
+pub mod links;
 mod list;
 pub mod lists;
 mod live;

@@ -278,6 +278,11 @@ mod tests {
             preset: None,
             policy_file: None,
             allow_internal: false,
+            includes: Vec::new(),
+            excludes: Vec::new(),
+            follow_nofollow: None,
+            probe_variants: None,
+            requests_per_second: None,
             resolve: vec!["example.test:443:127.0.0.1".into()],
         }
     }

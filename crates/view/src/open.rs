@@ -293,14 +293,63 @@ impl OpenAudit {
         crate::issues::issues(&self.analysis)
     }
 
+    fn url_index(&self) -> &crate::url_detail::UrlIndex {
+        self.urls
+            .get_or_init(|| crate::url_detail::UrlIndex::new(&self.input))
+    }
+
+    /// The id of `url` (as found or in its rfc3986 form).
+    fn url_id(&self, url: &str) -> Result<audit::UrlId, ViewError> {
+        self.url_index()
+            .id_of(&self.input, url)
+            .ok_or_else(|| ViewError::NoSuchUrl(url.to_owned()))
+    }
+
+    /// A page of `url`'s inlinks or outlinks: at most `limit` (capped at
+    /// [`crate::LINK_PAGE_MAX`]) from `offset` on, with their total.
+    pub fn url_links(
+        &self,
+        url: &str,
+        direction: crate::LinkDirection,
+        offset: u32,
+        limit: u32,
+    ) -> Result<crate::LinkPage, ViewError> {
+        let id = self.url_id(url)?;
+        Ok(crate::links::link_page(
+            &self.input,
+            self.url_index(),
+            id,
+            direction,
+            offset,
+            limit,
+        ))
+    }
+
+    /// Writes every inlink or outlink of `url` as CSV; answers the rows written.
+    pub fn export_url_links(
+        &self,
+        url: &str,
+        direction: crate::LinkDirection,
+        path: &Path,
+    ) -> Result<usize, ViewError> {
+        let id = self.url_id(url)?;
+        crate::links::export_url_links(&self.input, self.url_index(), id, direction, path)
+    }
+
+    /// Writes every link of the audit as CSV ("All inlinks" or "All outlinks"); answers
+    /// the rows written.
+    pub fn export_all_links(
+        &self,
+        direction: crate::LinkDirection,
+        path: &Path,
+    ) -> Result<usize, ViewError> {
+        crate::links::export_all_links(&self.input, self.url_index(), direction, path)
+    }
+
     /// One URL in full (the detail pane): `url` as found or in its rfc3986 form.
     pub fn url_detail(&self, url: &str) -> Result<crate::types::UrlDetail, ViewError> {
-        let index = self
-            .urls
-            .get_or_init(|| crate::url_detail::UrlIndex::new(&self.input));
-        let id = index
-            .id_of(&self.input, url)
-            .ok_or_else(|| ViewError::NoSuchUrl(url.to_owned()))?;
+        let index = self.url_index();
+        let id = self.url_id(url)?;
         // The Pages table has one row per URL, in the input's order.
         let pages = self.table(TableName::Pages);
         let fields = index
@@ -348,6 +397,16 @@ impl OpenAudit {
     /// writes); returns the number of rows.
     pub fn export_table(&self, name: TableName, path: &Path) -> Result<usize, ViewError> {
         crate::workflow::export_table(&self.input, &self.analysis, name, path)
+    }
+
+    /// Writes the Excel workbook, one sheet per table; answers the sheets written.
+    pub fn export_workbook(&self, path: &Path) -> Result<Vec<crate::deliver::Sheet>, ViewError> {
+        crate::deliver::export_workbook(&self.input, &self.analysis, path)
+    }
+
+    /// Writes the self-contained HTML report of the overview and the issues.
+    pub fn export_html(&self, path: &Path) -> Result<(), ViewError> {
+        crate::deliver::export_html(&self.overview, &self.issues(), path)
     }
 
     /// Writes every table and the fix files into `dir` (created if missing); returns

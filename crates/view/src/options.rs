@@ -101,6 +101,11 @@ impl CrawlOptions {
             resolve: req.resolve.iter().filter_map(|r| given(r)).collect(),
             ca_pems: ca_pems.to_vec(),
             allow_internal: req.allow_internal,
+            includes: req.includes.iter().filter_map(|p| given(p)).collect(),
+            excludes: req.excludes.iter().filter_map(|p| given(p)).collect(),
+            follow_nofollow: req.follow_nofollow,
+            probe_variants: req.probe_variants,
+            requests_per_second: req.requests_per_second,
             ..CrawlOptions::default()
         }
     }
@@ -214,6 +219,11 @@ mod tests {
             policy_file: None,
             resolve: vec![" ".into(), "example.test:443:127.0.0.1".into()],
             allow_internal: true,
+            includes: vec![r"^https://example\.test/blog/".into(), " ".into()],
+            excludes: vec![r"\?replytocom=".into()],
+            follow_nofollow: Some(false),
+            probe_variants: Some(false),
+            requests_per_second: Some(2.5),
         }
     }
 
@@ -232,10 +242,21 @@ mod tests {
             obey_robots: Some(false),
             resolve: vec!["example.test:443:127.0.0.1".into()],
             allow_internal: true,
+            includes: vec![r"^https://example\.test/blog/".into()],
+            excludes: vec![r"\?replytocom=".into()],
+            follow_nofollow: Some(false),
+            probe_variants: Some(false),
+            requests_per_second: Some(2.5),
             ..CrawlOptions::default()
         };
         let (from_cli, rewritten) = flags.crawl(CrawlConfig::default()).unwrap();
         assert_eq!(from_app, from_cli);
+        // The form's crawl settings reach the configuration stored with the audit.
+        assert_eq!(from_app.exclude_patterns, [r"\?replytocom="]);
+        assert_eq!(from_app.include_patterns, [r"^https://example\.test/blog/"]);
+        assert!(!from_app.follow_nofollow);
+        assert!(!from_app.probe_variants);
+        assert_eq!(from_app.requests_per_second, 2.5);
         assert_eq!(from_cli.start_urls, ["https://example.test"]);
         assert_eq!(from_cli.concurrency, 1);
         assert_eq!(from_cli.user_agent, crawl::default_user_agent());
@@ -252,6 +273,11 @@ mod tests {
     fn a_crawl_needs_a_start_url_and_good_overrides() {
         let none = CrawlOptions::from_request(&request("  "), &[]);
         assert!(none.crawl(CrawlConfig::default()).is_err());
+        // A pattern that is not a regular expression is refused as the command line's is.
+        let mut bad_pattern = request("example.test");
+        bad_pattern.excludes = vec!["(".into()];
+        let refused = CrawlOptions::from_request(&bad_pattern, &[]).crawl(CrawlConfig::default());
+        assert!(refused.is_err(), "{refused:?}");
         let bad = CrawlOptions {
             url: Some("https://example.test/".into()),
             resolve: vec!["example.test:443".into()],

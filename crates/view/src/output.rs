@@ -9,7 +9,9 @@
 //! field does not raise it).
 
 use crate::normalize::NormalizedUrl;
-use crate::types::{AuditListItem, DiffView, FindingView, IssueView, Overview};
+use crate::types::{
+    AuditListItem, DiffView, FindingView, IssueView, LinkPage, Overview, UrlDetail,
+};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -135,6 +137,24 @@ pub struct LearnDocument {
     pub grouped: u64,
 }
 
+/// `dustpan url --format json`: one URL of an audit in full, as the app's detail pane
+/// shows it, with the page of its inlinks and outlinks asked for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UrlDocument {
+    /// The version of the document's schema: 1 (`SCHEMA_VERSION`).
+    pub schema_version: u32,
+    /// The audit.
+    pub audit_id: i64,
+    /// The URL in full; its `inlinks` and `outlinks` lists are empty here (their totals
+    /// are kept): the two pages below hold the links asked for (`--offset`, `--limit`).
+    pub detail: UrlDetail,
+    /// The page of its inlinks asked for.
+    pub inlinks: LinkPage,
+    /// The page of its outlinks asked for.
+    pub outlinks: LinkPage,
+}
+
 /// Every document's JSON Schema, by the file name it is committed under in
 /// `docs/json/v1/` (the folder is named by [`SCHEMA_VERSION`]).
 pub fn schemas() -> Vec<(&'static str, schemars::Schema)> {
@@ -148,6 +168,7 @@ pub fn schemas() -> Vec<(&'static str, schemars::Schema)> {
             "normalize.schema.json",
             schemars::schema_for!(NormalizeDocument),
         ),
+        ("url.schema.json", schemars::schema_for!(UrlDocument)),
     ]
 }
 

@@ -438,7 +438,7 @@ impl PresetName {
 }
 
 /// What the start form asks for.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StartAuditRequest {
     /// The start URL (http or https).
@@ -468,6 +468,24 @@ pub struct StartAuditRequest {
     /// unless the form says so.
     #[serde(default)]
     pub allow_internal: bool,
+    /// Only crawl URLs matching one of these regular expressions (the command line's
+    /// `--include`).
+    #[serde(default)]
+    pub includes: Vec<String>,
+    /// Do not crawl URLs matching any of these regular expressions (`--exclude`).
+    #[serde(default)]
+    pub excludes: Vec<String>,
+    /// Follow links marked rel=nofollow (`--no-follow-nofollow` is `false`); the
+    /// crawl's default (follow) when absent.
+    #[serde(default)]
+    pub follow_nofollow: Option<bool>,
+    /// Probe URL variants once the crawl is done (`--no-probes` is `false`); the
+    /// crawl's default (probe) when absent.
+    #[serde(default)]
+    pub probe_variants: Option<bool>,
+    /// Most requests per second to one host (`--rate`); the crawl's default when absent.
+    #[serde(default)]
+    pub requests_per_second: Option<f64>,
 }
 
 /// A list audit's inputs (`dustpan audit --list`): files read through `urllist`.
@@ -882,6 +900,48 @@ pub struct UrlDetail {
 
 /// The most inlinks or outlinks a [`UrlDetail`] carries.
 pub const DETAIL_LINKS: usize = 1000;
+
+/// Which of a URL's links: the links to it or the links from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, TS, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum LinkDirection {
+    /// Links to the URL, from the pages that link to it.
+    Inlinks,
+    /// Links from the URL's page.
+    Outlinks,
+}
+
+impl LinkDirection {
+    /// Both, inlinks first.
+    pub const ALL: [LinkDirection; 2] = [LinkDirection::Inlinks, LinkDirection::Outlinks];
+
+    /// `inlinks` or `outlinks`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LinkDirection::Inlinks => "inlinks",
+            LinkDirection::Outlinks => "outlinks",
+        }
+    }
+}
+
+/// A page of one URL's inlinks or outlinks, in the order the crawl stored them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LinkPage {
+    /// The URL as first found.
+    pub url: String,
+    /// Inlinks or outlinks.
+    pub direction: LinkDirection,
+    /// The position of the first link of the page among all of them.
+    pub offset: u32,
+    /// How many there are in all.
+    pub total: u32,
+    /// The links of this page.
+    pub links: Vec<LinkView>,
+}
+
+/// The most links a [`LinkPage`] carries.
+pub const LINK_PAGE_MAX: u32 = 5000;
 
 /// One cluster in full.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]

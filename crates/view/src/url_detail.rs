@@ -3,7 +3,8 @@
 //! region, redirect hops, cluster membership, findings and sitemap entries.
 
 use crate::types::{
-    CanonicalView, DETAIL_LINKS, DetailField, HopView, LinkView, SitemapEntryView, UrlDetail,
+    CanonicalView, DETAIL_LINKS, DetailField, HopView, LinkDirection, LinkView, SitemapEntryView,
+    UrlDetail,
 };
 use audit::{AuditInput, DeclarationSource, HopKind, LinkRow, UrlId};
 use std::collections::{HashMap, HashSet};
@@ -81,14 +82,44 @@ impl UrlIndex {
         self.by_id.get(&id).copied()
     }
 
-    fn url<'a>(&self, input: &'a AuditInput, id: UrlId) -> &'a str {
+    /// The rows of `input.links` that link to `id` (inlinks) or from it (outlinks), in
+    /// the order the crawl stored them.
+    pub fn link_rows(&self, id: UrlId, direction: LinkDirection) -> &[u32] {
+        match direction {
+            LinkDirection::Inlinks => self.inl.get(&id),
+            LinkDirection::Outlinks => self.out.get(&id),
+        }
+        .map_or(&[][..], Vec::as_slice)
+    }
+
+    /// Link row `row` seen from its target (inlinks: the other end is the linking page)
+    /// or from its source (outlinks: the other end is the target).
+    pub fn link_view(&self, input: &AuditInput, row: u32, direction: LinkDirection) -> LinkView {
+        let l = &input.links[row as usize];
+        let other = match direction {
+            LinkDirection::Inlinks => Some(l.from),
+            LinkDirection::Outlinks => l.to,
+        };
+        self.link(input, l, other)
+    }
+
+    /// The URL of `id` as first found (empty for an id the audit does not hold).
+    pub fn url<'a>(&self, input: &'a AuditInput, id: UrlId) -> &'a str {
         self.by_id
             .get(&id)
             .map_or("", |&i| input.urls[i].found_url())
     }
 
-    fn status(&self, input: &AuditInput, id: UrlId) -> Option<u16> {
+    /// The status code `id` answered, when fetched.
+    pub fn status(&self, input: &AuditInput, id: UrlId) -> Option<u16> {
         self.fetch.get(&id).and_then(|&i| input.fetches[i].status)
+    }
+
+    /// The anchor text of a link from `from` to `to`, when the store keeps it.
+    pub fn anchor<'a>(&self, input: &'a AuditInput, from: UrlId, to: UrlId) -> Option<&'a str> {
+        self.anchors
+            .get(&(from, to))
+            .map(|&i| input.anchors[i].text.as_str())
     }
 
     fn link(&self, input: &AuditInput, l: &LinkRow, other: Option<UrlId>) -> LinkView {
@@ -145,20 +176,17 @@ pub fn url_detail(
     if input.robots_blocks.contains(&id) {
         robots.push("robots.txt: disallowed for the crawler's user agent".to_owned());
     }
-    let links = |ids: Option<&Vec<u32>>, inbound: bool| -> (Vec<LinkView>, u32) {
-        let ids = ids.map_or(&[][..], Vec::as_slice);
-        let views = ids
+    let links = |direction: LinkDirection| -> (Vec<LinkView>, u32) {
+        let rows = index.link_rows(id, direction);
+        let views = rows
             .iter()
             .take(DETAIL_LINKS)
-            .map(|&i| {
-                let l = &input.links[i as usize];
-                index.link(input, l, if inbound { Some(l.from) } else { l.to })
-            })
+            .map(|&i| index.link_view(input, i, direction))
             .collect();
-        (views, ids.len() as u32)
+        (views, rows.len() as u32)
     };
-    let (inlinks, inlinks_total) = links(index.inl.get(&id), true);
-    let (outlinks, outlinks_total) = links(index.out.get(&id), false);
+    let (inlinks, inlinks_total) = links(LinkDirection::Inlinks);
+    let (outlinks, outlinks_total) = links(LinkDirection::Outlinks);
     let mut hops = Vec::new();
     let mut seen = HashSet::from([id]);
     let mut at = id;

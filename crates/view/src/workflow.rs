@@ -241,8 +241,8 @@ pub struct Written {
     pub rows: Option<usize>,
 }
 
-/// Writes the full report into `dir` (created if missing): every table as CSV and the
-/// fix files. Both front ends export with this, so they write the same files.
+/// Writes the full report into `dir` (created if missing): every table as CSV, every
+/// link (`all_inlinks.csv`, `all_outlinks.csv`) and the fix files. Both front ends export with this, so they write the same files.
 pub fn export_report(
     input: &AuditInput,
     analysis: &Analysis,
@@ -286,6 +286,16 @@ pub fn export_report_with(
         let rows = audit::log_waste_table(&analysis.log_waste)
             .write_csv(std::io::BufWriter::new(file))
             .map_err(|e| ViewError::Csv(path.display().to_string(), e))?;
+        written.push(Written {
+            path,
+            rows: Some(rows),
+        });
+    }
+    // Every link, once grouped by the linked URL and once by the linking page.
+    let index = crate::url_detail::UrlIndex::new(input);
+    for direction in crate::LinkDirection::ALL {
+        let path = dir.join(crate::links::all_links_file(direction));
+        let rows = crate::links::export_all_links(input, &index, direction, &path)?;
         written.push(Written {
             path,
             rows: Some(rows),

@@ -70,6 +70,11 @@ fn request(site: &Site) -> StartAuditRequest {
         preset: None,
         policy_file: None,
         allow_internal: false,
+        includes: Vec::new(),
+        excludes: Vec::new(),
+        follow_nofollow: None,
+        probe_variants: None,
+        requests_per_second: None,
         resolve: fixture::HOSTS
             .iter()
             .map(|h| format!("{h}:{}:127.0.0.1", site.server.port()))
@@ -648,8 +653,10 @@ fn exports(open: &OpenAudit) {
     let files = open.export_report(&out.path().join("report")).unwrap();
     assert!(files.iter().any(|f| f.ends_with("pages.csv")));
     assert!(files.iter().any(|f| f.ends_with("redirects.nginx.conf")));
-    // Every table but the access log's crawl budget (a site audit has none), the fix files.
-    assert_eq!(files.len(), TableName::ALL.len() - 1 + 9);
+    // Every table but the access log's crawl budget (a site audit has none), every link
+    // twice (all_inlinks.csv, all_outlinks.csv), the fix files.
+    assert_eq!(files.len(), TableName::ALL.len() - 1 + 2 + 9);
+    assert!(files.iter().any(|f| f.ends_with("all_inlinks.csv")));
     for f in &files {
         assert!(std::path::Path::new(f).exists(), "{f}");
     }
@@ -802,6 +809,11 @@ fn start_requests_are_checked() {
         preset: None,
         policy_file: None,
         allow_internal: false,
+        includes: Vec::new(),
+        excludes: Vec::new(),
+        follow_nofollow: None,
+        probe_variants: None,
+        requests_per_second: None,
         resolve: vec![],
     };
     assert!(crawl_config(&req, &[]).is_err());

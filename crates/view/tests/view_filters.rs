@@ -49,6 +49,11 @@ async fn audit_the_fixture() -> (OpenAudit, FixtureServer, tempfile::TempDir) {
         preset: None,
         policy_file: None,
         allow_internal: false,
+        includes: Vec::new(),
+        excludes: Vec::new(),
+        follow_nofollow: None,
+        probe_variants: None,
+        requests_per_second: None,
         resolve: fixture::HOSTS
             .iter()
             .map(|h| format!("{h}:{}:127.0.0.1", server.port()))

@@ -50,4 +50,27 @@ resolve: Array<string>,
  * those given a resolve override may). The command line's `--allow-internal`; off
  * unless the form says so.
  */
-allowInternal: boolean, };
+allowInternal: boolean, 
+/**
+ * Only crawl URLs matching one of these regular expressions (the command line's
+ * `--include`).
+ */
+includes: Array<string>, 
+/**
+ * Do not crawl URLs matching any of these regular expressions (`--exclude`).
+ */
+excludes: Array<string>, 
+/**
+ * Follow links marked rel=nofollow (`--no-follow-nofollow` is `false`); the
+ * crawl's default (follow) when absent.
+ */
+followNofollow: boolean | null, 
+/**
+ * Probe URL variants once the crawl is done (`--no-probes` is `false`); the
+ * crawl's default (probe) when absent.
+ */
+probeVariants: boolean | null, 
+/**
+ * Most requests per second to one host (`--rate`); the crawl's default when absent.
+ */
+requestsPerSecond: number | null, };

@@ -10,6 +10,8 @@ import type { PathChoice } from "./PathChoice";
 import type { Progress } from "./Progress";
 import type { Overview } from "./Overview";
 import type { IssueView } from "./IssueView";
+import type { LinkDirection } from "./LinkDirection";
+import type { LinkPage } from "./LinkPage";
 import type { UrlDetail } from "./UrlDetail";
 import type { ClusterDetail } from "./ClusterDetail";
 import type { FindingQuery } from "./FindingQuery";
@@ -55,6 +57,32 @@ export interface Commands {
    * the store holds so far (`UrlDetail::live`).
    */
   urlDetail(auditId: number, url: string): Promise<UrlDetail>;
+  /**
+   * A page of a URL's inlinks or outlinks (at most `LINK_PAGE_MAX`), with their
+   * total.
+   */
+  urlLinks(auditId: number, url: string, direction: LinkDirection, offset: number, limit: number): Promise<LinkPage>;
+  /**
+   * Writes every inlink or outlink of a URL as CSV to a path chosen with
+   * `choose_path`; answers the number of rows written.
+   */
+  exportUrlLinks(auditId: number, url: string, direction: LinkDirection, path: string): Promise<number>;
+  /**
+   * Writes every link of the audit as CSV ("All inlinks" grouped by the linked
+   * URL, "All outlinks" by the linking page) to a path chosen with `choose_path`;
+   * answers the number of rows written.
+   */
+  exportAllLinks(auditId: number, direction: LinkDirection, path: string): Promise<number>;
+  /**
+   * Writes the Excel workbook (a sheet per table) to a path chosen with
+   * `choose_path`; answers the number of sheets written.
+   */
+  exportWorkbook(auditId: number, path: string): Promise<number>;
+  /**
+   * Writes the self-contained HTML report of the overview and the issues to a
+   * path chosen with `choose_path`.
+   */
+  exportHtml(auditId: number, path: string): Promise<void>;
   /** What changed between two audits. */
   compareAudits(oldAudit: number, newAudit: number): Promise<DiffView>;
   /**
@@ -97,6 +125,11 @@ export function commands(invoke: Invoke): Commands {
     queryFindings: (auditId, query) => invoke<FindingPage>("query_findings", { auditId, query }),
     listIssues: (auditId) => invoke<Array<IssueView>>("list_issues", { auditId }),
     urlDetail: (auditId, url) => invoke<UrlDetail>("url_detail", { auditId, url }),
+    urlLinks: (auditId, url, direction, offset, limit) => invoke<LinkPage>("url_links", { auditId, url, direction, offset, limit }),
+    exportUrlLinks: (auditId, url, direction, path) => invoke<number>("export_url_links", { auditId, url, direction, path }),
+    exportAllLinks: (auditId, direction, path) => invoke<number>("export_all_links", { auditId, direction, path }),
+    exportWorkbook: (auditId, path) => invoke<number>("export_workbook", { auditId, path }),
+    exportHtml: (auditId, path) => invoke<void>("export_html", { auditId, path }),
     compareAudits: (oldAudit, newAudit) => invoke<DiffView>("compare_audits", { oldAudit, newAudit }),
     exportTable: (auditId, table, path) => invoke<number>("export_table", { auditId, table, path }),
     exportView: (auditId, query, path) => invoke<number>("export_view", { auditId, query, path }),

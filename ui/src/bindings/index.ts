@@ -39,6 +39,8 @@ export type { IssueView } from "./IssueView";
 export type { DetailField } from "./DetailField";
 export type { CanonicalView } from "./CanonicalView";
 export type { LinkView } from "./LinkView";
+export type { LinkDirection } from "./LinkDirection";
+export type { LinkPage } from "./LinkPage";
 export type { HopView } from "./HopView";
 export type { MembershipView } from "./MembershipView";
 export type { SitemapEntryView } from "./SitemapEntryView";

@@ -45,6 +45,8 @@ export type {
   TableQuery,
   Tier,
   UrlDetail,
+  LinkDirection,
+  LinkPage,
   ViewQuery,
 } from "../bindings";
 export type { Commands, Events, Invoke } from "../bindings";

@@ -4,6 +4,9 @@ import { getContext, setContext } from "svelte";
 import type { Commands, Events, PathPurpose } from "./api";
 import { commands, FINISHED_EVENT, PROGRESS_EVENT } from "./api";
 
+/** The kinds of file a save dialog asks for. */
+export type SavePurpose = Extract<PathPurpose, "saveCsv" | "saveWorkbook" | "saveHtml">;
+
 /** Stops an event subscription. */
 export type Unsubscribe = () => void;
 
@@ -17,8 +20,8 @@ export interface Backend extends Omit<Commands, "choosePath"> {
   onProgress(handler: (progress: Events[typeof PROGRESS_EVENT]) => void): Promise<Unsubscribe>;
   /** `FINISHED_EVENT` events. */
   onFinished(handler: (progress: Events[typeof FINISHED_EVENT]) => void): Promise<Unsubscribe>;
-  /** Asks the user where to save a file; `null` when they cancel. */
-  pickSavePath(defaultName: string): Promise<string | null>;
+  /** Asks the user where to save a file (a CSV file unless `purpose` says otherwise); `null` when they cancel. */
+  pickSavePath(defaultName: string, purpose?: SavePurpose): Promise<string | null>;
   /** Asks the user for a folder; `null` when they cancel. */
   pickDirectory(): Promise<string | null>;
   /** Asks the user for a URL list, sitemap, CSV file or access log to audit; `null` when they cancel. */
@@ -144,8 +147,8 @@ export async function tauriBackend(): Promise<Backend> {
       listen<Events[typeof PROGRESS_EVENT]>(PROGRESS_EVENT, (event) => handler(event.payload)),
     onFinished: (handler) =>
       listen<Events[typeof FINISHED_EVENT]>(FINISHED_EVENT, (event) => handler(event.payload)),
-    async pickSavePath(defaultName) {
-      const chosen = await choose("saveCsv", automationPaths()?.savePath, defaultName);
+    async pickSavePath(defaultName, purpose = "saveCsv") {
+      const chosen = await choose(purpose, automationPaths()?.savePath, defaultName);
       rememberFolder(chosen);
       return chosen;
     },
@@ -166,7 +169,13 @@ export async function tauriBackend(): Promise<Backend> {
     },
     async openUrl(url) {
       if (!isWebUrl(url)) throw new Error(`only http and https URLs open in a browser: ${url}`);
-      await opener.openUrl(url);
+      try {
+        await opener.openUrl(url);
+      } catch {
+        // The launcher's own error (no browser installed, no desktop session) says nothing
+        // a person can act on.
+        throw new Error("no web browser could be started on this computer; copy the URL and open it yourself");
+      }
     },
     async copyText(text) {
       await writeClipboard(text);

@@ -27,6 +27,16 @@ export interface AuditForm {
   resolve: string;
   /** Allow hosts at non-public addresses (the command line's `--allow-internal`). */
   allowInternal: boolean;
+  /** Only crawl URLs matching one of these regular expressions, one per line (`--include`). */
+  includes: string;
+  /** Do not crawl URLs matching these regular expressions, one per line (`--exclude`). */
+  excludes: string;
+  /** Follow links marked rel=nofollow (off is `--no-follow-nofollow`). */
+  followNofollow: boolean;
+  /** Probe URL variants after the crawl (off is `--no-probes`). */
+  probeVariants: boolean;
+  /** Most requests per second to one host (`--rate`); blank for the default. */
+  rate: string;
 }
 
 /** A fresh form with the CLI's defaults. */
@@ -48,6 +58,11 @@ export function emptyForm(): AuditForm {
     policyFile: "",
     resolve: "",
     allowInternal: false,
+    includes: "",
+    excludes: "",
+    followNofollow: true,
+    probeVariants: true,
+    rate: "",
   };
 }
 
@@ -59,9 +74,21 @@ export type Validated =
   | { ok: true; request: StartAuditRequest; list: ListAuditRequest | null }
   | { ok: false; errors: FormErrors };
 
+/** A host name typed without a scheme (`example.com`, `www.example.com/blog`): audited over https, as the command line does. */
+function isBareHost(text: string): boolean {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(text) && !/^[^:/]+:\d+(\/|$)/.test(text)) return false;
+  try {
+    const url = new URL(`https://${text}`);
+    return url.hostname === "localhost" || url.hostname.includes(".");
+  } catch {
+    return false;
+  }
+}
+
 function checkUrl(text: string): string | null {
   const trimmed = text.trim();
   if (trimmed === "") return "Enter the URL to start from, such as https://example.com/.";
+  if (isBareHost(trimmed)) return null;
   let url: URL;
   try {
     url = new URL(trimmed);
@@ -89,7 +116,6 @@ function parseCount(
   return { value };
 }
 
-/** Checks one `host:port:addr` line; `null` when it is well formed. */
 /** An IPv4 address, or an IPv6 address with or without brackets. */
 function isIpAddress(text: string): boolean {
   const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
@@ -98,6 +124,7 @@ function isIpAddress(text: string): boolean {
   return v6.includes(":") && /^[0-9a-fA-F:.]+$/.test(v6);
 }
 
+/** Checks one `host:port:addr` line; `null` when it is well formed. */
 export function checkResolveLine(line: string): string | null {
   const match = /^([^:\s]+):(\d{1,5}):(\S+)$/.exec(line);
   if (!match) return `"${line}" is not host:port:address.`;
@@ -141,6 +168,17 @@ export function validateForm(form: AuditForm): Validated {
   const resolveError = resolve.map(checkResolveLine).find((message) => message !== null);
   if (resolveError) errors.resolve = resolveError;
 
+  const rateText = form.rate.trim();
+  const rate = rateText === "" ? null : Number(rateText);
+  if (rate !== null && !(Number.isFinite(rate) && rate > 0 && rate <= 1000)) {
+    errors.rate = "Requests per second must be a number above 0, such as 2 or 0.5.";
+  }
+  const patterns = (text: string) =>
+    text
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line !== "");
+
   if (Object.keys(errors).length > 0 || "error" in maxUrls || "error" in maxDepth || "error" in concurrency) {
     return { ok: false, errors };
   }
@@ -168,6 +206,11 @@ export function validateForm(form: AuditForm): Validated {
       policyFile: form.policyKind === "file" ? form.policyFile.trim() : null,
       resolve,
       allowInternal: form.allowInternal,
+      includes: patterns(form.includes),
+      excludes: patterns(form.excludes),
+      followNofollow: form.followNofollow,
+      probeVariants: form.probeVariants,
+      requestsPerSecond: rate,
     },
   };
 }

@@ -65,6 +65,8 @@ export interface PagedState {
   /** Bumped whenever rows arrive or the cache is cleared, so views can re-render. */
   version: number;
   error: string | null;
+  /** A page of the table has answered (or failed): until then its counts are not known. */
+  answered: boolean;
 }
 
 /**
@@ -79,7 +81,7 @@ export class PagedRows {
   private generation = 0;
   private fetcher: PageFetcher;
   private listener: (state: PagedState) => void;
-  state: PagedState = { columns: [], total: 0, matched: 0, version: 0, error: null };
+  state: PagedState = { columns: [], total: 0, matched: 0, version: 0, error: null, answered: false };
 
   constructor(
     fetcher: PageFetcher,
@@ -170,10 +172,11 @@ export class PagedRows {
         total: answer.total,
         matched: answer.matched,
         error: null,
+        answered: true,
       });
     } catch (error) {
       if (generation !== this.generation) return;
-      this.emit({ error: errorMessage(error) });
+      this.emit({ error: errorMessage(error), answered: true });
     } finally {
       if (generation === this.generation) this.inFlight.delete(page);
     }
