@@ -126,6 +126,7 @@ fn an_mcp_client_lists_and_calls_every_tool_and_gets_what_view_answers() {
                 "query_table",
                 "simulate_fix_plan",
                 "url_detail",
+                "url_links",
             ]
         );
         for t in &tools {
@@ -211,6 +212,29 @@ fn an_mcp_client_lists_and_calls_every_tool_and_gets_what_view_answers() {
         let expected_url = open_old.url_detail(member).unwrap();
         assert_eq!(url, json_of(&expected_url));
         assert!(expected_url.cluster.is_some());
+
+        // url_links: the home page's outlinks paged two at a time, every link once.
+        let home = "https://example.test/";
+        let mut links = Vec::new();
+        loop {
+            let page = ok(
+                &client,
+                "url_links",
+                json!({ "audit_id": old, "url": home, "direction": "outlinks",
+                        "offset": links.len(), "limit": 2 }),
+            )
+            .await;
+            let expected = open_old
+                .url_links(home, view::LinkDirection::Outlinks, links.len() as u32, 2)
+                .unwrap();
+            assert_eq!(page, json_of(&expected));
+            if expected.links.is_empty() {
+                assert_eq!(links.len() as u32, expected.total);
+                break;
+            }
+            links.extend(expected.links);
+        }
+        assert!(links.len() > 4, "{} outlinks", links.len());
 
         // query_table, paged through 7 rows at a time: every row once, in the view's
         // order, with the app's filters.

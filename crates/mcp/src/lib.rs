@@ -28,9 +28,9 @@ use view::fixplan::{FixPlanFile, FixPlanPage, SimulationPage};
 use view::runs::{RunEvents, Runs};
 use view::{
     AnalysisPolicy, AuditListItem, ClusterDetail, ColumnFilter, DiffView, Family, FindingPage,
-    FindingQuery, IpcError, IssueView, NormalizedUrl, OpenAudit, Overview, PresetName, Progress,
-    Session, Severity, SortSpec, StartAuditRequest, TableName, TablePage, TableQuery, UrlDetail,
-    ViewError,
+    FindingQuery, IpcError, IssueView, LinkDirection, LinkPage, NormalizedUrl, OpenAudit, Overview,
+    PresetName, Progress, Session, Severity, SortSpec, StartAuditRequest, TableName, TablePage,
+    TableQuery, UrlDetail, ViewError,
 };
 
 /// The rows or findings a page holds when the client does not say.
@@ -192,6 +192,23 @@ pub struct UrlArgs {
     pub audit_id: i64,
     /// The URL exactly as the audit's tables show it.
     pub url: String,
+}
+
+/// A page of one URL's inlinks or outlinks.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+pub struct LinksArgs {
+    /// The audit's id.
+    pub audit_id: i64,
+    /// The URL exactly as the audit's tables show it.
+    pub url: String,
+    /// `inlinks` (the pages linking to it) or `outlinks` (the links on its page).
+    pub direction: LinkDirection,
+    /// The first link to return.
+    #[serde(default)]
+    pub offset: u32,
+    /// Most links to return (50 when absent, at most 1000).
+    #[serde(default)]
+    pub limit: Option<u32>,
 }
 
 /// A page of one of an audit's tables.
@@ -504,6 +521,19 @@ impl Dustpan {
     }
 
     #[tool(
+        description = "A page of one URL's inlinks (the pages linking to it) or outlinks (the links on its page), each with its anchor text, region (content, navigation, ...), follow and the status of the other end; with the total. url_detail holds only the first links of each; page the rest here with offset and limit.",
+        annotations(read_only_hint = true, open_world_hint = false)
+    )]
+    async fn url_links(
+        &self,
+        Parameters(a): Parameters<LinksArgs>,
+    ) -> Result<Json<LinkPage>, Json<IpcError>> {
+        let open = self.open(a.audit_id).await?;
+        let limit = a.limit.unwrap_or(DEFAULT_LIMIT).min(MAX_LIMIT);
+        blocking(move || open.url_links(&a.url, a.direction, a.offset, limit)).await
+    }
+
+    #[tool(
         description = "A page of one of the audit's tables (pages, clusters, clusterMembers, findings, redirects, canonicals, sitemapEntries, linksToNonPreferred, params, dustRules, issueUrls, urlVariants, duplicateMetadata, logWaste), with the app's sort, search and column filters (text: contains, not_contains, equals, not_equals, starts_with, ends_with, regex; numbers: eq, ne, lt, le, gt, ge, between). The answer gives the columns, the total and matched row counts and the rows; page with offset and limit.",
         annotations(read_only_hint = true, open_world_hint = false)
     )]
@@ -704,7 +734,7 @@ impl Dustpan {
 }
 
 /// What the server tells a client about itself.
-pub const INSTRUCTIONS: &str = "Dustpan audits web sites for URLs that are really the same page (duplicates, canonicals, redirects, sitemaps, learned URL rules). Call list_audits for an audit id, then list_issues for what to fix first, cluster_detail and url_detail for the evidence and the fix, query_table or query_findings to page through everything, fix_plan and simulate_fix_plan for the changes to make and what they would do, compare_audits for what changed. Errors come back as tool errors whose structured content is { code, message } with code one of not_found, invalid_input, busy, database, unreadable, io, internal.";
+pub const INSTRUCTIONS: &str = "Dustpan audits web sites for URLs that are really the same page (duplicates, canonicals, redirects, sitemaps, learned URL rules). Call list_audits for an audit id, then list_issues for what to fix first, cluster_detail and url_detail for the evidence and the fix (url_links pages a URL's links), query_table or query_findings to page through everything, fix_plan and simulate_fix_plan for the changes to make and what they would do, compare_audits for what changed. Errors come back as tool errors whose structured content is { code, message } with code one of not_found, invalid_input, busy, database, unreadable, io, internal.";
 
 /// The SDK answers arguments that do not fit a tool's input schema with its own text;
 /// this rewords such an answer as every other failure is worded, the app's
