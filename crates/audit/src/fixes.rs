@@ -114,7 +114,7 @@ pub struct FixFiles {
     /// change.
     #[serde(default)]
     pub include_existing: bool,
-    /// The canonical every 2xx member of a cluster (and every page a finding fixes)
+    /// The canonical every 2xx member of a cluster still in the index (and every page a finding fixes)
     /// should carry; sorted by page.
     pub canonicals: Vec<CanonicalTag>,
     /// URLs to add to a sitemap: `with` is `None` and `sitemap` the sitemap that lists
@@ -149,10 +149,15 @@ impl FixFiles {
                 if m.action == Action::Redirect301 || m.role == Role::Redirects {
                     redirects.insert(m.url.clone(), (c.preferred_url.clone(), 301));
                 }
+                // A duplicate left as it is (it is out of the index already: noindex)
+                // gets no canonical: a canonical beside noindex is a mixed signal, and
+                // one naming a preferred URL that is itself noindex is CANON-TO-NOINDEX.
+                let left_as_is = m.role == Role::Duplicate && m.action == Action::None;
                 if matches!(
                     m.role,
                     Role::Preferred | Role::Canonicalised | Role::Duplicate
                 ) && m.action != Action::Redirect301
+                    && !left_as_is
                 {
                     canonicals.insert(
                         m.url.clone(),

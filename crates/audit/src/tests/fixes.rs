@@ -249,3 +249,32 @@ fn format_characters_are_never_written_raw_in_a_fix_file() {
         "{netlify}"
     );
 }
+
+/// Revision pages a wiki serves with `noindex` under two URLs: out of the index already,
+/// so the plan sets no canonical on them, and its simulation finds no canonical to a
+/// noindex page (a canonical named a noindex URL on every such page before).
+#[test]
+fn noindex_duplicates_get_no_canonical_and_the_plan_simulates_without_new_findings() {
+    let mut b = B::new();
+    for k in 1..=3u64 {
+        let short = u(&format!("/w/index.php?oldid={k}"));
+        let long = u(&format!("/w/index.php?title=Article&oldid={k}"));
+        b.page(&short, 40 + k).page(&long, 40 + k);
+        b.noindex(&short).noindex(&long);
+        b.link(&u("/"), &short).link(&u("/"), &long);
+    }
+    b.page(&u("/"), 1);
+    let cfg = AnalysisConfig::default();
+    let before = analyse(&b.input, &cfg);
+    assert_eq!(before.clusters.len(), 3, "{:#?}", before.clusters);
+    let files = before.fix_files();
+    assert!(
+        files.canonicals.iter().all(|c| c.page == c.href),
+        "{:#?}",
+        files.canonicals
+    );
+    let plan = simulate::Plan::of(&b.input, &before);
+    let sim = simulate::simulate(&b.input, &cfg, &before, &plan);
+    assert!(sim.clean(), "{:#?}", sim.problems);
+    assert!(sim.findings.new.is_empty(), "{:#?}", sim.findings.new);
+}
