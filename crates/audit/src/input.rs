@@ -55,6 +55,12 @@ pub struct AuditInput {
     /// URL-variant probes (`probes`): variants of crawled pages no page links to,
     /// requested after the crawl.
     pub probes: Vec<ProbeRow>,
+    /// Pages rendered in Chromium (`renders`), for audits with rendering on.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub renders: Vec<crate::rendered::RenderedPage>,
+    /// Links found only in rendered pages (`rendered_links` with `js_only`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub js_links: Vec<crate::rendered::JsLinkRow>,
 }
 
 impl AuditInput {

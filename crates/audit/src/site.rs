@@ -143,6 +143,8 @@ pub(crate) struct Site<'a> {
     pub has_sitemap_entries: bool,
     /// Every page's main content (the site's template removed).
     pub main: MainContent<'a>,
+    /// The rendered pages (audits with rendering on).
+    pub(crate) rendering: crate::rendered::Rendering,
 }
 
 impl<'a> Site<'a> {
@@ -200,6 +202,7 @@ impl<'a> Site<'a> {
             host_votes: Vec::new(),
             has_sitemap_entries: false,
             main: MainContent::default(),
+            rendering: crate::rendered::Rendering::default(),
         };
         for (i, row) in input.urls.iter().enumerate() {
             site.external[i] = row.state == UrlState::Skipped
@@ -223,6 +226,7 @@ impl<'a> Site<'a> {
         }
         site.load_hops();
         site.resolve_chains();
+        site.rendering = crate::rendered::Rendering::new(&site);
         site.load_canonicals();
         site.load_links();
         for e in &input.sitemap_entries {
@@ -328,9 +332,11 @@ impl<'a> Site<'a> {
         })
     }
 
-    /// meta robots / X-Robots-Tag noindex.
+    /// meta robots / X-Robots-Tag noindex, in the raw HTML or in the rendered DOM (a
+    /// search engine may skip rendering a page whose raw HTML says noindex, and obeys
+    /// one a script adds).
     pub(crate) fn noindex(&self, i: u32) -> bool {
-        self.fetch(i).is_some_and(|f| f.noindex)
+        self.fetch(i).is_some_and(|f| f.noindex) || self.rendered_noindex(i)
     }
 
     /// It was fetched and answered 4xx/5xx, or no response arrived.
@@ -586,7 +592,11 @@ impl<'a> Site<'a> {
                     conflict = true;
                 }
             }
-            if !conflict && target != NONE {
+            // Where the page was rendered, the canonical of its rendered DOM (what the
+            // search engine indexes): the one place the analysis chooses between them.
+            let raw = if conflict { NONE } else { target };
+            let target = self.rendered_canonical(i, raw);
+            if target != NONE {
                 self.eff_canon[i as usize] = target;
                 if target != i {
                     self.canon_in[target as usize] += 1;
