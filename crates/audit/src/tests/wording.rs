@@ -260,7 +260,7 @@ const SCENARIOS: &[Scenario] = &[
 /// `n` pages of each kind a script changes, rendered, and `n` that did not render.
 fn rendered_pages(n: u64) -> B {
     let mut b = B::new();
-    let mut rendered = |b: &mut B, url: &str, edit: &dyn Fn(&mut RenderedPage)| {
+    let rendered = |b: &mut B, url: &str, edit: &dyn Fn(&mut RenderedPage)| {
         let mut r = RenderedPage {
             url_id: b.id(url),
             word_count: Some(200),
