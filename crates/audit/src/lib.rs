@@ -261,15 +261,16 @@ pub use finding::{
 pub use fixes::{CanonicalTag, FixFiles, RedirectLine, RedirectState, SitemapChange};
 pub use input::{
     AnchorRow, AuditInput, CanonicalRow, ChainProblem, DeclarationSource, FetchErrorKind, FetchRow,
-    FoundVia, HopKind, HreflangRow, LinkKind, LinkRegion, LinkRow, ProbeRow, ProbeRule, ReasonKind,
-    RedirectChainRow, RedirectRow, RobotsRow, SitemapEntryRow, SitemapId, SitemapIssue, SitemapRow,
-    SitemapSource, UnknownReason, UrlId, UrlReason, UrlRow, UrlState,
+    FoundVia, HopKind, HreflangRow, JsLinkRow, LinkKind, LinkRegion, LinkRow, ProbeRow, ProbeRule,
+    ReasonKind, RedirectChainRow, RedirectRow, RenderOutcome, RenderedPage, RobotsRow,
+    SitemapEntryRow, SitemapId, SitemapIssue, SitemapRow, SitemapSource, UnknownReason, UrlId,
+    UrlReason, UrlRow, UrlState,
 };
 pub use log_hits::{LogHit, LogRequests};
 pub use log_waste::{LOG_WASTE_FILE, LOG_WASTE_HEADERS, LogWaste, log_waste_table};
 pub use prediction::{PREDICTED_DUPLICATE, PredictionCheck, check_predictions};
 pub use probes::{ProbeVerdict, VariantProbe, VariantRule, server_rule_offered};
-pub use rendered::{CanonicalFrom, JsLinkRow, PageVersion, RenderOutcome, RenderedPage};
+pub use rendered::{CanonicalFrom, PageVersion};
 
 /// Analyses one audit.
 pub fn analyse(input: &AuditInput, config: &AnalysisConfig) -> Analysis {

@@ -226,7 +226,11 @@ impl<'a> Site<'a> {
         }
         site.load_hops();
         site.resolve_chains();
-        site.rendering = crate::rendered::Rendering::new(&site);
+        let rendering =
+            crate::rendered::Rendering::new(site.n, &input.renders, &input.js_links, |id| {
+                site.idx(id)
+            });
+        site.rendering = rendering;
         site.load_canonicals();
         site.load_links();
         for e in &input.sitemap_entries {
@@ -336,7 +340,26 @@ impl<'a> Site<'a> {
     /// search engine may skip rendering a page whose raw HTML says noindex, and obeys
     /// one a script adds).
     pub(crate) fn noindex(&self, i: u32) -> bool {
-        self.fetch(i).is_some_and(|f| f.noindex) || self.rendered_noindex(i)
+        self.fetch(i).is_some_and(|f| f.noindex) || self.rendered_dom(i).is_some_and(|r| r.noindex)
+    }
+
+    /// The rendered page of URL `i`, if it was rendered (audits with rendering on).
+    pub(crate) fn rendered(&self, i: u32) -> Option<&'a crate::input::RenderedPage> {
+        self.rendering.page(&self.input.renders, i)
+    }
+
+    /// The rendered page of URL `i` when its DOM was read.
+    pub(crate) fn rendered_dom(&self, i: u32) -> Option<&'a crate::input::RenderedPage> {
+        self.rendered(i).filter(|r| r.outcome.has_dom())
+    }
+
+    /// Where page `i`'s canonical was read, when it was rendered.
+    pub(crate) fn canonical_from(&self, i: u32) -> Option<crate::rendered::CanonicalFrom> {
+        self.rendered(i)?;
+        Some(
+            self.rendering
+                .canonical_from(i, self.rendered_dom(i).is_some()),
+        )
     }
 
     /// It was fetched and answered 4xx/5xx, or no response arrived.
@@ -594,8 +617,20 @@ impl<'a> Site<'a> {
             }
             // Where the page was rendered, the canonical of its rendered DOM (what the
             // search engine indexes): the one place the analysis chooses between them.
-            let raw = if conflict { NONE } else { target };
-            let target = self.rendered_canonical(i, raw);
+            let raw = (!conflict && target != NONE).then_some(target);
+            let dom = self.rendered_dom(i).map(|p| {
+                (
+                    p.canonical_href.is_some(),
+                    p.canonical.and_then(|t| self.idx(t)),
+                )
+            });
+            let from_header = self
+                .canonicals(i)
+                .any(|c| c.source == DeclarationSource::HttpHeader);
+            let target = self
+                .rendering
+                .choose(i, raw, dom, from_header)
+                .unwrap_or(NONE);
             if target != NONE {
                 self.eff_canon[i as usize] = target;
                 if target != i {

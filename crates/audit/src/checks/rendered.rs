@@ -83,8 +83,8 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
         }
         let fetch = site.fetch(i);
         // Canonical: which version the clusters follow, and what the other said.
-        if site.canonical_version(i).1 {
-            let raw = site.raw_canonical(i);
+        if site.rendering.differs(i) {
+            let raw = site.rendering.raw_canonical(i).unwrap_or(NONE);
             let rendered = site.eff_canon[i as usize];
             let raw_named = raw != NONE || site.canonicals(i).next().is_some();
             let name = |t: u32| {
@@ -188,7 +188,7 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     }
     // URLs that no served HTML links to, only rendered pages.
     for t in 0..site.n as u32 {
-        let js = site.rendering.js_in.get(t as usize).copied().unwrap_or(0);
+        let js = site.rendering.js_in(t);
         if js == 0 || site.inlinks(t) > 0 || site.external[t as usize] || site.made_up[t as usize] {
             continue;
         }
