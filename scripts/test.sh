@@ -16,6 +16,11 @@ trap 'rm -f "$log"' EXIT
 step "desktop prerequisites (system packages, tauri-driver, npm packages)"
 bash scripts/setup-desktop.sh
 
+step "rendering prerequisites (Debian's chromium)"
+bash scripts/setup-render.sh
+# The rendering tests skip when Chromium is missing, except here.
+export DUSTPAN_REQUIRE_CHROMIUM=1
+
 step "UI: svelte-check, vitest, vite build"
 npm --prefix ui run check
 npm --prefix ui test 2>&1 | tee -a "$log"

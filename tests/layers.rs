@@ -16,6 +16,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("fixture", 1),
     // Search-engine bots verified by reverse and forward DNS.
     ("botcheck", 1),
+    // Pages rendered in headless Chromium, every request answered by the caller.
+    ("render", 1),
     // Types the crawl and the analysis share (learned DUST rules, on canon's policies);
     // URL lists for list audits (on the sitemap parser).
     ("rules", 2),

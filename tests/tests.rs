@@ -20,6 +20,7 @@ mod normalize;
 mod one_pipeline;
 mod policy;
 mod probes;
+mod render;
 mod report;
 mod resume;
 mod sf_columns;

@@ -29,7 +29,7 @@ pub struct Args {
         "any_port", "max_db_bytes", "max_duration", "slow_host", "no_dust_learning",
         "lists", "site", "log_agent", "follow", "no_follow_nofollow",
         "follow_nofollow_pages", "no_probes", "probe_samples", "dns_server",
-        "no_bot_verification", "preset", "policy",
+        "no_bot_verification", "preset", "policy", "render", "render_concurrency",
     ])]
     resume: Option<i64>,
     /// Start a new audit with the configuration audit ID was started with (for scheduled
@@ -41,7 +41,7 @@ pub struct Args {
         "rules", "any_port", "max_db_bytes", "max_duration", "slow_host", "no_dust_learning",
         "lists", "site", "log_agent", "follow", "no_follow_nofollow",
         "follow_nofollow_pages", "no_probes", "probe_samples", "dns_server",
-        "no_bot_verification", "preset", "policy",
+        "no_bot_verification", "preset", "policy", "render", "render_concurrency",
     ])]
     like: Option<i64>,
     /// With --like: when the crawl finishes, compare the new audit with audit ID (each
@@ -212,6 +212,18 @@ pub struct Args {
     /// the audit (its rules, not the file's path).
     #[arg(long, value_name = "FILE")]
     policy: Option<PathBuf>,
+    /// Render every HTML page that answers 2xx in headless Chromium too (Debian's
+    /// `chromium` package, /usr/bin/chromium), as a search engine's renderer does: the
+    /// rendered canonical, robots, title, h1, hreflang, links and content are stored
+    /// beside the raw ones, links found only in the rendered page are crawled, and
+    /// clustering follows the rendered canonical and robots. Every request a page makes
+    /// passes the audit's scope and address policy. Kept with the audit: a resume or
+    /// --like renders again.
+    #[arg(long)]
+    render: bool,
+    /// Pages rendered at once with --render (tabs of one browser) [default: 2].
+    #[arg(long, value_name = "N", requires = "render")]
+    render_concurrency: Option<usize>,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -266,10 +278,17 @@ impl Args {
     }
 
     async fn crawl_config(&self) -> Result<CrawlConfig> {
-        let base = match &self.config {
+        let mut base = match &self.config {
             Some(path) => load_config(path)?,
             None => CrawlConfig::default(),
         };
+        if self.render {
+            let mut render = base.render.take().unwrap_or_default();
+            if let Some(n) = self.render_concurrency {
+                render.concurrency = n.max(1);
+            }
+            base.render = Some(render);
+        }
         let options = self.options()?;
         if !self.lists.is_empty() {
             let mut config = base;

@@ -503,6 +503,10 @@ pub struct Member {
     pub rules: Vec<Rule>,
     /// The URL its canonical declarations name, when they name exactly one.
     pub canonical: Option<UrlId>,
+    /// In a rendered audit: whether `canonical` is the rendered page's or the served
+    /// HTML's, and whether the other version says otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub canonical_from: Option<crate::rendered::CanonicalFrom>,
     /// The chain of evidence from this member toward the preferred URL (empty for it;
     /// at most [`MAX_EVIDENCE`] links, the ones nearest the member).
     pub evidence: Vec<Evidence>,
@@ -783,6 +787,7 @@ pub(crate) fn assemble(site: &Site<'_>, keys: &Keys, g: &mut Graph, mined: &Mine
                     NONE => None,
                     t => Some(site.id(t)),
                 },
+                canonical_from: site.canonical_from(m),
                 evidence,
                 action,
             });

@@ -265,6 +265,30 @@ findings! {
     /// Different pages share one meta description.
     MetaDescriptionDuplicate => "META-DESCRIPTION-DUPLICATE", Notice, "Different pages share a meta description",
         "Search engines may show the meta description under the title in their results. A description shared by different pages describes none of them, so search engines often replace it with text of their own choosing.";
+    /// A canonical that only the rendered page declares (a script writes it).
+    RenderCanonAdded => "RENDER-CANON-ADDED", Warning, "Canonical only in the rendered page",
+        "The served HTML names no canonical; a script adds one. Google sees it only if it renders the page, which may happen days after the crawl, and other search engines and tools may never see it. Write the canonical into the HTML the server sends.";
+    /// The rendered page's canonical differs from the served HTML's.
+    RenderCanonChanged => "RENDER-CANON-CHANGED", Error, "Canonical changed by JavaScript",
+        "The served HTML names one canonical and the page after JavaScript another (or none): search engines get two answers and may follow either. The analysis follows the rendered one, as Google does. Make the served HTML name the canonical you mean and stop the script from changing it.";
+    /// The rendered page says noindex and the served HTML does not.
+    RenderNoindexAdded => "RENDER-NOINDEX-ADDED", Error, "noindex added by JavaScript",
+        "A script adds a robots noindex to a page whose served HTML is indexable. Google obeys it once it renders the page, so the page drops out of the index. Remove the script's noindex, or write the noindex into the served HTML if the page is not meant to be indexed.";
+    /// The served HTML says noindex and the rendered page does not.
+    RenderNoindexRemoved => "RENDER-NOINDEX-REMOVED", Error, "noindex removed by JavaScript",
+        "The served HTML says noindex and a script removes it. Google may skip rendering a page that says noindex, so the page stays out of the index whatever the script does. Remove the noindex from the served HTML if the page is meant to be indexed.";
+    /// The title or the first heading differs between the served HTML and the rendered page.
+    RenderTitleChanged => "RENDER-TITLE-CHANGED", Notice, "Title or heading changed by JavaScript",
+        "The title or first heading after JavaScript differs from the served HTML. Search engines may show either, and tools that read the HTML see another page than visitors do. Serve the final title and heading in the HTML.";
+    /// URLs that only links written by JavaScript reach.
+    RenderJsLinks => "RENDER-JS-LINKS", Warning, "Pages reachable only through links written by JavaScript",
+        "No link in any served HTML leads to these pages; only links that scripts write do. Crawlers that do not render never find them, and Google finds them later, after rendering. Link them from the served HTML.";
+    /// Content present only after rendering.
+    RenderContent => "RENDER-CONTENT", Notice, "Content only after JavaScript",
+        "Most of the page's text arrives with a script: the served HTML holds little of it. Search engines index it only after rendering, later and not always, and tools that read the HTML see an empty page. Render the main content on the server.";
+    /// Pages that did not render within the budget or whose rendering failed.
+    RenderFailed => "RENDER-FAILED", Warning, "Page did not render",
+        "The page's scripts did not finish within the rendering budget (they kept loading, looped or ran out of memory), or the renderer failed. A search engine's renderer gives up too, and indexes what it has, or nothing. Find the script that never settles.";
 }
 
 /// How strong the evidence behind a finding or a cluster member is.
@@ -367,6 +391,9 @@ impl FindingId {
             | HreflangNoReturn | HreflangInvalidLang | HreflangNoSelf | HreflangConflict
             | HreflangXDefault => Family::Hreflang,
             Trap | RobotsTooLarge | RobotsHidesDup | LinkBroken => Family::Crawl,
+            RenderCanonAdded | RenderCanonChanged => Family::Canonicals,
+            RenderNoindexAdded | RenderNoindexRemoved | RenderTitleChanged | RenderJsLinks
+            | RenderContent | RenderFailed => Family::Crawl,
         }
     }
 }

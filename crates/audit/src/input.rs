@@ -55,6 +55,12 @@ pub struct AuditInput {
     /// URL-variant probes (`probes`): variants of crawled pages no page links to,
     /// requested after the crawl.
     pub probes: Vec<ProbeRow>,
+    /// Pages rendered in Chromium (`renders`), for audits with rendering on.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub renders: Vec<RenderedPage>,
+    /// Links found only in rendered pages (`rendered_links` with `js_only`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub js_links: Vec<JsLinkRow>,
 }
 
 impl AuditInput {
@@ -364,4 +370,70 @@ pub struct ProbeRow {
     pub base: UrlId,
     /// How the variant was made.
     pub rule: ProbeRule,
+}
+
+/// How a page's rendering ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RenderOutcome {
+    /// Loaded and settled within its budget.
+    #[default]
+    Rendered,
+    /// Still loading or making requests at the deadline; the DOM was read then.
+    Unsettled,
+    /// Its script never yielded within the budget: no DOM.
+    Timeout,
+    /// The renderer failed (a crash): no DOM.
+    Failed,
+}
+
+impl RenderOutcome {
+    /// The outcome of its stored word (`render::Outcome::as_str`); an unknown word is a
+    /// failure.
+    pub fn parse(word: &str) -> RenderOutcome {
+        match word {
+            "rendered" => RenderOutcome::Rendered,
+            "unsettled" => RenderOutcome::Unsettled,
+            "timeout" => RenderOutcome::Timeout,
+            _ => RenderOutcome::Failed,
+        }
+    }
+
+    /// Whether a DOM was read.
+    pub fn has_dom(self) -> bool {
+        matches!(self, RenderOutcome::Rendered | RenderOutcome::Unsettled)
+    }
+}
+
+/// One page rendered in Chromium (`renders`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RenderedPage {
+    /// The page.
+    pub url_id: UrlId,
+    /// How its rendering ended.
+    pub outcome: RenderOutcome,
+    /// Why it did not settle or failed.
+    pub message: Option<String>,
+    /// The rendered title.
+    pub title: Option<String>,
+    /// The rendered first heading.
+    pub h1: Option<String>,
+    /// The rendered meta robots say noindex.
+    pub noindex: bool,
+    /// The rendered canonical's target, when it resolved.
+    pub canonical: Option<UrlId>,
+    /// The rendered canonical as written (`None`: the rendered head names none).
+    pub canonical_href: Option<String>,
+    /// Words of the rendered visible text.
+    pub word_count: Option<u32>,
+}
+
+/// A link found only in a rendered page (`rendered_links` with `js_only`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JsLinkRow {
+    /// The page.
+    pub from: UrlId,
+    /// The linked URL.
+    pub to: UrlId,
 }

@@ -159,6 +159,14 @@
 //! | `TITLE-DUPLICATE` | warning | different pages (each cluster once, through its preferred URL; indexable HTML pages answering 2xx; a list's numbered pages and filtered or sorted views, and hreflang alternates, counted as one page) share a title, compared trimmed, whitespace collapsed, ignoring letter case; fix: a title of its own for each |
 //! | `H1-DUPLICATE` | notice | different pages share their first `<h1>` (compared as titles are) |
 //! | `META-DESCRIPTION-DUPLICATE` | notice | different pages share a meta description (compared as titles are) |
+//! | `RENDER-CANON-ADDED` | warning | rendered audits: the served HTML names no canonical, the rendered page does (the clusters follow the rendered one); fix: the canonical in the served HTML |
+//! | `RENDER-CANON-CHANGED` | error | rendered audits: the rendered canonical differs from the served one (the clusters follow the rendered one); fix: the canonical in the served HTML |
+//! | `RENDER-NOINDEX-ADDED` | error | rendered audits: a script adds noindex to an indexable page (the page counts as noindex) |
+//! | `RENDER-NOINDEX-REMOVED` | error | rendered audits: a script removes the served noindex (the page stays noindex) |
+//! | `RENDER-TITLE-CHANGED` | notice | rendered audits: a script changes the title or the first heading |
+//! | `RENDER-JS-LINKS` | warning | rendered audits: only links written by scripts lead to the URL; fix: link it from served HTML |
+//! | `RENDER-CONTENT` | notice | rendered audits: at least 30 more words after rendering, the served HTML holding at most half of them |
+//! | `RENDER-FAILED` | warning | rendered audits: the page did not settle within its budget, looped, ran out of memory or its renderer failed |
 //!
 //! A sitemap entry gets at most one `SITEMAP-*` finding (the first that applies, in the
 //! table's order) and a canonical target at most one target problem. A duplicate
@@ -223,6 +231,7 @@ pub mod migrate;
 mod near;
 mod prediction;
 pub mod probes;
+mod rendered;
 pub mod simulate;
 mod site;
 mod table;
@@ -253,14 +262,16 @@ pub use finding::{
 pub use fixes::{CanonicalTag, FixFiles, RedirectLine, RedirectState, SitemapChange};
 pub use input::{
     AnchorRow, AuditInput, CanonicalRow, ChainProblem, DeclarationSource, FetchErrorKind, FetchRow,
-    FoundVia, HopKind, HreflangRow, LinkKind, LinkRegion, LinkRow, ProbeRow, ProbeRule, ReasonKind,
-    RedirectChainRow, RedirectRow, RobotsRow, SitemapEntryRow, SitemapId, SitemapIssue, SitemapRow,
-    SitemapSource, UnknownReason, UrlId, UrlReason, UrlRow, UrlState,
+    FoundVia, HopKind, HreflangRow, JsLinkRow, LinkKind, LinkRegion, LinkRow, ProbeRow, ProbeRule,
+    ReasonKind, RedirectChainRow, RedirectRow, RenderOutcome, RenderedPage, RobotsRow,
+    SitemapEntryRow, SitemapId, SitemapIssue, SitemapRow, SitemapSource, UnknownReason, UrlId,
+    UrlReason, UrlRow, UrlState,
 };
 pub use log_hits::{LogHit, LogRequests};
 pub use log_waste::{LOG_WASTE_FILE, LOG_WASTE_HEADERS, LogWaste, log_waste_table};
 pub use prediction::{PREDICTED_DUPLICATE, PredictionCheck, check_predictions};
 pub use probes::{ProbeVerdict, VariantProbe, VariantRule, server_rule_offered};
+pub use rendered::{CanonicalFrom, PageVersion};
 pub use site::Sameness;
 
 /// Analyses one audit.

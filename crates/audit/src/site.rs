@@ -167,6 +167,8 @@ pub(crate) struct Site<'a> {
     pub has_sitemap_entries: bool,
     /// Every page's main content (the site's template removed).
     pub main: MainContent<'a>,
+    /// The rendered pages (audits with rendering on).
+    pub(crate) rendering: crate::rendered::Rendering,
 }
 
 impl<'a> Site<'a> {
@@ -224,6 +226,7 @@ impl<'a> Site<'a> {
             host_votes: Vec::new(),
             has_sitemap_entries: false,
             main: MainContent::default(),
+            rendering: crate::rendered::Rendering::default(),
         };
         for (i, row) in input.urls.iter().enumerate() {
             site.external[i] = row.state == UrlState::Skipped
@@ -247,6 +250,11 @@ impl<'a> Site<'a> {
         }
         site.load_hops();
         site.resolve_chains();
+        let rendering =
+            crate::rendered::Rendering::new(site.n, &input.renders, &input.js_links, |id| {
+                site.idx(id)
+            });
+        site.rendering = rendering;
         site.load_canonicals();
         site.load_links();
         for e in &input.sitemap_entries {
@@ -352,9 +360,30 @@ impl<'a> Site<'a> {
         })
     }
 
-    /// meta robots / X-Robots-Tag noindex.
+    /// meta robots / X-Robots-Tag noindex, in the raw HTML or in the rendered DOM (a
+    /// search engine may skip rendering a page whose raw HTML says noindex, and obeys
+    /// one a script adds).
     pub(crate) fn noindex(&self, i: u32) -> bool {
-        self.fetch(i).is_some_and(|f| f.noindex)
+        self.fetch(i).is_some_and(|f| f.noindex) || self.rendered_dom(i).is_some_and(|r| r.noindex)
+    }
+
+    /// The rendered page of URL `i`, if it was rendered (audits with rendering on).
+    pub(crate) fn rendered(&self, i: u32) -> Option<&'a crate::input::RenderedPage> {
+        self.rendering.page(&self.input.renders, i)
+    }
+
+    /// The rendered page of URL `i` when its DOM was read.
+    pub(crate) fn rendered_dom(&self, i: u32) -> Option<&'a crate::input::RenderedPage> {
+        self.rendered(i).filter(|r| r.outcome.has_dom())
+    }
+
+    /// Where page `i`'s canonical was read, when it was rendered.
+    pub(crate) fn canonical_from(&self, i: u32) -> Option<crate::rendered::CanonicalFrom> {
+        self.rendered(i)?;
+        Some(
+            self.rendering
+                .canonical_from(i, self.rendered_dom(i).is_some()),
+        )
     }
 
     /// It was fetched and answered 4xx/5xx, or no response arrived.
@@ -610,7 +639,23 @@ impl<'a> Site<'a> {
                     conflict = true;
                 }
             }
-            if !conflict && target != NONE {
+            // Where the page was rendered, the canonical of its rendered DOM (what the
+            // search engine indexes): the one place the analysis chooses between them.
+            let raw = (!conflict && target != NONE).then_some(target);
+            let dom = self.rendered_dom(i).map(|p| {
+                (
+                    p.canonical_href.is_some(),
+                    p.canonical.and_then(|t| self.idx(t)),
+                )
+            });
+            let from_header = self
+                .canonicals(i)
+                .any(|c| c.source == DeclarationSource::HttpHeader);
+            let target = self
+                .rendering
+                .choose(i, raw, dom, from_header)
+                .unwrap_or(NONE);
+            if target != NONE {
                 self.eff_canon[i as usize] = target;
                 if target != i {
                     self.canon_in[target as usize] += 1;

@@ -216,6 +216,11 @@ pub struct CrawlConfig {
     /// default preset's when absent.
     #[serde(skip_serializing_if = "AuditPolicy::is_default")]
     pub policy: AuditPolicy,
+    /// Render every HTML page that answered 2xx in headless Chromium too (`--render`),
+    /// kept with the audit so that a resume or a re-run renders again. See
+    /// [`crate::RenderConfig`]; `None`: raw HTML only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub render: Option<crate::RenderConfig>,
 }
 
 /// A normalization policy with the name people know it by: a preset's name (`seo`) or
@@ -501,6 +506,7 @@ impl Default for CrawlConfig {
             probe_samples: 5,
             list: None,
             policy: AuditPolicy::default(),
+            render: None,
         }
     }
 }

@@ -40,6 +40,7 @@ mod online;
 mod page;
 pub mod probe;
 mod redirects;
+mod render;
 mod robots;
 mod run;
 pub mod same_page;
@@ -58,6 +59,7 @@ pub use config::{
     RejectedLine, default_user_agent, parse_resolve, start_url,
 };
 pub use online::OnlineCounts;
+pub use render::RenderConfig;
 pub use sample::{SampleFetch, fetch_samples, fetch_urls};
 pub use tokio_util::sync::CancellationToken;
 

@@ -57,6 +57,10 @@ enum Target {
     Canonical(usize),
     Hreflang(usize),
     Redirect,
+    /// A link of the rendered DOM.
+    RenderedLink(usize),
+    /// The rendered page's canonical.
+    RenderedCanonical,
 }
 
 /// A discovered URL waiting for admission.
@@ -164,6 +168,16 @@ impl<'a> Discoveries<'a> {
                 Target::Link(i) => record.links[i].to = Some(id),
                 Target::Canonical(i) => record.canonicals[i].target = Some(id),
                 Target::Hreflang(i) => record.hreflang[i].target = Some(id),
+                Target::RenderedLink(i) => {
+                    if let Some(r) = record.rendered.as_mut() {
+                        r.links[i].to = Some(id);
+                    }
+                }
+                Target::RenderedCanonical => {
+                    if let Some(r) = record.rendered.as_mut() {
+                        r.canonical_target = Some(id);
+                    }
+                }
                 Target::Redirect => {
                     if let Some(r) = record.redirect.as_mut() {
                         r.to = Some(id);
@@ -305,17 +319,34 @@ pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
     {
         let content_type = response.header("content-type").map(str::to_owned);
         let body = std::mem::take(&mut response.body);
+        // The document a rendered page starts from: the bytes fetched here.
+        let document = (ctx.renderer.is_some() && !found.probe).then(|| body.clone());
         match parse(ctx, body, content_type).await {
-            Ok(page) => html(
-                ctx,
-                &mut record,
-                &mut found,
-                &url,
-                &response,
-                &page,
-                &mut directives,
-                claimed,
-            ),
+            Ok(page) => {
+                html(
+                    ctx,
+                    &mut record,
+                    &mut found,
+                    &url,
+                    &response,
+                    &page,
+                    &mut directives,
+                    claimed,
+                );
+                if let Some(document) = document {
+                    rendered(
+                        ctx,
+                        &mut record,
+                        &mut found,
+                        &url,
+                        &response,
+                        document,
+                        &page,
+                        claimed,
+                    )
+                    .await;
+                }
+            }
             Err(message) => extraction_failed(&mut record, message),
         }
     }
@@ -943,6 +974,155 @@ fn html(
             claimed.redirect_depth,
         );
     }
+}
+
+/// The page rendered in Chromium from `document` (the fetched bytes), its DOM read
+/// through the same extractor as the raw page; its links and canonical are queued like
+/// the raw page's, and the links not among the raw page's are marked `js_only`.
+#[allow(clippy::too_many_arguments)]
+async fn rendered(
+    ctx: &Ctx,
+    record: &mut PageRecord,
+    found: &mut Discoveries<'_>,
+    url: &Url,
+    response: &Response,
+    document: Vec<u8>,
+    raw: &Page,
+    claimed: &Claimed,
+) {
+    let Some(renderer) = &ctx.renderer else {
+        return;
+    };
+    let answer = render::Answer {
+        status: response.status.as_u16(),
+        headers: response
+            .headers
+            .iter()
+            .filter_map(|(name, value)| {
+                Some((name.as_str().to_owned(), value.to_str().ok()?.to_owned()))
+            })
+            .collect(),
+        body: document,
+    };
+    let done = renderer.render(url, answer).await;
+    let mut rendered = store::RenderRecord {
+        outcome: done.outcome.as_str().to_owned(),
+        message: done.message,
+        render_ms: ms(done.elapsed),
+        requests: done.requests,
+        refused: done.refused,
+        final_url: done.final_url.clone(),
+        ..store::RenderRecord::default()
+    };
+    let Some(html) = done.html else {
+        record.rendered = Some(Box::new(rendered));
+        return;
+    };
+    let page = match parse(
+        ctx,
+        html.into_bytes(),
+        Some("text/html; charset=utf-8".into()),
+    )
+    .await
+    {
+        Ok(page) => page,
+        Err(message) => {
+            rendered.outcome = render::Outcome::Failed.as_str().to_owned();
+            rendered.message = Some(message);
+            record.rendered = Some(Box::new(rendered));
+            return;
+        }
+    };
+    let mut directives = Directives::default();
+    for meta in &page.meta_robots {
+        directives.apply(&meta.directives, &ctx.agent);
+    }
+    rendered.noindex = directives.noindex;
+    rendered.nofollow = directives.nofollow;
+    rendered.title = page.title.clone();
+    rendered.h1 = page.h1.clone();
+    if !page.meta_robots.is_empty() {
+        rendered.meta_robots = Some(
+            page.meta_robots
+                .iter()
+                .map(|m| format!("{}: {}", m.name, m.content))
+                .collect::<Vec<_>>()
+                .join("; "),
+        );
+    }
+    rendered.text_hash = Some(page.text_hash);
+    rendered.word_count = Some(u32::try_from(page.word_count).unwrap_or(u32::MAX));
+    rendered.blocks = Some(extract::blocks::encode(&page.blocks));
+    if !page.hreflangs.is_empty() {
+        let pairs: Vec<[&str; 2]> = page
+            .hreflangs
+            .iter()
+            .map(|h| [h.hreflang.as_str(), h.href.as_str()])
+            .collect();
+        rendered.hreflang = serde_json::to_string(&pairs).ok();
+    }
+    // Links resolve against the rendered document's location (a script may have moved
+    // it with pushState, within the page's origin).
+    let location = done
+        .final_url
+        .as_deref()
+        .and_then(|u| Url::parse(u).ok())
+        .filter(|u| u.origin() == url.origin())
+        .unwrap_or_else(|| url.clone());
+    let base = canon::document_base(&location, page.base_href.as_deref());
+    let raw_base = canon::document_base(url, raw.base_href.as_deref());
+    let resolved = |base: &Url, href: &str| {
+        canon::resolve(base, href).ok().map(|mut u| {
+            u.set_fragment(None);
+            u.to_string()
+        })
+    };
+    let raw_links: std::collections::HashSet<String> = raw
+        .links
+        .iter()
+        .filter_map(|l| resolved(&raw_base, &l.href))
+        .collect();
+    let link_depths = (claimed.depth + 1, 0);
+    let nofollow_page = (directives.nofollow || record.fetch.as_ref().is_some_and(|f| f.nofollow))
+        && !ctx.config.follow_nofollow_pages;
+    let mut caps = PageCaps::default();
+    for link in &page.links {
+        let text = (!link.text.is_empty()).then(|| truncate_chars(&link.text, MAX_ANCHOR_CHARS));
+        let Some(anchor_text) = caps.admit(&link.href, text) else {
+            continue;
+        };
+        let js_only = resolved(&base, &link.href).is_some_and(|u| !raw_links.contains(&u));
+        let unfollowed = (link.nofollow && !ctx.config.follow_nofollow) || nofollow_page;
+        let i = rendered.links.len();
+        rendered.links.push(store::RenderedLinkRecord {
+            to: None,
+            href_raw: link.href.clone(),
+            anchor_text,
+            region: Some(link.region),
+            js_only,
+        });
+        found.add(
+            &base,
+            &link.href,
+            link_depths,
+            FoundVia::Link,
+            unfollowed.then_some(ReasonKind::Nofollow),
+            Target::RenderedLink(i),
+        );
+    }
+    if let Some(c) = page.canonicals.iter().find(|c| c.in_head) {
+        rendered.canonical_href = Some(c.href.clone());
+        let unfollowed = (!ctx.config.follow_canonicals).then_some(ReasonKind::NotFollowed);
+        found.add(
+            &base,
+            &c.href,
+            link_depths,
+            FoundVia::Canonical,
+            unfollowed,
+            Target::RenderedCanonical,
+        );
+    }
+    record.rendered = Some(Box::new(rendered));
 }
 
 #[cfg(test)]

@@ -65,6 +65,8 @@ pub(crate) struct Ctx {
     pub dust: Option<OnlineDust>,
     /// The large pages being parsed, in KiB ([`crate::page::PARSE_BUDGET_BYTES`]).
     pub parsing: tokio::sync::Semaphore,
+    /// The pages rendered in Chromium (`CrawlConfig::render`).
+    pub renderer: Option<Arc<render::Renderer>>,
 }
 
 impl Ctx {
@@ -316,6 +318,15 @@ pub(crate) async fn run(
     cancel: &CancellationToken,
 ) -> Result<CrawlSummary, CrawlError> {
     config.validate()?;
+    if let Some(render) = &config.render {
+        let chromium = render.settings().chromium;
+        if !chromium.is_file() {
+            return Err(CrawlError::Config(format!(
+                "--render: no Chromium at {} (install the chromium package)",
+                chromium.display()
+            )));
+        }
+    }
     let started = Instant::now();
     // Before anything of the audit changes: a start host now on a non-public address the
     // user has not allowed leaves the audit as it was.
@@ -349,7 +360,12 @@ pub(crate) async fn run(
         )
         .await?;
     let dust = online_dust(&frontier, config);
-    let ctx = Arc::new(Ctx {
+    let mut render_error = None;
+    let ctx = Arc::new_cyclic(|weak| Ctx {
+        renderer: crate::render::renderer(config, weak).unwrap_or_else(|e| {
+            render_error = Some(e);
+            None
+        }),
         dust,
         config: config.clone(),
         client,
@@ -366,6 +382,9 @@ pub(crate) async fn run(
         probes,
         parsing: crate::page::parse_budget(),
     });
+    if let Some(e) = render_error {
+        return Err(e);
+    }
     ctx.queue_robots_sitemaps(stored_robots);
     let mut tally = Tally {
         fetched: audit_row.pages_fetched,
@@ -420,6 +439,9 @@ pub(crate) async fn run(
     .await;
     if let Some(timer) = timer {
         timer.abort();
+    }
+    if let Some(renderer) = &ctx.renderer {
+        renderer.close().await;
     }
     // A budget that stopped the run (or cut a host off) finishes the audit with what it
     // fetched; only the user's cancel leaves it cancelled.

@@ -108,6 +108,8 @@ pub async fn load(store: &store::Store, audit: store::AuditId) -> Result<AuditIn
         redirect_chains,
         robots,
         probes,
+        renders,
+        js_links,
     } = &mut input;
     tokio::try_join!(
         store.scan_urls(audit, |u| urls.push(url_row(u, ck))),
@@ -187,6 +189,33 @@ pub async fn load(store: &store::Store, audit: store::AuditId) -> Result<AuditIn
                     bytes: r.body.map_or(0, |b| b.len() as u64),
                     origin: r.origin,
                     status: r.status,
+                })
+                .collect();
+            *renders = store
+                .renders(audit)
+                .await?
+                .into_iter()
+                .map(|r| audit::RenderedPage {
+                    url_id: ck.id(r.url_id),
+                    outcome: audit::RenderOutcome::parse(&r.outcome),
+                    message: r.message,
+                    title: r.title,
+                    h1: r.h1,
+                    noindex: r.noindex,
+                    canonical: r.canonical_target.map(|v| ck.id(v)),
+                    canonical_href: r.canonical_href,
+                    word_count: r.word_count,
+                })
+                .collect();
+            *js_links = store
+                .rendered_links(audit, true)
+                .await?
+                .into_iter()
+                .filter_map(|l| {
+                    Some(audit::JsLinkRow {
+                        from: ck.id(l.from),
+                        to: ck.id(l.link.to?),
+                    })
                 })
                 .collect();
             *probes = store

@@ -332,6 +332,8 @@ pub struct PageRecord {
     pub hreflang: Vec<HreflangRecord>,
     /// Other problems met while processing the page.
     pub errors: Vec<ErrorRecord>,
+    /// The page rendered in Chromium (audits with rendering on).
+    pub rendered: Option<Box<crate::RenderRecord>>,
 }
 
 impl PageRecord {
@@ -350,6 +352,7 @@ impl PageRecord {
             canonicals: Vec::new(),
             hreflang: Vec::new(),
             errors: Vec::new(),
+            rendered: None,
         }
     }
 }

@@ -524,6 +524,61 @@ impl BatchRow for ErrorRecord {
 
 struct BlockRow(UrlId, String);
 
+/// A rendered page and the number of its links (written as their own rows).
+struct RenderRow(UrlId, crate::RenderRecord, u32);
+
+impl BatchRow for RenderRow {
+    const HEAD: &'static str = "INSERT OR REPLACE INTO renders (audit_id, url_id, outcome, message, \
+         render_ms, requests, refused, final_url, title, h1, meta_robots, noindex, nofollow, \
+         canonical_href, canonical_url_id, hreflang, text_hash, word_count, blocks, links)";
+    const GROUP: &'static str = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    const CONTEXT: &'static str = "storing rendered pages";
+    fn bind(self, q: Query, audit: i64, ids: &IdMap) -> Query {
+        let r = self.1;
+        q.bind(audit)
+            .bind(ids.get(self.0))
+            .bind(r.outcome)
+            .bind(r.message)
+            .bind(opt_u64(Some(r.render_ms)))
+            .bind(r.requests)
+            .bind(r.refused)
+            .bind(r.final_url)
+            .bind(r.title)
+            .bind(r.h1)
+            .bind(r.meta_robots)
+            .bind(r.noindex)
+            .bind(r.nofollow)
+            .bind(r.canonical_href)
+            .bind(ids.opt(r.canonical_target))
+            .bind(r.hreflang)
+            .bind(fingerprint(r.text_hash))
+            .bind(r.word_count)
+            .bind(r.blocks)
+            .bind(self.2)
+    }
+}
+
+struct RenderedLinkRow(UrlId, u32, crate::RenderedLinkRecord);
+
+impl BatchRow for RenderedLinkRow {
+    // OR IGNORE: see `LinkRow`.
+    const HEAD: &'static str = "INSERT OR IGNORE INTO rendered_links (audit_id, from_url_id, position, \
+         to_url_id, href_raw, anchor_text, region, js_only)";
+    const GROUP: &'static str = "(?,?,?,?,?,?,?,?)";
+    const CONTEXT: &'static str = "storing rendered links";
+    fn bind(self, q: Query, audit: i64, ids: &IdMap) -> Query {
+        let l = self.2;
+        q.bind(audit)
+            .bind(ids.get(self.0))
+            .bind(self.1)
+            .bind(ids.opt(l.to))
+            .bind(l.href_raw)
+            .bind(l.anchor_text)
+            .bind(l.region.map(crate::LinkRegion::as_str))
+            .bind(l.js_only)
+    }
+}
+
 impl BatchRow for crate::ProbeRecord {
     const HEAD: &'static str = "INSERT OR IGNORE INTO probes (audit_id, url_id, base_url_id, rule)";
     const GROUP: &'static str = "(?,?,?,?)";
@@ -580,6 +635,8 @@ struct Buffers {
     states: Vec<(UrlId, UrlState, Option<UrlReason>)>,
     requeue: Vec<Requeue>,
     probes: Vec<crate::ProbeRecord>,
+    renders: Vec<RenderRow>,
+    rendered_links: Vec<RenderedLinkRow>,
 }
 
 impl Buffers {
@@ -597,6 +654,8 @@ impl Buffers {
             + self.states.len()
             + self.requeue.len()
             + self.probes.len()
+            + self.renders.len()
+            + self.rendered_links.len()
     }
 }
 
@@ -841,6 +900,17 @@ impl State {
                         .map(|(h, i)| HreflangRow(id, i, h)),
                 );
                 b.errors.extend(page.errors);
+                if let Some(mut rendered) = page.rendered {
+                    let links = std::mem::take(&mut rendered.links);
+                    let count = u32::try_from(links.len()).unwrap_or(u32::MAX);
+                    b.rendered_links.extend(
+                        links
+                            .into_iter()
+                            .zip(0u32..)
+                            .map(|(l, i)| RenderedLinkRow(id, i, l)),
+                    );
+                    b.renders.push(RenderRow(id, *rendered, count));
+                }
             }
             Command::Urls(urls) => b.urls.extend(urls),
             Command::Probes(batch) => {
@@ -946,6 +1016,8 @@ impl State {
         insert_rows(conn, &mut b.errors, audit, ids).await?;
         insert_rows(conn, &mut b.blocks, audit, ids).await?;
         insert_rows(conn, &mut b.probes, audit, ids).await?;
+        insert_rows(conn, &mut b.renders, audit, ids).await?;
+        insert_rows(conn, &mut b.rendered_links, audit, ids).await?;
 
         let mut rest = &b.done[..];
         while !rest.is_empty() {

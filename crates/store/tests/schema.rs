@@ -36,6 +36,7 @@ fn vocabulary() -> BTreeMap<&'static str, Vec<&'static str>> {
         ("canonicals.source", words::<DeclarationSource>()),
         ("hreflang.source", words::<DeclarationSource>()),
         ("links.region", words::<LinkRegion>()),
+        ("rendered_links.region", words::<LinkRegion>()),
         ("sitemaps.found_via", words::<SitemapSource>()),
         ("robots.verdict", words::<RobotsVerdict>()),
         ("probes.rule", words::<ProbeRule>()),

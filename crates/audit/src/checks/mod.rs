@@ -13,6 +13,7 @@ mod links;
 pub(crate) mod metadata;
 mod patterns;
 mod redirect;
+mod rendered;
 mod sitemap;
 
 use crate::cluster::{Clusters, Graph};
@@ -572,7 +573,7 @@ impl<'s, 'a> Ctx<'s, 'a> {
 
 /// Runs every check; findings come out sorted by severity, id and key.
 pub(crate) fn run(cx: &Ctx<'_, '_>) -> Vec<Finding> {
-    let checks: [fn(&Ctx<'_, '_>, &mut Vec<Finding>); 8] = [
+    let checks: [fn(&Ctx<'_, '_>, &mut Vec<Finding>); 9] = [
         duplicate::check,
         metadata::check,
         canonical::check,
@@ -581,6 +582,7 @@ pub(crate) fn run(cx: &Ctx<'_, '_>) -> Vec<Finding> {
         crawl::check,
         links::check,
         hreflang::check,
+        rendered::check,
     ];
     let mut out = Vec::new();
     for check in checks {

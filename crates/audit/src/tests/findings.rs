@@ -729,7 +729,7 @@ fn every_finding_id_has_catalog_text_and_round_trips() {
         let json = serde_json::to_string(&id).unwrap();
         assert_eq!(json, format!("\"{}\"", id.code()));
     }
-    assert_eq!(FindingId::ALL.len(), 64);
+    assert_eq!(FindingId::ALL.len(), 72);
     let _ = sim(0);
 }
 

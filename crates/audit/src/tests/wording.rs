@@ -34,6 +34,22 @@ struct Scenario {
 
 const SCENARIOS: &[Scenario] = &[
     Scenario {
+        name: "pages JavaScript changes",
+        kinds: &[
+            FindingId::RenderCanonAdded,
+            FindingId::RenderCanonChanged,
+            FindingId::RenderNoindexAdded,
+            FindingId::RenderNoindexRemoved,
+            FindingId::RenderTitleChanged,
+            FindingId::RenderJsLinks,
+            FindingId::RenderContent,
+            FindingId::RenderFailed,
+        ],
+        counts: NS,
+        build: rendered_pages,
+        config: without_dust,
+    },
+    Scenario {
         name: "duplicate URL variants",
         kinds: &[
             FindingId::DupHost,
@@ -241,6 +257,75 @@ const SCENARIOS: &[Scenario] = &[
 
 /// Without DUST mining: pairs of URLs that differ the same way would otherwise teach a
 /// rule, and be reported as its pattern.
+/// `n` pages of each kind a script changes, rendered, and `n` that did not render.
+fn rendered_pages(n: u64) -> B {
+    let mut b = B::new();
+    let rendered = |b: &mut B, url: &str, edit: &dyn Fn(&mut RenderedPage)| {
+        let mut r = RenderedPage {
+            url_id: b.id(url),
+            word_count: Some(200),
+            ..RenderedPage::default()
+        };
+        edit(&mut r);
+        b.input.renders.push(r);
+    };
+    for k in 0..n {
+        let target = u(&format!("/boots/care-{k}"));
+        b.page(&target, 1000 + k).canonical(&target, &target);
+        let target_id = b.id(&target);
+        rendered(&mut b, &target, &|r| {
+            r.canonical = Some(target_id);
+            r.canonical_href = Some(String::new());
+        });
+        let to_target = |r: &mut RenderedPage| {
+            r.canonical = Some(target_id);
+            r.canonical_href = Some(String::new());
+        };
+        let added = u(&format!("/added/care-{k}"));
+        b.page(&added, 1000 + k);
+        rendered(&mut b, &added, &to_target);
+        let changed = u(&format!("/changed/care-{k}"));
+        b.page(&changed, 1000 + k).canonical(&changed, &changed);
+        rendered(&mut b, &changed, &to_target);
+        let noindex_added = u(&format!("/hidden/p{k}"));
+        b.page(&noindex_added, 3000 + k);
+        rendered(&mut b, &noindex_added, &|r| r.noindex = true);
+        let noindex_removed = u(&format!("/shown/p{k}"));
+        b.page(&noindex_removed, 4000 + k);
+        b.fetch(&noindex_removed).noindex = true;
+        rendered(&mut b, &noindex_removed, &|_| {});
+        let titled = u(&format!("/titled/p{k}"));
+        b.page(&titled, 5000 + k).texts(
+            &titled,
+            &format!("Raw title {k}"),
+            &format!("Raw heading {k}"),
+            "",
+        );
+        rendered(&mut b, &titled, &|r| {
+            r.title = Some(format!("Rendered title {k}"));
+            r.h1 = Some(format!("Rendered heading {k}"));
+        });
+        let content = u(&format!("/app/p{k}"));
+        b.page(&content, 6000 + k);
+        b.fetch(&content).word_count = Some(4);
+        rendered(&mut b, &content, &|r| r.word_count = Some(300));
+        let only = u(&format!("/only/p{k}"));
+        b.page(&only, 7000 + k);
+        let js_links = JsLinkRow {
+            from: b.id(&content),
+            to: b.id(&only),
+        };
+        b.input.js_links.push(js_links);
+        let busy = u(&format!("/busy/p{k}"));
+        b.page(&busy, 8000 + k);
+        rendered(&mut b, &busy, &|r| {
+            r.outcome = RenderOutcome::Timeout;
+            r.message = Some("the page's script did not yield within 10000 ms".into());
+        });
+    }
+    b
+}
+
 fn without_dust() -> AnalysisConfig {
     let mut c = AnalysisConfig::default();
     c.dust.enabled = false;
