@@ -21,6 +21,7 @@ mod policy;
 mod probes;
 mod report;
 mod resume;
+mod scale;
 mod sf_columns;
 mod shop;
 mod simulate;

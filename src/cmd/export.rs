@@ -15,8 +15,12 @@ pub struct Args {
     #[command(flatten)]
     target: Target,
     /// The folder to write into (created if missing).
+    #[arg(long, value_name = "DIR", required_unless_present = "parquet")]
+    out: Option<PathBuf>,
+    /// Also (or only) write the audit's tables as Parquet files into this folder (see
+    /// docs/scale.md for their schema).
     #[arg(long, value_name = "DIR")]
-    out: PathBuf,
+    parquet: Option<PathBuf>,
     /// Also write the redirects the site already answers into the server redirect
     /// files (nginx, Apache, Netlify, Vercel, Cloudflare, WordPress); by default they
     /// hold only the redirects that are new or change what the site answers, and
@@ -28,13 +32,21 @@ pub struct Args {
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    if let Some(dir) = &args.parquet {
+        for w in runtime.block_on(super::parquet::write(&args.target, dir))? {
+            println!("{:>8} rows  {}", w.rows, w.path.display());
+        }
+    }
+    let Some(out) = args.out else {
+        return Ok(ExitCode::SUCCESS);
+    };
     let (id, input, analysis) = runtime.block_on(args.target.analyse())?;
     // The same files the desktop app's "Export full report" writes.
     let options = view::workflow::ExportOptions {
         include_existing_redirects: args.include_existing_redirects,
     };
-    let written = view::workflow::export_report_with(&input, &analysis, &args.out, options)
-        .with_context(|| format!("cannot export audit {} to {}", id.0, args.out.display()))?;
+    let written = view::workflow::export_report_with(&input, &analysis, &out, options)
+        .with_context(|| format!("cannot export audit {} to {}", id.0, out.display()))?;
     for w in written {
         match w.rows {
             Some(rows) => println!("{rows:>8} rows  {}", w.path.display()),

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod analyse;
 pub mod audit;
 pub mod audits;
 pub mod db;
@@ -12,6 +13,7 @@ pub mod learn;
 pub mod mcp;
 pub mod normalize;
 pub mod output;
+pub mod parquet;
 pub mod report;
 pub mod simulate;
 pub mod verify;

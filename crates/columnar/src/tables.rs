@@ -107,6 +107,12 @@ pub const TABLES: &[Table] = &[
                 true,
                 "the id of the page (or redirect source) that found it",
             ),
+            (
+                "comments_of",
+                Utf8,
+                true,
+                "for a page of paginated comments (/comment-page-2/, ?cpage=2), the URL without its page number: the post it belongs to",
+            ),
         ],
     },
     Table {
@@ -371,6 +377,7 @@ fn int64(n: u64) -> i64 {
 pub(crate) struct KeyedUrl {
     facts: store::UrlFacts,
     key: Option<String>,
+    comments_of: Option<String>,
 }
 
 pub(crate) async fn urls(
@@ -390,6 +397,7 @@ pub(crate) async fn urls(
             strs(rows.iter().map(|r| r.facts.state.as_str())),
             opt_strs(rows.iter().map(|r| r.facts.reason.map(|k| k.as_str()))),
             opt_i64s(rows.iter().map(|r| r.facts.found_from)),
+            opt_strs(rows.iter().map(|r| r.comments_of.as_deref())),
         ]
     })?;
     store
@@ -398,7 +406,15 @@ pub(crate) async fn urls(
             let key = canon::equivalence_key(&facts.url, policy)
                 .or_else(|_| canon::equivalence_key(&facts.url_rfc3986, policy))
                 .ok();
-            file.push(KeyedUrl { facts, key });
+            let url = &facts.url_rfc3986;
+            let comments_of = rules::url::comment_page(url)
+                .then(|| rules::url::without_page_number(url))
+                .flatten();
+            file.push(KeyedUrl {
+                facts,
+                key,
+                comments_of,
+            });
         })
         .await?;
     file.finish()
