@@ -46,6 +46,16 @@ hwm_of() {
     awk '/^VmHWM:/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status"
 }
 
+# Whether two members files name the same preferred URL for the same URLs.
+same_members() {
+    python3 - "$1" "$2" <<'PY'
+import csv, sys
+a, b = ({r["url"]: r["preferred_url"] for r in csv.DictReader(open(p))} for p in sys.argv[1:])
+n = len(set(a) ^ set(b)) + sum(1 for u in a if u in b and a[u] != b[u])
+print("yes" if n == 0 else f"no ({n} URLs differ)")
+PY
+}
+
 # Runs one measured command; prints "wall cpu rss_mib".
 measured() {
     /usr/bin/time -f '%e %U %S %M' -o "$tmp/time" "$@" >"$tmp/out" 2>"$tmp/err" || {
@@ -71,15 +81,13 @@ for n in "${sizes[@]}"; do
     printf '%-9s %-26s %s\n' "$n" "builtin" "$line"
     line=$(measured "$bin/dustpan" analyse 1 --db "$db" --engine datafusion --parquet "$pq" \
         --work "$tmp/work" --memory-mib 256 --members "$tmp/datafusion.csv")
-    same=$(cmp -s "$tmp/builtin.csv" "$tmp/datafusion.csv" && echo yes ||
-        echo "no ($(diff "$tmp/builtin.csv" "$tmp/datafusion.csv" | grep -c '^[<>]') lines differ)")
+    same=$(same_members "$tmp/builtin.csv" "$tmp/datafusion.csv")
     printf '%-9s %-26s %s  %s\n' "$n" "datafusion (pool 256 MiB)" "$line" "$same"
     declare -A before=()
     for p in "${pids[@]}"; do before[$p]=$(cpu_of "$p"); done
     line=$(measured "$bin/dustpan" analyse 1 --db "$db" --engine ballista --parquet "$pq" \
         --scheduler "127.0.0.1:$port" --work "$tmp/work" --members "$tmp/ballista.csv")
-    same=$(cmp -s "$tmp/datafusion.csv" "$tmp/ballista.csv" && echo "yes (= datafusion)" ||
-        echo "no ($(diff "$tmp/datafusion.csv" "$tmp/ballista.csv" | grep -c '^[<>]') lines differ from datafusion)")
+    same="$(same_members "$tmp/datafusion.csv" "$tmp/ballista.csv") (vs datafusion)"
     printf '%-9s %-26s %s  %s\n' "$n" "ballista client" "$line" "$same"
     names=(scheduler executor-1 executor-2)
     for k in 0 1 2; do

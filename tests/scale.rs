@@ -75,13 +75,14 @@ fn parquet_export_holds_the_audit_and_answers_duckdb() {
     let query = format!(
         "import duckdb, sys
 d = sys.argv[1]
-rows = duckdb.sql(f\"\"\"
+con = duckdb.connect()
+rows = con.execute(f\"\"\"
 SELECT u.url_rfc3986 AS url, r.status, count(*) AS inlinks
 FROM '{{d}}/links.parquet' l
 JOIN '{{d}}/urls.parquet' u ON u.id = l.to_url_id
 JOIN '{{d}}/redirects.parquet' r ON r.from_url_id = u.id
 GROUP BY ALL ORDER BY inlinks DESC, url LIMIT 5\"\"\").fetchall()
-total = duckdb.sql(f\"SELECT count(*) FROM '{{d}}/urls.parquet'\").fetchone()[0]
+total = con.execute(f\"SELECT count(*) FROM '{{d}}/urls.parquet'\").fetchone()[0]
 print(total)
 for r in rows: print(*r, sep='\\t')"
     );

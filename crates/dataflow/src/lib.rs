@@ -215,7 +215,7 @@ pub async fn cluster(
             break;
         }
     }
-    plan.view("chains", &format!("SELECT * FROM {prev}"))
+    plan.table("chains", &format!("SELECT * FROM {prev}"))
         .await?;
     plan.table("facts", &sql::facts(params)).await?;
     plan.table("eff_canon", &sql::eff_canon()).await?;
@@ -234,7 +234,7 @@ pub async fn cluster(
         }
         size = now;
     }
-    plan.view("made_up", &format!("SELECT * FROM {prev}"))
+    plan.table("made_up", &format!("SELECT * FROM {prev}"))
         .await?;
 
     // Evidence by kind, strongest first; components after each kind.
@@ -256,14 +256,15 @@ pub async fn cluster(
         let name = format!("edges_{kind}");
         plan.table(&name, query).await?;
         edge_tables.push(format!("SELECT a, b FROM {name}"));
-        plan.view("edges", &edge_tables.join(" UNION ALL ")).await?;
+        let edges = format!("edges_upto_{kind}");
+        plan.table(&edges, &edge_tables.join(" UNION ALL ")).await?;
         loop {
             rounds += 1;
             if rounds > MAX_ROUNDS {
                 return Err(DataflowError::NoConvergence { rounds: MAX_ROUNDS });
             }
             let next = format!("labels_{rounds}");
-            plan.table(&next, &sql::propagate(&labels, "edges")).await?;
+            plan.table(&next, &sql::propagate(&labels, &edges)).await?;
             let changed = plan
                 .count(&format!(
                     "SELECT count(*) FROM {next} n JOIN {labels} o ON o.id = n.id WHERE n.label <> o.label"
@@ -281,7 +282,7 @@ pub async fn cluster(
         components = now;
     }
 
-    plan.view("site_scheme", &sql::site_scheme()).await?;
+    plan.table("site_scheme", &sql::site_scheme()).await?;
     plan.table("demoted_hosts", &sql::demoted_hosts()).await?;
     plan.table("preference", &sql::preference()).await?;
     let members = plan.table("members", &sql::members(&labels)).await?;
@@ -384,14 +385,6 @@ impl Plan<'_> {
             )
             .await?;
         Ok(dir)
-    }
-
-    /// Registers `query` as a view named `name` (computed where it is read).
-    async fn view(&mut self, name: &str, query: &str) -> Result<(), DataflowError> {
-        let df = self.ctx.sql(query).await?;
-        self.ctx.deregister_table(name)?;
-        self.ctx.register_table(name, df.into_view())?;
-        Ok(())
     }
 
     /// The one number a `SELECT count(...)` answers.
