@@ -3,7 +3,10 @@
 //! (and, built with `ballista`, a loopback Ballista cluster) give the built-in
 //! analysis's clusters and preferred URLs, URL by URL.
 
-use crate::util::{dustpan, read_csv};
+use crate::util::dustpan;
+#[cfg(feature = "dataflow")]
+use crate::util::read_csv;
+#[cfg(feature = "dataflow")]
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -17,6 +20,7 @@ fn fixture_audit(dir: &Path) -> String {
 }
 
 /// `url -> (preferred_url, evidence)` from an `analyse --members` file.
+#[cfg(feature = "dataflow")]
 fn members(path: &Path) -> BTreeMap<String, (String, String)> {
     read_csv(path)
         .into_iter()
@@ -72,22 +76,20 @@ fn parquet_export_holds_the_audit_and_answers_duckdb() {
         );
         return;
     }
-    let query = format!(
-        "import duckdb, sys
+    let query = "import duckdb, sys
 d = sys.argv[1]
 con = duckdb.connect()
 rows = con.execute(f\"\"\"
 SELECT u.url_rfc3986 AS url, r.status, count(*) AS inlinks
-FROM '{{d}}/links.parquet' l
-JOIN '{{d}}/urls.parquet' u ON u.id = l.to_url_id
-JOIN '{{d}}/redirects.parquet' r ON r.from_url_id = u.id
+FROM '{d}/links.parquet' l
+JOIN '{d}/urls.parquet' u ON u.id = l.to_url_id
+JOIN '{d}/redirects.parquet' r ON r.from_url_id = u.id
 GROUP BY ALL ORDER BY inlinks DESC, url LIMIT 5\"\"\").fetchall()
-total = con.execute(f\"SELECT count(*) FROM '{{d}}/urls.parquet'\").fetchone()[0]
+total = con.execute(f\"SELECT count(*) FROM '{d}/urls.parquet'\").fetchone()[0]
 print(total)
-for r in rows: print(*r, sep='\\t')"
-    );
+for r in rows: print(*r, sep='\\t')";
     let py = std::process::Command::new("python3")
-        .args(["-c", &query, out_s])
+        .args(["-c", query, out_s])
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&py.stdout);
