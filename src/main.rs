@@ -16,6 +16,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    Analyse(Box<cmd::analyse::Args>),
     Audit(Box<cmd::audit::Args>),
     Audits(cmd::audits::Args),
     Delete(cmd::delete::Args),
@@ -88,6 +89,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     install_logging();
     let result = match cli.command {
+        Command::Analyse(args) => cmd::analyse::run(*args),
         Command::Audit(args) => cmd::audit::run(*args),
         Command::Audits(args) => cmd::audits::run(args),
         Command::Delete(args) => cmd::delete::run(args),

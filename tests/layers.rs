@@ -30,6 +30,9 @@ const LAYERS: &[(&str, u8)] = &[
     ("load", 4),
     ("diff", 4),
     ("synthetic", 4),
+    // An audit's tables as Parquet; the clustering as DataFusion plans over them.
+    ("columnar", 4),
+    ("dataflow", 4),
     // The service layer: the audit workflow both front ends call.
     ("view", 5),
     // The audits as a Model Context Protocol server, over the service layer.

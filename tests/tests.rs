@@ -23,6 +23,7 @@ mod probes;
 mod render;
 mod report;
 mod resume;
+mod scale;
 mod sf_columns;
 mod shop;
 mod simulate;

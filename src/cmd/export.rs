@@ -12,9 +12,9 @@ use std::process::ExitCode;
 /// the fix files (redirect map as CSV, nginx and Apache; canonicals to set; sitemap
 /// changes), every link (all_inlinks.csv, all_outlinks.csv); with --xlsx an Excel
 /// workbook (a sheet per table), with --html a self-contained HTML report of the
-/// overview and the issues for a client.
+/// overview and the issues for a client; with --parquet the audit's tables as Parquet.
 #[derive(clap::Args)]
-#[command(group(clap::ArgGroup::new("output").required(true).multiple(true).args(["out", "xlsx", "html"])))]
+#[command(group(clap::ArgGroup::new("output").required(true).multiple(true).args(["out", "xlsx", "html", "parquet"])))]
 pub struct Args {
     #[command(flatten)]
     target: Target,
@@ -28,6 +28,10 @@ pub struct Args {
     /// script; every crawled string escaped).
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
+    /// Write the audit's tables as Parquet files into this folder (see docs/scale.md
+    /// for their schema).
+    #[arg(long, value_name = "DIR")]
+    parquet: Option<PathBuf>,
     /// Also write the redirects the site already answers into the server redirect
     /// files (nginx, Apache, Netlify, Vercel, Cloudflare, WordPress); by default they
     /// hold only the redirects that are new or change what the site answers, and
@@ -39,6 +43,14 @@ pub struct Args {
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    if let Some(dir) = &args.parquet {
+        for w in runtime.block_on(super::parquet::write(&args.target, dir))? {
+            println!("{:>8} rows  {}", w.rows, w.path.display());
+        }
+        if args.out.is_none() && args.xlsx.is_none() && args.html.is_none() {
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
     let report = runtime.block_on(args.target.report())?;
     let open =
         view::OpenAudit::from_parts(report.audit, report.input, report.analysis, report.policy);

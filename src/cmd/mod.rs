@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod analyse;
 pub mod audit;
 pub mod audits;
 pub mod db;
@@ -13,6 +14,7 @@ pub mod mcp;
 pub mod migrate;
 pub mod normalize;
 pub mod output;
+pub mod parquet;
 pub mod report;
 pub mod simulate;
 pub mod url;
