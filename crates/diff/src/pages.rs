@@ -109,9 +109,20 @@ fn common<'s>(old: &'s Urls<'_>, new: &'s Urls<'_>) -> impl Iterator<Item = (usi
     })
 }
 
-/// URLs whose status or redirect target changed, sorted by URL.
-pub(crate) fn response_changes(old: &Urls<'_>, new: &Urls<'_>) -> Vec<ResponseChange> {
+/// URLs whose status or redirect target changed, sorted by URL, and how many URLs in
+/// both audits were left out because the older audit did not fetch them (`old_seen`).
+pub(crate) fn response_changes(
+    old: &Urls<'_>,
+    new: &Urls<'_>,
+    old_seen: &crate::Coverage<'_>,
+) -> (Vec<ResponseChange>, usize) {
+    let mut unseen = 0;
     let mut out: Vec<ResponseChange> = common(old, new)
+        .filter(|&(i, _)| {
+            let seen = old.response(i).fetched() || !old_seen.left(identity(&old.rows[i]));
+            unseen += usize::from(!seen);
+            seen
+        })
         .filter_map(|(i, j)| {
             let (a, b): (Response<'_>, Response<'_>) = (old.response(i), new.response(j));
             (a != b).then(|| ResponseChange {
@@ -124,7 +135,7 @@ pub(crate) fn response_changes(old: &Urls<'_>, new: &Urls<'_>) -> Vec<ResponseCh
         })
         .collect();
     out.sort_by(|a, b| a.url.cmp(&b.url));
-    out
+    (out, unseen)
 }
 
 /// Each page's canonical declarations, as sorted text, by row index.
