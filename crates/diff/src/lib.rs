@@ -73,7 +73,7 @@ pub struct AuditDiff {
     pub clusters_not_comparable: Vec<ClusterChange>,
     /// URLs whose status code or redirect target changed.
     pub responses: Vec<ResponseChange>,
-    /// URLs both audits found that the older audit left unfetched at a limit (queued,
+    /// URLs both audits found, answered differently, that the older audit left unfetched at a limit (queued,
     /// skipped for `max_urls` or `max_depth`): their status is not in the older audit,
     /// so not compared.
     pub responses_not_compared: usize,

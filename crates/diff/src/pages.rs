@@ -110,7 +110,8 @@ fn common<'s>(old: &'s Urls<'_>, new: &'s Urls<'_>) -> impl Iterator<Item = (usi
 }
 
 /// URLs whose status or redirect target changed, sorted by URL, and how many URLs in
-/// both audits were left out because the older audit did not fetch them (`old_seen`).
+/// both audits that differ were left out because the older audit stopped before
+/// fetching them (`old_seen`).
 pub(crate) fn response_changes(
     old: &Urls<'_>,
     new: &Urls<'_>,
@@ -118,14 +119,16 @@ pub(crate) fn response_changes(
 ) -> (Vec<ResponseChange>, usize) {
     let mut unseen = 0;
     let mut out: Vec<ResponseChange> = common(old, new)
-        .filter(|&(i, _)| {
-            let seen = old.response(i).fetched() || !old_seen.left(identity(&old.rows[i]));
-            unseen += usize::from(!seen);
-            seen
-        })
         .filter_map(|(i, j)| {
             let (a, b): (Response<'_>, Response<'_>) = (old.response(i), new.response(j));
-            (a != b).then(|| ResponseChange {
+            if a == b {
+                return None;
+            }
+            if !a.fetched() && old_seen.left(identity(&old.rows[i])) {
+                unseen += 1;
+                return None;
+            }
+            Some(ResponseChange {
                 url: identity(&old.rows[i]).to_owned(),
                 old_status: a.status_text(),
                 new_status: b.status_text(),
