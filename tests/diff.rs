@@ -459,3 +459,102 @@ fn an_audit_stopped_at_a_limit_says_which_and_where() {
         audits.stdout
     );
 }
+
+/// The http(s) addresses of a findings row.
+fn addresses(row: &HashMap<String, String>) -> Vec<&str> {
+    row["Addresses"]
+        .split_whitespace()
+        .filter(|u| u.starts_with("http://") || u.starts_with("https://"))
+        .collect()
+}
+
+/// An older audit stopped at `--max-urls` compared with a complete one: the URLs it never
+/// fetched are not status changes, findings on them are not new, and the warnings say the
+/// older audit is partial. The other way round, findings on URLs the partial newer audit
+/// did not fetch are "not crawled", as before.
+#[test]
+fn a_partial_older_audit_makes_no_changes_of_what_it_did_not_fetch() {
+    let site = site();
+    let partial = {
+        let out = run(&site.audit_args(START, &["-q", "--max-urls", "20", "--no-dust-learning"]));
+        check(&out, "dustpan audit --max-urls 20");
+        audit_id(&out.stdout)
+    };
+    let full = {
+        let out = run(&site.audit_args(START, &["-q", "--no-dust-learning"]));
+        check(&out, "dustpan audit");
+        audit_id(&out.stdout)
+    };
+    let store = site.store();
+    let older = site.rt.block_on(store.urls(partial)).unwrap();
+    let fetched: BTreeSet<&str> = older
+        .iter()
+        .filter(|u| matches!(u.state, store::UrlState::Done | store::UrlState::Failed))
+        .flat_map(|u| [u.url.as_str(), u.url_rfc3986.as_str()])
+        .collect();
+    let unfetched: BTreeSet<&str> = older
+        .iter()
+        .filter(|u| !matches!(u.state, store::UrlState::Done | store::UrlState::Failed))
+        .map(|u| u.url_rfc3986.as_str())
+        .collect();
+    assert!(
+        !unfetched.is_empty(),
+        "the older audit stopped at its limit"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let out = diff(&site, partial, full, dir.path());
+    let s = sections(dir.path());
+    for r in &s["responses"] {
+        assert!(
+            !unfetched.contains(r["URL"].as_str()),
+            "a URL the older audit did not fetch is a status change: {r:?}"
+        );
+    }
+    let new: Vec<_> = s["findings"]
+        .iter()
+        .filter(|r| r["Change"] == "new")
+        .collect();
+    for r in &new {
+        assert!(
+            addresses(r).iter().all(|u| fetched.contains(u)),
+            "a finding on a URL the older audit did not fetch is new: {r:?}"
+        );
+    }
+    assert!(
+        s["findings"]
+            .iter()
+            .any(|r| r["Change"] == "not in the older audit"),
+        "{:?}",
+        s["findings"]
+    );
+    assert!(
+        out.stdout
+            .contains("warning: the older audit is partial: it did not fetch every URL"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("stopped at max_urls"), "{}", out.stdout);
+
+    // The reverse order: the partial audit is the newer one.
+    let back = tempfile::tempdir().unwrap();
+    let out = diff(&site, full, partial, back.path());
+    let s = sections(back.path());
+    assert!(
+        s["findings"].iter().any(|r| r["Change"] == "not crawled"),
+        "{:?}",
+        s["findings"]
+    );
+    assert!(
+        s["findings"]
+            .iter()
+            .all(|r| r["Change"] != "not in the older audit"),
+        "{:?}",
+        s["findings"]
+    );
+    assert!(
+        !out.stdout.contains("the older audit is partial"),
+        "{}",
+        out.stdout
+    );
+}

@@ -46,6 +46,9 @@ pub struct FindingsDiff {
     /// Findings only in the older audit with a URL the newer audit did not fetch (a
     /// crawl stopped at a limit, a narrower scope): not seen, so not known to be fixed.
     pub not_crawled: Vec<FindingRef>,
+    /// Findings only in the newer audit with a URL the older audit did not fetch (it
+    /// stopped at a limit, was cancelled, or listed its URLs): not known to be new.
+    pub not_in_older: Vec<FindingRef>,
     /// How many findings are in both.
     pub persisting: usize,
 }
@@ -63,12 +66,22 @@ fn sorted(mut v: Vec<FindingRef>) -> Vec<FindingRef> {
     v
 }
 
+/// The finding's web addresses are all covered by `coverage`.
+fn seen(f: &FindingRef, coverage: &crate::Coverage<'_>) -> bool {
+    f.urls
+        .iter()
+        .filter(|u| u.starts_with("http://") || u.starts_with("https://"))
+        .all(|u| coverage.covers(u))
+}
+
 /// Compares two audits' findings by key ([`audit::compare`]); an older finding with a
-/// URL the newer audit did not cover is not crawled rather than resolved.
+/// URL the newer audit did not cover is not crawled rather than resolved, and a newer
+/// finding with a URL the older audit did not cover is not comparable rather than new.
 pub(crate) fn compare(
     old: &[Finding],
     new: &[Finding],
-    coverage: &crate::Coverage<'_>,
+    old_seen: &crate::Coverage<'_>,
+    new_seen: &crate::Coverage<'_>,
 ) -> FindingsDiff {
     let c = audit::compare(old, new);
     let (old_by, new_by) = (by_key(old), by_key(new));
@@ -77,17 +90,17 @@ pub(crate) fn compare(
             .filter_map(|k| by.get(k.as_str()).map(|f| FindingRef::of(f)))
             .collect()
     };
-    let (resolved, not_crawled): (Vec<FindingRef>, Vec<FindingRef>) =
-        refs(&c.resolved, &old_by).into_iter().partition(|f| {
-            f.urls
-                .iter()
-                .filter(|u| u.starts_with("http://") || u.starts_with("https://"))
-                .all(|u| coverage.covers(u))
-        });
+    let (resolved, not_crawled): (Vec<FindingRef>, Vec<FindingRef>) = refs(&c.resolved, &old_by)
+        .into_iter()
+        .partition(|f| seen(f, new_seen));
+    let (new, not_in_older): (Vec<FindingRef>, Vec<FindingRef>) = refs(&c.new, &new_by)
+        .into_iter()
+        .partition(|f| seen(f, old_seen));
     FindingsDiff {
-        new: sorted(refs(&c.new, &new_by)),
+        new: sorted(new),
         resolved: sorted(resolved),
         not_crawled: sorted(not_crawled),
+        not_in_older: sorted(not_in_older),
         persisting: c.persisting.len(),
     }
 }

@@ -67,8 +67,16 @@ pub struct AuditDiff {
     pub findings: FindingsDiff,
     /// Clusters that formed, dissolved or changed, sorted by preferred URL.
     pub clusters: Vec<ClusterChange>,
+    /// Clusters of the newer audit with no earlier counterpart that hold a URL the older
+    /// audit did not fetch (it stopped at a limit, was cancelled, or listed its URLs):
+    /// not known to have formed, since the older audit could not see them.
+    pub clusters_not_comparable: Vec<ClusterChange>,
     /// URLs whose status code or redirect target changed.
     pub responses: Vec<ResponseChange>,
+    /// URLs both audits found, answered differently, that the older audit left unfetched at a limit (queued,
+    /// skipped for `max_urls` or `max_depth`): their status is not in the older audit,
+    /// so not compared.
+    pub responses_not_compared: usize,
     /// Pages whose canonical declarations changed.
     pub canonicals: Vec<CanonicalChange>,
     /// URLs only one audit saw.
@@ -88,16 +96,27 @@ pub fn diff(old: (&AuditInput, &Analysis), new: (&AuditInput, &Analysis)) -> Aud
         urls::Urls::new(new.0, &traps),
     );
     let (old_views, new_views) = (clusters::views(old.1), clusters::views(new.1));
-    let coverage = Coverage::of(new.0);
-    AuditDiff {
-        warnings: coverage_warnings(old.0, new.0),
-        findings: findings::compare(&old.1.findings, &new.1.findings, &coverage),
-        clusters: clusters::compare(&old_views, &new_views),
-        responses: pages::response_changes(&old_urls, &new_urls),
+    let (old_seen, new_seen) = (Coverage::of(old.0), Coverage::of(new.0));
+    let (clusters, clusters_not_comparable) = clusters::compare(&old_views, &new_views)
+        .into_iter()
+        .partition(|c| {
+            c.kind != ClusterChangeKind::Formed || c.added.iter().all(|u| old_seen.covers(u))
+        });
+    let (responses, responses_not_compared) =
+        pages::response_changes(&old_urls, &new_urls, &old_seen);
+    let mut d = AuditDiff {
+        warnings: Vec::new(),
+        findings: findings::compare(&old.1.findings, &new.1.findings, &old_seen, &new_seen),
+        clusters,
+        clusters_not_comparable,
+        responses,
+        responses_not_compared,
         canonicals: pages::canonical_changes(old.0, &old_urls, new.0, &new_urls),
         urls: pages::url_changes(&old_urls, &new_urls),
         sitemap_entries: pages::sitemap_changes(old.0, &old_urls, new.0, &new_urls),
-    }
+    };
+    d.warnings = coverage_warnings(old.0, new.0, &d);
+    d
 }
 
 impl AuditDiff {
@@ -105,7 +124,7 @@ impl AuditDiff {
     pub fn is_empty(&self) -> bool {
         self.summary()
             .iter()
-            .all(|(label, n)| *n == 0 || *label == PERSISTING || *label == NOT_CRAWLED)
+            .all(|(label, n)| *n == 0 || NOT_CHANGES.contains(label))
     }
 
     /// Clusters whose preferred URL changed.
@@ -127,8 +146,10 @@ impl AuditDiff {
             ("findings new", self.findings.new.len()),
             ("findings resolved", self.findings.resolved.len()),
             (NOT_CRAWLED, self.findings.not_crawled.len()),
+            (NOT_IN_OLDER, self.findings.not_in_older.len()),
             (PERSISTING, self.findings.persisting),
             ("clusters formed", kind(ClusterChangeKind::Formed)),
+            (CLUSTERS_NOT_IN_OLDER, self.clusters_not_comparable.len()),
             ("clusters dissolved", kind(ClusterChangeKind::Dissolved)),
             ("clusters grew", kind(ClusterChangeKind::Grew)),
             ("clusters shrank", kind(ClusterChangeKind::Shrank)),
@@ -143,6 +164,7 @@ impl AuditDiff {
                 self.clusters.iter().map(|c| c.members.len()).sum(),
             ),
             ("status or redirect changes", self.responses.len()),
+            (STATUS_NOT_IN_OLDER, self.responses_not_compared),
             ("canonical changes", self.canonicals.len()),
             ("URLs added", urls(Presence::Added)),
             ("URLs removed", urls(Presence::Removed)),
@@ -159,12 +181,36 @@ pub const PERSISTING: &str = "findings persisting";
 /// change either: nothing is known of them).
 pub const NOT_CRAWLED: &str = "findings not crawled";
 
-/// What the newer audit saw of a URL an older finding names.
+/// The summary label of newer findings on a URL the older audit did not fetch (not a
+/// change: the older audit could not see them).
+pub const NOT_IN_OLDER: &str = "findings not comparable: the older audit did not fetch their URLs";
+
+/// The summary label of newer clusters holding a URL the older audit did not fetch.
+pub const CLUSTERS_NOT_IN_OLDER: &str =
+    "clusters not comparable: the older audit did not fetch their URLs";
+
+/// The summary label of URLs whose status the older audit does not have.
+pub const STATUS_NOT_IN_OLDER: &str = "statuses not in the older audit (URLs it did not fetch)";
+
+/// The summary labels that count something other than a change.
+const NOT_CHANGES: [&str; 5] = [
+    PERSISTING,
+    NOT_CRAWLED,
+    NOT_IN_OLDER,
+    CLUSTERS_NOT_IN_OLDER,
+    STATUS_NOT_IN_OLDER,
+];
+
+/// What one audit saw of the URLs the other names: an older finding whose URLs the newer
+/// audit did not cover is not resolved, and a newer finding, cluster or status on URLs the
+/// older audit did not cover is not new. The one rule both directions use.
 pub(crate) struct Coverage<'a> {
     /// URLs it fetched (a fetch row).
     fetched: rustc_hash::FxHashSet<&'a str>,
     /// URLs it found, fetched or not.
     found: rustc_hash::FxHashSet<&'a str>,
+    /// URLs it found and left uncrawled at a limit ([`left_at_limit`]).
+    left: rustc_hash::FxHashSet<&'a str>,
     /// It left URLs uncrawled at a limit.
     stopped: bool,
 }
@@ -182,37 +228,49 @@ impl<'a> Coverage<'a> {
                 .flat_map(forms)
                 .collect(),
             found: input.urls.iter().flat_map(forms).collect(),
+            left: input
+                .urls
+                .iter()
+                .filter(|u| left_at_limit(u))
+                .flat_map(forms)
+                .collect(),
             stopped: uncrawled(input) > 0,
         }
     }
 
-    /// The newer audit can tell whether a finding on `url` is gone: it fetched the URL,
-    /// or it ran to completion without meeting it (the site no longer links it).
+    /// The audit can tell what was at `url`: it fetched the URL, or it ran to completion
+    /// without meeting it (the site did not, or no longer, links it).
     pub(crate) fn covers(&self, url: &str) -> bool {
         self.fetched.contains(url) || (!self.stopped && !self.found.contains(url))
     }
+
+    /// The audit has no status for `url` because it stopped before fetching it; a URL it
+    /// chose not to fetch (blocked by robots.txt, out of scope) has that as its status.
+    pub(crate) fn left(&self, url: &str) -> bool {
+        self.left.contains(url)
+    }
 }
 
-/// URLs an audit left uncrawled at a limit: still queued, or skipped for `max_urls` or
-/// `max_depth`.
-fn uncrawled(input: &AuditInput) -> usize {
-    input
-        .urls
-        .iter()
-        .filter(|u| {
-            u.state == audit::UrlState::Queued
-                || u.reason.as_ref().is_some_and(|r| {
-                    matches!(
-                        r.kind,
-                        audit::ReasonKind::MaxUrls | audit::ReasonKind::MaxDepth
-                    )
-                })
+/// A URL left uncrawled at a limit: still queued or being fetched, or skipped for
+/// `max_urls` or `max_depth`.
+fn left_at_limit(u: &audit::UrlRow) -> bool {
+    matches!(u.state, audit::UrlState::Queued | audit::UrlState::Fetching)
+        || u.reason.as_ref().is_some_and(|r| {
+            matches!(
+                r.kind,
+                audit::ReasonKind::MaxUrls | audit::ReasonKind::MaxDepth
+            )
         })
-        .count()
 }
 
-/// Differences in coverage between the two audits, as sentences.
-fn coverage_warnings(old: &AuditInput, new: &AuditInput) -> Vec<String> {
+/// How many URLs an audit left uncrawled at a limit ([`left_at_limit`]).
+fn uncrawled(input: &AuditInput) -> usize {
+    input.urls.iter().filter(|u| left_at_limit(u)).count()
+}
+
+/// Differences in coverage between the two audits, as sentences, with what the diff
+/// left out of the changes because of them.
+fn coverage_warnings(old: &AuditInput, new: &AuditInput, d: &AuditDiff) -> Vec<String> {
     let mut out = Vec::new();
     for (which, input) in [("older", old), ("newer", new)] {
         let n = uncrawled(input);
@@ -221,6 +279,16 @@ fn coverage_warnings(old: &AuditInput, new: &AuditInput) -> Vec<String> {
                 "the {which} audit stopped at a limit: {n} URLs it found were not crawled"
             ));
         }
+    }
+    let (f, c, s) = (
+        d.findings.not_in_older.len(),
+        d.clusters_not_comparable.len(),
+        d.responses_not_compared,
+    );
+    if f + c + s > 0 {
+        out.push(format!(
+            "the older audit is partial: it did not fetch every URL the newer one did, so {f} findings and {c} clusters on those URLs are not counted as new or formed, and {s} URLs' statuses are not compared"
+        ));
     }
     let (a, b) = (old.fetches.len(), new.fetches.len());
     if a.max(b) > 0 && a.abs_diff(b) * 10 > a.max(b) {

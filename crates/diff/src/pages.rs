@@ -109,12 +109,26 @@ fn common<'s>(old: &'s Urls<'_>, new: &'s Urls<'_>) -> impl Iterator<Item = (usi
     })
 }
 
-/// URLs whose status or redirect target changed, sorted by URL.
-pub(crate) fn response_changes(old: &Urls<'_>, new: &Urls<'_>) -> Vec<ResponseChange> {
+/// URLs whose status or redirect target changed, sorted by URL, and how many URLs in
+/// both audits that differ were left out because the older audit stopped before
+/// fetching them (`old_seen`).
+pub(crate) fn response_changes(
+    old: &Urls<'_>,
+    new: &Urls<'_>,
+    old_seen: &crate::Coverage<'_>,
+) -> (Vec<ResponseChange>, usize) {
+    let mut unseen = 0;
     let mut out: Vec<ResponseChange> = common(old, new)
         .filter_map(|(i, j)| {
             let (a, b): (Response<'_>, Response<'_>) = (old.response(i), new.response(j));
-            (a != b).then(|| ResponseChange {
+            if a == b {
+                return None;
+            }
+            if !a.fetched() && old_seen.left(identity(&old.rows[i])) {
+                unseen += 1;
+                return None;
+            }
+            Some(ResponseChange {
                 url: identity(&old.rows[i]).to_owned(),
                 old_status: a.status_text(),
                 new_status: b.status_text(),
@@ -124,7 +138,7 @@ pub(crate) fn response_changes(old: &Urls<'_>, new: &Urls<'_>) -> Vec<ResponseCh
         })
         .collect();
     out.sort_by(|a, b| a.url.cmp(&b.url));
-    out
+    (out, unseen)
 }
 
 /// Each page's canonical declarations, as sorted text, by row index.

@@ -185,6 +185,12 @@ impl AuditDiff {
                         .iter()
                         .map(|f| finding_row("not crawled", f)),
                 )
+                .chain(
+                    self.findings
+                        .not_in_older
+                        .iter()
+                        .map(|f| finding_row("not in the older audit", f)),
+                )
                 .collect(),
         }
     }
@@ -207,9 +213,15 @@ impl AuditDiff {
             rows: self
                 .clusters
                 .iter()
-                .map(|c| {
+                .map(|c| (c.kind.as_str(), c))
+                .chain(
+                    self.clusters_not_comparable
+                        .iter()
+                        .map(|c| ("not in the older audit", c)),
+                )
+                .map(|(change, c)| {
                     vec![
-                        c.kind.as_str().to_owned(),
+                        change.to_owned(),
                         opt(&c.new_preferred),
                         opt(&c.old_preferred),
                         c.old_size.to_string(),

@@ -371,6 +371,70 @@ fn findings_on_urls_the_newer_audit_did_not_fetch_are_not_crawled_not_resolved()
     assert!(rows.iter().any(|r| r[0] == "not crawled"), "{rows:?}");
 }
 
+/// The same rule the other way: what an older audit stopped at a limit never fetched is
+/// not new in the newer one, neither a finding, nor a cluster, nor a status.
+#[test]
+fn what_the_older_audit_did_not_fetch_is_not_new_nor_a_status_change() {
+    let cfg = AnalysisConfig::default();
+    let full = build(&before(), &[0, 1, 2, 3, 4, 5]);
+    let mut capped = build(&before(), &[0, 1, 2, 3, 4, 5]);
+    let slash = capped
+        .urls
+        .iter()
+        .find(|u| u.url == "https://example.com/shoes/")
+        .unwrap()
+        .id;
+    capped.fetches.retain(|f| f.url_id != slash);
+    for u in &mut capped.urls {
+        if u.id == slash {
+            u.state = audit::UrlState::Queued;
+        }
+    }
+    let (x, y) = (analyse(&capped, &cfg), analyse(&full, &cfg));
+    let d = diff((&capped, &x), (&full, &y));
+    let on_slash = |f: &crate::FindingRef| f.urls.iter().any(|u| u == "https://example.com/shoes/");
+    assert!(
+        !d.findings.new.iter().any(on_slash),
+        "{:#?}",
+        d.findings.new
+    );
+    assert!(
+        d.findings.not_in_older.iter().any(on_slash),
+        "{:#?}",
+        d.findings
+    );
+    assert!(d.responses.is_empty(), "{:#?}", d.responses);
+    assert_eq!(d.responses_not_compared, 1);
+    assert!(
+        !d.clusters
+            .iter()
+            .any(|c| c.kind == ClusterChangeKind::Formed),
+        "{:#?}",
+        d.clusters
+    );
+    assert_eq!(d.clusters_not_comparable.len(), 1, "{d:#?}");
+    assert_eq!(
+        d.warnings[0],
+        "the older audit stopped at a limit: 1 URLs it found were not crawled"
+    );
+    assert!(
+        d.warnings
+            .iter()
+            .any(|w| w.starts_with("the older audit is partial")
+                && w.contains("1 clusters")
+                && w.contains("1 URLs' statuses are not compared")),
+        "{:?}",
+        d.warnings
+    );
+    let summary: std::collections::HashMap<_, _> = d.summary().into_iter().collect();
+    assert_eq!(summary[crate::STATUS_NOT_IN_OLDER], 1);
+    let rows = &d.sections()[0].rows;
+    assert!(
+        rows.iter().any(|r| r[0] == "not in the older audit"),
+        "{rows:?}"
+    );
+}
+
 /// The tables state what their columns hold: a reader never guesses from the cells. A
 /// status is a number column (words where a URL got no answer).
 #[test]

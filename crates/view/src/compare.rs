@@ -56,7 +56,40 @@ pub fn compare(old: &OpenAudit, new: &OpenAudit) -> DiffView {
             })
             .collect(),
         sections,
-        warnings: warnings(old, new, &d.warnings),
+        warnings: {
+            // Why the older audit is partial, besides a recorded limit: it did not run to
+            // its end, or it fetched only the URLs listed to it.
+            let a = old.audit();
+            let list = serde_json::from_str::<serde_json::Value>(&a.config_json)
+                .is_ok_and(|c| c.get("list").is_some_and(|l| !l.is_null()));
+            let why = [
+                (
+                    a.status == store::AuditStatus::Cancelled,
+                    "it was cancelled before it finished",
+                ),
+                (
+                    a.status == store::AuditStatus::Failed,
+                    "it stopped on an error before it finished",
+                ),
+                (
+                    a.status == store::AuditStatus::Running,
+                    "it has not finished",
+                ),
+                (
+                    list,
+                    "it is a list audit, which fetched only the URLs listed to it",
+                ),
+            ];
+            let mut out: Vec<String> = why
+                .into_iter()
+                .filter(|(yes, _)| *yes)
+                .map(|(_, because)| {
+                    format!("the older audit (audit {}) is partial: {because}", old.id())
+                })
+                .collect();
+            out.extend(warnings(old, new, &d.warnings));
+            out
+        },
     }
 }
 
