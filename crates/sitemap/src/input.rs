@@ -32,7 +32,7 @@ pub(crate) enum Decoded<R: Read> {
     /// Not compressed.
     Plain(R),
     /// gzip (all members, like `zcat`).
-    Gzip(MultiGzDecoder<R>),
+    Gzip(Box<MultiGzDecoder<R>>),
 }
 
 impl<R: Read> Read for Decoded<R> {
@@ -244,7 +244,7 @@ pub(crate) fn open<R: Read>(mut reader: R, limit: u64) -> io::Result<Opened<R>> 
     let compressed = prefix == GZIP_MAGIC;
     let rewound = Cursor::new(prefix).chain(reader);
     let decoded = if compressed {
-        Decoded::Gzip(MultiGzDecoder::new(rewound))
+        Decoded::Gzip(Box::new(MultiGzDecoder::new(rewound)))
     } else {
         Decoded::Plain(rewound)
     };
