@@ -272,7 +272,7 @@ pub use log_waste::{LOG_WASTE_FILE, LOG_WASTE_HEADERS, LogWaste, log_waste_table
 pub use prediction::{PREDICTED_DUPLICATE, PredictionCheck, check_predictions};
 pub use probes::{ProbeVerdict, VariantProbe, VariantRule, server_rule_offered};
 pub use rendered::{CanonicalFrom, PageVersion};
-pub use site::Sameness;
+pub use site::{SOFT_404_TITLES, Sameness};
 
 /// Analyses one audit.
 pub fn analyse(input: &AuditInput, config: &AnalysisConfig) -> Analysis {

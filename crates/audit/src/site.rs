@@ -86,8 +86,9 @@ pub(crate) enum Agreement {
     Unknown,
 }
 
-/// Titles of error pages served with 200 ("soft 404s"), lowercase.
-const SOFT_404: &[&str] = &[
+/// Titles of error pages served with 200 ("soft 404s"), lowercase: a title containing
+/// one reads like an error page (the DataFusion plans read the same list).
+pub const SOFT_404_TITLES: &[&str] = &[
     "not found",
     "404 error",
     "error 404",
@@ -103,7 +104,7 @@ const SOFT_404: &[&str] = &[
 /// Whether a title reads like an error page.
 pub(crate) fn soft_404_title(title: &str) -> bool {
     let t = title.trim().to_lowercase();
-    t == "404" || SOFT_404.iter().any(|p| t.contains(p))
+    t == "404" || SOFT_404_TITLES.iter().any(|p| t.contains(p))
 }
 
 /// Hamming distance of two SimHashes.

@@ -5,29 +5,17 @@
 
 use crate::Params;
 
-/// Titles of error pages served with 200 (the analysis's soft-404 list), lowercase.
-const SOFT_404: &[&str] = &[
-    "not found",
-    "404 error",
-    "error 404",
-    "404 -",
-    "- 404",
-    "404 |",
-    "| 404",
-    "no results",
-    "nothing found",
-    "page unavailable",
-];
+use audit::SOFT_404_TITLES as SOFT_404;
+use vocab::LinkKind;
 
 /// Link kinds that declare a URL rather than link to it (`LinkKind::is_declared`).
-const DECLARED: &[&str] = &[
-    "shortlink",
-    "alternate",
-    "amphtml",
-    "og_url",
-    "structured_data",
-    "link_header",
-];
+fn declared_kinds() -> Vec<&'static str> {
+    LinkKind::ALL
+        .iter()
+        .filter(|k| k.is_declared())
+        .map(|k| k.as_str())
+        .collect()
+}
 
 fn quoted(words: &[&str]) -> String {
     words
@@ -285,7 +273,7 @@ pub(crate) fn preference() -> String {
                          WHEN e.target IS NULL AND coalesce(ci.n, 0) > 0 THEN 2
                          WHEN e.target IS NULL AND ca.page IS NULL THEN 1
                          ELSE 0 END";
-    let declared_kinds = quoted(DECLARED);
+    let declared_kinds = quoted(&declared_kinds());
     format!(
         "SELECT f.id, f.url, f.serves, (f.serves AND NOT f.noindex AND NOT f.blocked) AS indexable,
             {declared} AS declared,
