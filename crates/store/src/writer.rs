@@ -667,6 +667,8 @@ struct State {
     deadline: Option<tokio::time::Instant>,
     records_in_tx: usize,
     buffers: Buffers,
+    /// Re-queues whose URL row is not written yet (see `write_requeues`).
+    early_requeues: Vec<Requeue>,
     ids: IdMap,
     stats: WriterStats,
     // counter deltas for the audits row, applied at commit
@@ -690,6 +692,7 @@ async fn run(
         deadline: None,
         records_in_tx: 0,
         buffers: Buffers::default(),
+        early_requeues: Vec::new(),
         ids: IdMap::default(),
         stats: WriterStats::default(),
         new_urls: 0,
@@ -1053,24 +1056,44 @@ impl State {
         self.write_requeues(conn).await
     }
 
-    /// Puts the buffered re-queued URLs back in the queue.
+    /// Puts the buffered re-queued URLs back in the queue. A re-queue can arrive before
+    /// the row it re-queues: the page that found the URL first (a link, not followed)
+    /// and the page that found it again (a redirect hop) are fetched at once, and their
+    /// records reach the writer in either order. Such a re-queue waits in
+    /// `early_requeues` and is applied once the row is written.
     async fn write_requeues(
         &mut self,
         conn: &mut PoolConnection<Sqlite>,
     ) -> Result<(), StoreError> {
         let audit = self.audit;
-        let ids = &self.ids;
-        for r in self.buffers.requeue.drain(..) {
-            sqlx::query(
+        let mut pending: Vec<Requeue> = self.buffers.requeue.drain(..).collect();
+        pending.append(&mut self.early_requeues);
+        for r in pending {
+            let id = self.ids.get(r.id);
+            let updated = sqlx::query(
                 "UPDATE urls SET state = 'queued', reason_kind = NULL, reason = NULL, depth = ?
                  WHERE audit_id = ? AND id = ? AND state = 'skipped'",
             )
             .bind(r.depth)
             .bind(audit)
-            .bind(ids.get(r.id))
+            .bind(id)
             .execute(&mut **conn)
             .await
-            .ctx("re-queueing URLs")?;
+            .ctx("re-queueing URLs")?
+            .rows_affected();
+            if updated == 0 {
+                let stored: bool = sqlx::query_scalar(
+                    "SELECT EXISTS (SELECT 1 FROM urls WHERE audit_id = ? AND id = ?)",
+                )
+                .bind(audit)
+                .bind(id)
+                .fetch_one(&mut **conn)
+                .await
+                .ctx("re-queueing URLs")?;
+                if !stored {
+                    self.early_requeues.push(r);
+                }
+            }
         }
         Ok(())
     }

@@ -373,6 +373,49 @@ async fn a_url_known_under_another_id_is_merged() {
     assert_eq!(store.urls(audit).await.unwrap().len(), 2);
 }
 
+/// Two pages fetched at once: the first finds /contact as a link it does not follow
+/// (skipped), the second as its redirect target (re-queued). When the second page's
+/// record reaches the writer first, its re-queue waits for the row and still lands.
+#[tokio::test]
+async fn a_requeue_that_arrives_before_its_url_row_still_queues_it() {
+    let (_dir, path) = db();
+    let store = Store::open(&path).await.unwrap();
+    let audit = store.create_audit(&[], "{}").await.unwrap();
+    let writer = store.writer(audit, WriterOptions::default()).await.unwrap();
+    writer
+        .urls(vec![
+            new_url(1, "/shoes", 0, FoundVia::Start),
+            new_url(2, "/old-contact", 0, FoundVia::Start),
+        ])
+        .await
+        .unwrap();
+    let claimed = writer.claim(10).await.unwrap();
+    assert_eq!(claimed.len(), 2);
+
+    let mut hop = PageRecord::new(2, UrlState::Done);
+    hop.requeue = vec![store::Requeue { id: 3, depth: 1 }];
+    writer.page(hop).await.unwrap();
+    assert!(
+        writer.claim(10).await.unwrap().is_empty(),
+        "no row to claim yet"
+    );
+
+    let mut linking = PageRecord::new(1, UrlState::Done);
+    linking.new_urls = vec![NewUrl {
+        state: UrlState::Skipped,
+        reason: Some(ReasonKind::NotFollowed.into()),
+        ..new_url(3, "/contact", 1, FoundVia::Link)
+    }];
+    linking.links = vec![link(3, "/contact")];
+    writer.page(linking).await.unwrap();
+    let claimed = writer.claim(10).await.unwrap();
+    assert_eq!(
+        claimed.iter().map(|c| (c.id, c.depth)).collect::<Vec<_>>(),
+        vec![(3, 1)]
+    );
+    writer.close().await.unwrap();
+}
+
 #[tokio::test]
 async fn resume_requeues_fetching_and_keeps_done() {
     let (_dir, path) = db();
