@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 # A clean build needs no incremental cache; without it the target folder is a third smaller.
 export CARGO_INCREMENTAL=0
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step's heading says how long the run has taken so far (minutes:seconds).
+step() { printf '\n==> [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
@@ -80,4 +81,5 @@ sed 's/\x1b\[[0-9;]*m//g' "$log" | awk '
         }
     }
     END { printf "\n%d passed, %d failed, %d skipped\n", p, f, s }'
+printf 'total: %d:%02d\n' $((SECONDS / 60)) $((SECONDS % 60))
 exit "$status"
