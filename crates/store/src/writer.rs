@@ -124,6 +124,16 @@ impl Writer {
             .acquire()
             .await
             .ctx("acquiring the writer's connection")?;
+        // Rows for an audit that does not exist would be orphans (the writer's connection
+        // does not check foreign keys, below).
+        let exists: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM audits WHERE id = ?)")
+            .bind(audit.0)
+            .fetch_one(&mut *conn)
+            .await
+            .ctx("looking up the audit to write")?;
+        if !exists {
+            return Err(StoreError::AuditNotFound(audit));
+        }
         // Its large page cache goes with it: closed when the writer ends, never handed
         // back to the pool to sit in memory under the reads that follow a crawl.
         conn.close_on_drop();
@@ -151,6 +161,16 @@ impl Writer {
         .execute(&mut *conn)
         .await
         .ctx("setting the writer's page cache size")?;
+        // No foreign-key checks on the writer's own connection (closed when the writer
+        // ends, so no other statement runs without them): every link, fetch and
+        // canonical row would otherwise look its URLs up in `urls` once more (SQLite's share
+        // of a 20,000-page crawl's CPU samples went from 22.3 % to 20.0 % without it). The writer keeps the references itself: a URL's row
+        // is written before (or in the same batch as) every row naming it, and an id the
+        // crawler gave a URL already stored is mapped onto the stored one.
+        sqlx::query("PRAGMA foreign_keys = OFF")
+            .execute(&mut *conn)
+            .await
+            .ctx("turning off the writer's foreign-key checks")?;
         let (tx, rx) = mpsc::channel(options.channel_capacity.max(1));
         let cause = Cause::default();
         let task = tokio::spawn(run(conn, audit, options, rx, cause.clone()));
