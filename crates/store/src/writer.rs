@@ -163,10 +163,11 @@ impl Writer {
         .ctx("setting the writer's page cache size")?;
         // No foreign-key checks on the writer's own connection (closed when the writer
         // ends, so no other statement runs without them): every link, fetch and
-        // canonical row would otherwise look its URLs up in `urls` once more (SQLite's share
-        // of a 20,000-page crawl's CPU samples went from 22.3 % to 20.0 % without it). The writer keeps the references itself: a URL's row
-        // is written before (or in the same batch as) every row naming it, and an id the
-        // crawler gave a URL already stored is mapped onto the stored one.
+        // canonical row would otherwise look its URLs up in `urls` once more (SQLite's
+        // share of a 20,000-page crawl's CPU samples went from 22.3 % to 20.0 % without
+        // them). The writer keeps the references itself: a URL's row is written before
+        // (or in the same batch as) every row naming it, and an id the crawler gave a
+        // URL already stored is mapped onto the stored one.
         sqlx::query("PRAGMA foreign_keys = OFF")
             .execute(&mut *conn)
             .await
