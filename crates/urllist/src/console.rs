@@ -8,7 +8,8 @@
 //! (the API's `IndexStatusInspectionResult`). The response itself does not name the
 //! inspected URL: it is read from an `inspectionUrl` (or `url`) member next to
 //! `inspectionResult`, as the request names it, or else from the `id` parameter of the
-//! response's `inspectionResult.inspectionResultLink`.
+//! response's `inspectionResult.inspectionResultLink`. Google's canonical is listed
+//! too (once, without Search Console facts of its own), so that the audit fetches it.
 
 use std::io::Read;
 
@@ -148,6 +149,19 @@ pub(crate) fn read_json(reader: impl Read, options: &Options, out: &mut Collecto
                 Err(e) => out.reject(line, RejectKind::NotJson, e.to_string(), b""),
             }
         }
+        return;
+    }
+    // JSON lines: the first line is a whole value and more follow. Each line is then
+    // read alone, so that one broken line never swallows the next.
+    let first_end = bytes[start..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map(|i| start + i);
+    if let Some(end) = first_end
+        && bytes[end..].iter().any(|b| !b.is_ascii_whitespace())
+        && serde_json::from_slice::<serde::de::IgnoredAny>(&bytes[start..end]).is_ok()
+    {
+        read_rest(&bytes, 0, options, out);
         return;
     }
     let mut stream = serde_json::Deserializer::from_slice(&bytes).into_iter::<Value>();
@@ -294,7 +308,15 @@ fn inspection(value: &Value, line: u64, text: &str, options: &Options, out: &mut
         last_crawl_time: text_of("lastCrawlTime"),
         ..SearchConsole::default()
     };
+    let google = facts
+        .google_canonical
+        .as_deref()
+        .and_then(|g| to_url(g, options.site.as_ref()).ok());
     out.console(&url, line, facts);
+    // Google's canonical is audited too: its signals are compared with the page's.
+    if let Some(google) = google {
+        out.also(&google, line);
+    }
 }
 
 #[cfg(test)]
@@ -373,10 +395,17 @@ mod tests {
         );
         let list = read(array.as_bytes(), &options(None)).unwrap();
         let urls: Vec<(&str, u64)> = list.urls.iter().map(|u| (u.url.as_str(), u.line)).collect();
+        // Google's canonical is listed too, without facts of its own.
         assert_eq!(
             urls,
-            [("https://example.test/a", 2), ("https://example.test/c", 3)]
+            [
+                ("https://example.test/a", 2),
+                ("https://example.test/b", 2),
+                ("https://example.test/c", 3)
+            ]
         );
+        assert!(list.urls[1].search_console.is_none());
+        assert_eq!(list.repeated, 0);
         assert_eq!(
             list.urls[0]
                 .search_console
@@ -400,7 +429,11 @@ mod tests {
         let urls: Vec<(&str, u64)> = list.urls.iter().map(|u| (u.url.as_str(), u.line)).collect();
         assert_eq!(
             urls,
-            [("https://example.test/a", 1), ("https://example.test/d", 5)]
+            [
+                ("https://example.test/a", 1),
+                ("https://example.test/b", 1),
+                ("https://example.test/d", 5)
+            ]
         );
         let bad: Vec<(u64, RejectKind)> = list.samples.iter().map(|s| (s.line, s.kind)).collect();
         assert_eq!(
@@ -412,7 +445,7 @@ mod tests {
             ]
         );
         assert_eq!(
-            list.urls[1].search_console.as_ref().unwrap().user_canonical,
+            list.urls[2].search_console.as_ref().unwrap().user_canonical,
             None
         );
     }

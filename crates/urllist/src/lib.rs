@@ -505,6 +505,12 @@ impl Collector {
         Some((i, true))
     }
 
+    /// A URL that another row names on `line` (a Google canonical): listed once, never
+    /// counted as repeated.
+    pub(crate) fn also(&mut self, url: &Url, line: u64) {
+        let _ = self.slot(url, line);
+    }
+
     /// A URL Search Console names on `line`, with what it says about it.
     pub(crate) fn console(&mut self, url: &Url, line: u64, facts: SearchConsole) {
         if let Some((i, new)) = self.slot(url, line) {
