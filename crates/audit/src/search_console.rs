@@ -182,6 +182,14 @@ struct Index<'a> {
     links_in: HashMap<UrlId, u32>,
     sitemaps: HashMap<UrlId, u32>,
     hreflang_in: HashMap<UrlId, u32>,
+    /// Row positions by URL: its fetch, its redirect chain, its render, its first
+    /// canonical declaration.
+    fetch: HashMap<UrlId, usize>,
+    chain: HashMap<UrlId, usize>,
+    render: HashMap<UrlId, usize>,
+    canonical: HashMap<UrlId, usize>,
+    /// The cluster of each member.
+    cluster: HashMap<UrlId, usize>,
 }
 
 impl<'a> Index<'a> {
@@ -239,7 +247,32 @@ impl<'a> Index<'a> {
                 *hreflang_in.entry(to).or_default() += 1;
             }
         }
+        let position = |ids: &mut dyn Iterator<Item = UrlId>| {
+            let mut out = HashMap::new();
+            for (i, id) in ids.enumerate() {
+                out.entry(id).or_insert(i);
+            }
+            out
+        };
+        let mut canonical: HashMap<UrlId, usize> = HashMap::new();
+        for (i, c) in input.canonicals.iter().enumerate() {
+            let best = canonical.entry(c.page).or_insert(i);
+            if c.position < input.canonicals[*best].position {
+                *best = i;
+            }
+        }
+        let mut cluster = HashMap::new();
+        for (i, c) in analysis.clusters.iter().enumerate() {
+            for m in &c.members {
+                cluster.insert(m.url_id, i);
+            }
+        }
         Index {
+            fetch: position(&mut input.fetches.iter().map(|f| f.url_id)),
+            chain: position(&mut input.redirect_chains.iter().map(|c| c.start)),
+            render: position(&mut input.renders.iter().map(|r| r.url_id)),
+            canonical,
+            cluster,
             input,
             analysis,
             id_of,
@@ -264,42 +297,39 @@ impl<'a> Index<'a> {
 
     /// Where `id`'s redirects end.
     fn final_target(&self, id: UrlId) -> Option<UrlId> {
-        self.input
-            .redirect_chains
-            .iter()
-            .find(|c| c.start == id)
-            .and_then(|c| c.final_url)
-            .or_else(|| {
-                self.input
-                    .fetches
-                    .iter()
-                    .find(|f| f.url_id == id)
-                    .and_then(|f| f.redirect_to)
-            })
+        self.chain
+            .get(&id)
+            .and_then(|&i| self.input.redirect_chains[i].final_url)
+            .or_else(|| self.fetch_of(id).and_then(|f| f.redirect_to))
             .filter(|&to| to != id)
+    }
+
+    fn fetch_of(&self, id: UrlId) -> Option<&crate::FetchRow> {
+        self.fetch.get(&id).map(|&i| &self.input.fetches[i])
+    }
+
+    fn render_of(&self, id: UrlId) -> Option<&crate::RenderedPage> {
+        self.render.get(&id).map(|&i| &self.input.renders[i])
+    }
+
+    fn cluster_of(&self, id: UrlId) -> Option<&crate::Cluster> {
+        self.cluster.get(&id).map(|&i| &self.analysis.clusters[i])
     }
 
     /// The canonical `id` declares: the served one, and the rendered one.
     fn canonicals(&self, id: UrlId) -> (Option<String>, Option<String>) {
         let served = self
-            .input
-            .canonicals
-            .iter()
-            .filter(|c| c.page == id)
-            .min_by_key(|c| c.position)
+            .canonical
+            .get(&id)
+            .map(|&i| &self.input.canonicals[i])
             .map(|c| match c.target {
                 Some(t) => self.url(t),
                 None => c.href_raw.clone(),
             });
-        let rendered = self
-            .input
-            .renders
-            .iter()
-            .find(|r| r.url_id == id)
-            .and_then(|r| match r.canonical {
-                Some(t) => Some(self.url(t)),
-                None => r.canonical_href.clone(),
-            });
+        let rendered = self.render_of(id).and_then(|r| match r.canonical {
+            Some(t) => Some(self.url(t)),
+            None => r.canonical_href.clone(),
+        });
         (served, rendered)
     }
 
@@ -312,7 +342,7 @@ impl<'a> Index<'a> {
                 ..UrlSignals::default()
             };
         };
-        let fetch = self.input.fetches.iter().find(|f| f.url_id == id);
+        let fetch = self.fetch_of(id);
         let (canonical, rendered_canonical) = self.canonicals(id);
         let count = |m: &HashMap<UrlId, u32>| m.get(&id).copied().unwrap_or(0);
         UrlSignals {
@@ -328,11 +358,7 @@ impl<'a> Index<'a> {
             hreflang_in: count(&self.hreflang_in),
             https,
             noindex: fetch.is_some_and(|f| f.noindex)
-                || self
-                    .input
-                    .renders
-                    .iter()
-                    .any(|r| r.url_id == id && r.noindex),
+                || self.render_of(id).is_some_and(|r| r.noindex),
         }
     }
 
@@ -342,11 +368,11 @@ impl<'a> Index<'a> {
         let Some(id) = self.id(url) else {
             return (None, comparable(url));
         };
-        if let Some(c) = self.analysis.cluster_of(id) {
+        if let Some(c) = self.cluster_of(id) {
             return (Some(c.id), comparable(&c.preferred_url));
         }
         match self.final_target(id) {
-            Some(to) => match self.analysis.cluster_of(to) {
+            Some(to) => match self.cluster_of(to) {
                 Some(c) => (Some(c.id), comparable(&c.preferred_url)),
                 None => (None, self.url(to)),
             },
