@@ -23,6 +23,7 @@ enum Command {
     #[cfg(feature = "demo")]
     Demo(cmd::demo::Args),
     Diff(cmd::diff::Args),
+    Explain(cmd::explain::Args),
     Export(cmd::export::Args),
     Learn(cmd::learn::Args),
     Mcp(cmd::mcp::Args),
@@ -96,6 +97,7 @@ fn main() -> ExitCode {
         #[cfg(feature = "demo")]
         Command::Demo(args) => cmd::demo::run(args),
         Command::Diff(args) => cmd::diff::run(args),
+        Command::Explain(args) => cmd::explain::run(args),
         Command::Export(args) => cmd::export::run(args),
         Command::Learn(args) => cmd::learn::run(args),
         Command::Mcp(args) => cmd::mcp::run(args),

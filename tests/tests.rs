@@ -24,6 +24,7 @@ mod render;
 mod report;
 mod resume;
 mod scale;
+mod search_console;
 mod sf_columns;
 mod shop;
 mod simulate;

@@ -166,9 +166,11 @@ pub struct Args {
     /// List mode: audit exactly the URLs of FILE (repeatable; `-` reads standard
     /// input), with their redirect hops and canonical targets, not a crawl of the site.
     /// FILE is a URL list (one per line), an XML sitemap or sitemap index, a CSV file
-    /// with an Address, URL or Loc column (Screaming Frog exports), or an Apache / nginx
-    /// access log (common or combined format; give --site), plain or gzip, told apart by
-    /// content. At most --max-urls URLs are audited.
+    /// with an Address, URL or Loc column (Screaming Frog exports), an Apache / nginx
+    /// access log (common or combined format; give --site), a Search Console
+    /// page-indexing export (Table.csv with URL and Last crawled, named by its reason)
+    /// or URL Inspection API results saved as JSON (then see `dustpan explain`), plain
+    /// or gzip, told apart by content. At most --max-urls URLs are audited.
     #[arg(long = "list", value_name = "FILE")]
     lists: Vec<String>,
     /// List mode: the site's scheme and host (`https://example.com`), which the paths of
@@ -327,6 +329,7 @@ impl Args {
                 max_urls: merged.room(),
                 site: site.clone(),
                 agent: self.log_agent.clone(),
+                reason: urllist::reason_from_name(name),
                 ..urllist::Options::default()
             };
             let list = if name == "-" {

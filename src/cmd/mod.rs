@@ -8,6 +8,7 @@ pub mod delete;
 #[cfg(feature = "demo")]
 pub mod demo;
 pub mod diff;
+pub mod explain;
 pub mod export;
 pub mod learn;
 pub mod mcp;

@@ -235,6 +235,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         println!();
         print_list(&list);
         print_log_waste(&analysis, args.top);
+        if let Some(explanation) = super::explain::of_audit(&audit, &input, &analysis)? {
+            println!();
+            super::explain::print(&explanation, args.top);
+        }
     }
     if let Some(path) = &args.save_rules {
         let json = serde_json::to_string_pretty(&analysis.learned)
@@ -476,12 +480,17 @@ pub fn print_list(list: &crawl::ListMode) {
             "sitemap_index" => "an XML sitemap index",
             "csv" => "a CSV file",
             "access_log" => "an access log",
+            "search_console_table" => "a Search Console page-indexing export",
+            "url_inspection" => "URL Inspection API results",
             other => other,
         };
         let gzip = if input.compressed { ", gzip" } else { "" };
         println!(
             "  {} ({format}{gzip}): {} lines read, {} URLs listed, {} lines not URLs",
-            input.name, input.lines, input.urls, input.rejected
+            crate::terminal::safe(&input.name),
+            input.lines,
+            input.urls,
+            input.rejected
         );
         if input.sitemaps > 0 {
             println!("      {} child sitemaps read by the crawl", input.sitemaps);

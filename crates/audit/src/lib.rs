@@ -232,6 +232,7 @@ mod near;
 mod prediction;
 pub mod probes;
 mod rendered;
+pub mod search_console;
 pub mod simulate;
 mod site;
 mod table;

@@ -307,6 +307,10 @@ pub struct ListedUrl {
     /// Other requests, in an access log.
     #[serde(skip_serializing_if = "is_zero")]
     pub other_requests: u64,
+    /// What Google Search Console says about it (a page-indexing export or a URL
+    /// inspection listed it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search_console: Option<urllist::SearchConsole>,
 }
 
 impl ListedUrl {

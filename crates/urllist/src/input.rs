@@ -110,6 +110,14 @@ pub(crate) enum Detected {
         /// The field delimiter.
         delimiter: u8,
     },
+    /// A Search Console page-indexing export: a CSV header with `URL` and `Last
+    /// crawled` columns.
+    ConsoleTable {
+        /// The field delimiter.
+        delimiter: u8,
+    },
+    /// Starts with `{` or `[`: URL Inspection API results.
+    Json,
     /// Anything else: one URL per line.
     Plain,
 }
@@ -122,6 +130,9 @@ pub(crate) fn detect(prefix: &[u8]) -> Detected {
         .unwrap_or(prefix.len());
     if prefix.get(start) == Some(&b'<') {
         return Detected::Xml;
+    }
+    if matches!(prefix.get(start), Some(b'{' | b'[')) {
+        return Detected::Json;
     }
     let lines: Vec<&[u8]> = prefix
         .split(|&b| b == b'\n')
@@ -137,6 +148,10 @@ pub(crate) fn detect(prefix: &[u8]) -> Detected {
     }
     for line in &lines {
         if let Some(delimiter) = csv_header(line) {
+            let cells = header_cells(line, delimiter);
+            if last_crawled_column(&cells).is_some() {
+                return Detected::ConsoleTable { delimiter };
+            }
             return Detected::Csv { delimiter };
         }
     }
@@ -177,6 +192,15 @@ pub(crate) fn url_column(cells: &[String]) -> Option<usize> {
                 .trim_start_matches('\u{feff}')
                 .eq_ignore_ascii_case(name)
         })
+    })
+}
+
+/// The index of a Search Console export's `Last crawled` column among header cells.
+pub(crate) fn last_crawled_column(cells: &[String]) -> Option<usize> {
+    cells.iter().position(|c| {
+        c.trim()
+            .trim_start_matches('\u{feff}')
+            .eq_ignore_ascii_case("last crawled")
     })
 }
 

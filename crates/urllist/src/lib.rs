@@ -13,6 +13,12 @@
 //!   user agent names a search-engine bot, from each client address ([`Hits`],
 //!   [`UrlList::clients`]), so that the addresses can be verified by DNS afterwards and
 //!   each URL's bot requests split into verified, unverified and fake ([`Hits::split`]);
+//! * a Google Search Console page-indexing export (`Table.csv` of one reason: `URL`,
+//!   `Last crawled`), each URL kept with the reason ([`Options::reason`], from the file
+//!   name) in [`Listed::search_console`];
+//! * URL Inspection API results saved as JSON (one response, an array or JSON lines,
+//!   starting with `{` or `[`), each inspected URL with `googleCanonical`,
+//!   `userCanonical`, `coverageState` and `verdict` ([`SearchConsole`]);
 //! * a CSV file with a URL column (`Address`, as Screaming Frog exports it, `URL` or
 //!   `Loc`, in any case);
 //! * otherwise a plain list, one URL per line (blank lines and `#` comments skipped;
@@ -45,6 +51,7 @@ use std::io::{self, Read};
 use std::net::IpAddr;
 
 mod bots;
+mod console;
 mod input;
 mod log;
 mod merge;
@@ -53,6 +60,7 @@ mod table;
 mod xml;
 
 pub use bots::search_engine_bot;
+pub use console::{MAX_FIELD_CHARS, MAX_JSON_BYTES, SearchConsole, reason_from_name};
 pub use merge::{Added, Merged};
 pub use url::Url;
 
@@ -83,6 +91,9 @@ pub struct Options {
     pub agent: Option<String>,
     /// Most uncompressed bytes read from an XML sitemap. Default 1 GiB.
     pub max_sitemap_bytes: u64,
+    /// The Search Console reason a page-indexing export lists (see
+    /// [`reason_from_name`]: its file name); used only when the input is one.
+    pub reason: Option<String>,
 }
 
 impl Default for Options {
@@ -92,6 +103,7 @@ impl Default for Options {
             site: None,
             agent: None,
             max_sitemap_bytes: 1 << 30,
+            reason: None,
         }
     }
 }
@@ -109,10 +121,15 @@ pub enum Format {
     Csv,
     /// An access log, common or combined format.
     AccessLog,
+    /// A Search Console page-indexing export (`URL`, `Last crawled`).
+    SearchConsoleTable,
+    /// URL Inspection API results saved as JSON.
+    UrlInspection,
 }
 
 impl Format {
-    /// A stable name: `plain`, `sitemap`, `sitemap_index`, `csv`, `access_log`.
+    /// A stable name: `plain`, `sitemap`, `sitemap_index`, `csv`, `access_log`,
+    /// `search_console_table`, `url_inspection`.
     pub const fn as_str(self) -> &'static str {
         match self {
             Format::Plain => "plain",
@@ -120,6 +137,8 @@ impl Format {
             Format::SitemapIndex => "sitemap_index",
             Format::Csv => "csv",
             Format::AccessLog => "access_log",
+            Format::SearchConsoleTable => "search_console_table",
+            Format::UrlInspection => "url_inspection",
         }
     }
 
@@ -131,6 +150,8 @@ impl Format {
             Format::SitemapIndex => "an XML sitemap index",
             Format::Csv => "a CSV file",
             Format::AccessLog => "an access log",
+            Format::SearchConsoleTable => "a Search Console page-indexing export",
+            Format::UrlInspection => "URL Inspection API results",
         }
     }
 }
@@ -254,6 +275,9 @@ pub struct Listed {
     pub line: u64,
     /// Requests for it, when the input is an access log (else zero).
     pub hits: Hits,
+    /// What Search Console says about it, when the input is a page-indexing export or
+    /// URL Inspection results.
+    pub search_console: Option<Box<SearchConsole>>,
 }
 
 /// Why a line is not a URL.
@@ -281,6 +305,10 @@ pub enum RejectKind {
     /// In an access log: a proxy request (an absolute-form target, `GET
     /// http://other-host/...`) for another origin than the site's.
     ProxyRequest,
+    /// In URL Inspection results: text that is not JSON.
+    NotJson,
+    /// In URL Inspection results: JSON that is not an inspection result naming its URL.
+    NotInspection,
 }
 
 impl RejectKind {
@@ -297,6 +325,8 @@ impl RejectKind {
             RejectKind::Sitemap => "sitemap",
             RejectKind::Unreadable => "unreadable",
             RejectKind::ProxyRequest => "proxy_request",
+            RejectKind::NotJson => "not_json",
+            RejectKind::NotInspection => "not_inspection",
         }
     }
 }
@@ -419,9 +449,10 @@ pub fn read<R: Read>(reader: R, options: &Options) -> Result<UrlList, UrlListErr
             let site = options.site.as_ref().ok_or(UrlListError::SiteRequired)?;
             log::read(opened.into_reader(), site, agent.as_ref(), &mut out);
         }
-        input::Detected::Csv { delimiter } => {
+        input::Detected::Csv { delimiter } | input::Detected::ConsoleTable { delimiter } => {
             table::read(opened.into_reader(), delimiter, options, &mut out);
         }
+        input::Detected::Json => console::read_json(opened.into_reader(), options, &mut out),
         input::Detected::Plain => plain::read(opened.into_reader(), options, &mut out),
     }
     Ok(out.list)
@@ -442,6 +473,8 @@ impl Collector {
             input::Detected::Xml => Format::Sitemap,
             input::Detected::AccessLog => Format::AccessLog,
             input::Detected::Csv { .. } => Format::Csv,
+            input::Detected::ConsoleTable { .. } => Format::SearchConsoleTable,
+            input::Detected::Json => Format::UrlInspection,
             input::Detected::Plain => Format::Plain,
         };
         Collector {
@@ -467,8 +500,28 @@ impl Collector {
             url: url.as_str().to_owned(),
             line,
             hits: Hits::default(),
+            search_console: None,
         });
         Some((i, true))
+    }
+
+    /// A URL that another row names on `line` (a Google canonical): listed once, never
+    /// counted as repeated.
+    pub(crate) fn also(&mut self, url: &Url, line: u64) {
+        let _ = self.slot(url, line);
+    }
+
+    /// A URL Search Console names on `line`, with what it says about it.
+    pub(crate) fn console(&mut self, url: &Url, line: u64, facts: SearchConsole) {
+        if let Some((i, new)) = self.slot(url, line) {
+            if !new {
+                self.list.repeated += 1;
+            }
+            match &mut self.list.urls[i].search_console {
+                Some(known) => known.merge(&facts),
+                slot => *slot = Some(Box::new(facts)),
+            }
+        }
     }
 
     /// A URL listed on `line`.

@@ -71,6 +71,7 @@ impl Merged {
                         url: listed.url.clone(),
                         line: listed.line,
                         hits: Hits::default(),
+                        search_console: None,
                     });
                     added.kept += 1;
                     self.urls.len() - 1
@@ -80,6 +81,12 @@ impl Merged {
                     continue;
                 }
             };
+            if let Some(facts) = &listed.search_console {
+                match &mut self.urls[i].search_console {
+                    Some(known) => known.merge(facts),
+                    slot => *slot = Some(facts.clone()),
+                }
+            }
             added.requests += listed.hits.requests;
             added.bot_requests += listed.hits.bot_requests();
             self.urls[i].hits.requests += listed.hits.requests;

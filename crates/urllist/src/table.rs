@@ -3,7 +3,8 @@
 
 use std::io::Read;
 
-use crate::input::{Counted, HEADER_LINES, url_column};
+use crate::SearchConsole;
+use crate::input::{Counted, HEADER_LINES, last_crawled_column, url_column};
 use crate::{Collector, Options, RejectKind, to_url};
 
 /// Longest CSV record read, in bytes: past it the rest of the file is not read.
@@ -19,6 +20,8 @@ pub(crate) fn read(reader: impl Read, delimiter: u8, options: &Options, out: &mu
         .from_reader(counted);
     let mut record = csv::ByteRecord::new();
     let mut column = None;
+    // A Search Console export: its `Last crawled` column.
+    let mut crawled = None;
     let mut records = 0usize;
     loop {
         count.reset_record();
@@ -48,6 +51,7 @@ pub(crate) fn read(reader: impl Read, delimiter: u8, options: &Options, out: &mu
                 .map(|c| String::from_utf8_lossy(c).into_owned())
                 .collect();
             column = url_column(&cells);
+            crawled = column.and(last_crawled_column(&cells));
             if column.is_none() && records > HEADER_LINES {
                 out.reject(
                     line,
@@ -80,6 +84,17 @@ pub(crate) fn read(reader: impl Read, delimiter: u8, options: &Options, out: &mu
             continue;
         };
         match to_url(cell.trim(), options.site.as_ref()) {
+            Ok(url) if crawled.is_some() => {
+                let last_crawled = crawled
+                    .and_then(|c| record.get(c))
+                    .and_then(|c| crate::console::field(&String::from_utf8_lossy(c)));
+                let facts = SearchConsole {
+                    reasons: options.reason.iter().cloned().collect(),
+                    last_crawled,
+                    ..SearchConsole::default()
+                };
+                out.console(&url, line, facts);
+            }
             Ok(url) => out.url(&url, line),
             Err((kind, reason)) => out.reject(line, kind, reason, cell.as_bytes()),
         }

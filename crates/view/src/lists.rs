@@ -120,6 +120,7 @@ fn read_sources<'a>(
             max_urls: merged.room(),
             site: site.clone(),
             agent: agent.clone(),
+            reason: urllist::reason_from_name(&name),
             ..urllist::Options::default()
         };
         let read = urllist::read(reader, &options)
@@ -256,6 +257,7 @@ pub async fn verify_listed(
                 unverified_bot_requests: r.unverified_bots,
                 fake_bot_requests: r.fake_bots,
                 other_requests: r.others,
+                search_console: u.search_console.as_deref().cloned(),
             }
         })
         .collect();
