@@ -15,12 +15,12 @@ import { renderWith } from "./render";
 function finding(urls: string[]): FindingView {
   return {
     key: "k-1",
-    id: "BROKEN-LINK",
+    id: "CANON-TO-ERROR",
     severity: "error",
-    family: "links",
+    family: "canonicals",
     tier: "strong",
-    title: "Broken internal link",
-    summary: "2 pages link to a 404",
+    title: "Canonical to an error",
+    summary: "a canonical points at a 404",
     why: "Visitors and crawlers reach a dead end.",
     urls,
     evidence: [],
