@@ -103,6 +103,8 @@ export class FakeBackend implements Backend {
   diff: DiffView | null = null;
   progress = new Map<number, Progress>();
   nextAuditId = 100;
+  /** Why Chromium cannot render here (`renderUnavailable`); `null`: it can. */
+  noChromium: string | null = null;
   savePath: string | null = "/tmp/out.csv";
   directory: string | null = "/tmp/report";
   listFile: string | null = "/home/me/Documents/urls.txt";
@@ -263,6 +265,11 @@ export class FakeBackend implements Backend {
 
   async exportHtml(auditId: number, path: string): Promise<void> {
     this.log("exportHtml", auditId, path);
+  }
+
+  async renderUnavailable(): Promise<string | null> {
+    this.log("renderUnavailable");
+    return this.noChromium;
   }
 
   async compareAudits(oldAudit: number, newAudit: number): Promise<DiffView> {

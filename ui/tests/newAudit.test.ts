@@ -69,6 +69,7 @@ describe("validateForm", () => {
         followNofollow: true,
         probeVariants: true,
         requestsPerSecond: null,
+        render: false,
       } satisfies StartAuditRequest,
     });
   });
@@ -82,6 +83,7 @@ describe("validateForm", () => {
       followNofollow: false,
       probeVariants: false,
       rate: "0.5",
+      render: true,
     });
     expect(checked.ok).toBe(true);
     if (!checked.ok) return;
@@ -93,6 +95,7 @@ describe("validateForm", () => {
       followNofollow: false,
       probeVariants: false,
       requestsPerSecond: 0.5,
+      render: true,
     });
     for (const bare of ["www.site.test/blog", "localhost:8080"]) {
       expect(validateForm({ ...emptyForm(), url: bare }).ok).toBe(true);
@@ -163,6 +166,25 @@ describe("NewAudit", () => {
     expect(screen.queryByTestId("progress-panel")).toBeNull();
   });
 
+  it("renders with Chromium when its box is ticked, and says when Chromium is not installed", async () => {
+    const backend = new FakeBackend();
+    renderWith(NewAudit, {}, backend);
+    await waitFor(() => expect(backend.callsOf("renderUnavailable")).toHaveLength(1));
+    expect(screen.queryByTestId("audit-render-missing")).toBeNull();
+    await fireEvent.input(screen.getByTestId("audit-url"), { target: { value: "https://site.test/" } });
+    await fireEvent.click(screen.getByTestId("audit-render"));
+    await fireEvent.click(screen.getByTestId("audit-start"));
+    await waitFor(() => expect(backend.callsOf("startAudit")).toHaveLength(1));
+    expect(backend.callsOf("startAudit")[0][0]).toMatchObject({ render: true });
+
+    const without = new FakeBackend();
+    without.noChromium = "no Chromium at /usr/bin/chromium (install the `chromium` package)";
+    renderWith(NewAudit, {}, without);
+    expect((await screen.findByTestId("audit-render-missing")).textContent).toBe(
+      "Chromium is not installed on this machine, so an audit that renders cannot start: no Chromium at /usr/bin/chromium (install the `chromium` package)",
+    );
+  });
+
   it("clears a URL's error as soon as the URL is corrected", async () => {
     const backend = new FakeBackend();
     renderWith(NewAudit, {}, backend);
@@ -208,6 +230,7 @@ describe("NewAudit", () => {
           followNofollow: true,
           probeVariants: true,
           requestsPerSecond: null,
+          render: false,
         },
       ],
     ]);

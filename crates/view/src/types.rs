@@ -486,6 +486,10 @@ pub struct StartAuditRequest {
     /// Most requests per second to one host (`--rate`); the crawl's default when absent.
     #[serde(default)]
     pub requests_per_second: Option<f64>,
+    /// Render every HTML page in headless Chromium too (`--render`), kept with the audit
+    /// so that its re-run renders again; refused when Chromium is not installed.
+    #[serde(default)]
+    pub render: bool,
 }
 
 /// A list audit's inputs (`dustpan audit --list`): files read through `urllist`.
