@@ -320,11 +320,13 @@ mod tests {
     fn the_form_renders_with_chromium_or_says_why_not() {
         let mut asked = request("example.test");
         asked.render = true;
-        let mut base = CrawlConfig::default();
-        base.render = Some(crawl::RenderConfig {
-            chromium: Some("/nonexistent/chromium".into()),
-            ..crawl::RenderConfig::default()
-        });
+        let base = CrawlConfig {
+            render: Some(crawl::RenderConfig {
+                chromium: Some("/nonexistent/chromium".into()),
+                ..crawl::RenderConfig::default()
+            }),
+            ..CrawlConfig::default()
+        };
         let refused = CrawlOptions::from_request(&asked, &[])
             .crawl(base.clone())
             .unwrap_err()
@@ -340,11 +342,13 @@ mod tests {
             .unwrap();
         assert_eq!(plain.render, None);
         let installed = std::env::current_exe().unwrap().display().to_string();
-        let mut base = CrawlConfig::default();
-        base.render = Some(crawl::RenderConfig {
-            chromium: Some(installed.clone()),
-            ..crawl::RenderConfig::default()
-        });
+        let base = CrawlConfig {
+            render: Some(crawl::RenderConfig {
+                chromium: Some(installed.clone()),
+                ..crawl::RenderConfig::default()
+            }),
+            ..CrawlConfig::default()
+        };
         let (rendered, _) = CrawlOptions::from_request(&asked, &[]).crawl(base).unwrap();
         let stored: CrawlConfig =
             serde_json::from_str(&serde_json::to_string(&rendered).unwrap()).unwrap();
