@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Progress, StartAuditRequest } from "../src/lib/api";
 import { emptyForm, validateForm } from "../src/lib/newAudit";
 import NewAudit from "../src/views/NewAudit.svelte";
-import { FakeBackend, sampleProgress } from "./fakeBackend";
+import { FakeBackend, sampleAudit, sampleProgress } from "./fakeBackend";
 import { renderWith } from "./render";
 
 function progress(auditId: number, change: Partial<Progress>): Progress {
@@ -279,6 +279,22 @@ describe("NewAudit", () => {
     expect(calls.map(([request]) => request.allowInternal)).toEqual([false, true]);
   });
 
+  it("offers no Resume for a failed audit that cannot resume, and no rate without pages", async () => {
+    const backend = new FakeBackend();
+    backend.nextAuditId = 6;
+    const { board } = renderWith(NewAudit, {}, backend);
+    await board.listen(backend);
+    await fireEvent.input(screen.getByTestId("audit-url"), { target: { value: "http://site.test" } });
+    await fireEvent.click(screen.getByTestId("audit-start"));
+    await screen.findByTestId("progress-panel");
+    backend.audits = [{ ...sampleAudit(6, "failed"), resumable: false, failure: "no page answered 2xx" }];
+    backend.emitFinished(progress(6, { phase: "failed", fetched: 0, pagesPerSecond: 179.6 }));
+    await waitFor(() => expect(screen.getByTestId("progress-phase").textContent).toBe("failed"));
+    await waitFor(() => expect(backend.callsOf("listAudits").length).toBeGreaterThan(0));
+    expect(screen.queryByTestId("progress-resume")).toBeNull();
+    expect(screen.getByTestId("progress-rate").textContent?.trim()).toBe("–");
+  });
+
   it("resumes a cancelled audit", async () => {
     const backend = new FakeBackend();
     backend.nextAuditId = 5;
@@ -287,6 +303,7 @@ describe("NewAudit", () => {
     await fireEvent.input(screen.getByTestId("audit-url"), { target: { value: "http://site.test" } });
     await fireEvent.click(screen.getByTestId("audit-start"));
     await screen.findByTestId("progress-panel");
+    backend.audits = [sampleAudit(5, "cancelled")];
     backend.emitFinished(progress(5, { phase: "cancelled", fetched: 10 }));
     await fireEvent.click(await screen.findByTestId("progress-resume"));
     expect(backend.callsOf("resumeAudit")).toEqual([[5]]);

@@ -222,6 +222,7 @@ exported!(
     TablePage,
     SeverityCounts,
     AuditListItem,
+    ListInputView,
     PresetName,
     StartAuditRequest,
     ListAuditRequest,
