@@ -162,8 +162,8 @@ fn address_refused(error: &(dyn std::error::Error + 'static)) -> bool {
 }
 
 /// `address_refused` (the address policy refused the host's addresses), `dns` (the
-/// host name does not resolve), `timeout`, `connect`, `dropped` (the connection closed mid-response), `decode` (bad compressed
-/// data), `body`, `request`.
+/// host name does not resolve), `timeout`, `connect`, `dropped` (the connection closed
+/// mid-response), `decode` (bad compressed data), `body`, `request`.
 fn kind_of(error: &reqwest::Error) -> &'static str {
     use store::FetchErrorKind as K;
     let kind = if address_refused(error) {
