@@ -699,6 +699,11 @@ async fn a_name_that_does_not_resolve_is_a_dns_failure() {
     let urls = urls(&store, &summary).await;
     let row = urls.get(&missing).expect("the start URL is recorded");
     assert_eq!(row.state, UrlState::Failed);
+    assert_eq!(
+        row.reason.as_ref().map(|r| r.kind),
+        Some(ReasonKind::Dns),
+        "the URL's reason says the same"
+    );
     let fetch = store.fetch(summary.audit, row.id).await.unwrap().unwrap();
     assert_eq!(
         fetch.error_kind.as_deref(),
