@@ -89,6 +89,7 @@ fn the_cli_and_the_app_export_identical_reports() {
         follow_nofollow: None,
         probe_variants: None,
         requests_per_second: None,
+        render: false,
         resolve: fixture::HOSTS
             .iter()
             .map(|h| format!("{h}:{}:127.0.0.1", site.server.port()))

@@ -44,6 +44,7 @@ fn reports_and_what_ifs_leave_the_policy_an_audit_started_with() {
         follow_nofollow: None,
         probe_variants: None,
         requests_per_second: None,
+        render: false,
         resolve: fixture::HOSTS
             .iter()
             .map(|h| format!("{h}:{}:127.0.0.1", site.server.port()))

@@ -164,6 +164,13 @@ mod handlers {
             .await?)
     }
 
+    pub async fn render_unavailable(
+        _app: AppHandle,
+        _state: State<'_, AppState>,
+    ) -> Answer<Option<String>> {
+        Ok(view::options::render_unavailable())
+    }
+
     pub async fn rerun_audit(
         app: AppHandle,
         state: State<'_, AppState>,

@@ -276,6 +276,8 @@ impl Args {
             learned_rules: self.rules.as_deref().map(load_rules).transpose()?,
             allow_internal: self.allow_internal,
             policy,
+            // --render sets the base configuration's rendering (with its concurrency).
+            render: None,
         })
     }
 

@@ -27,6 +27,10 @@ function audit(id: number, status: AuditStatus = "done"): AuditListItem {
     urls: id * 12,
     findings: { error: id, warning: 2 * id, notice: 0 },
     clusters: id,
+    stop: null,
+    failure: null,
+    resumable: ["cancelled", "failed", "interrupted"].includes(status),
+    list: null,
   };
 }
 
@@ -168,6 +172,48 @@ describe("App", () => {
     expect(backend.callsOf("resumeAudit")).toEqual([[2]]);
   });
 
+  it("marks an audit stopped at a limit, a failed one with its reason, and a list audit with its skipped lines", async () => {
+    const backend = backendWithAudits();
+    backend.audits[0] = { ...backend.audits[0], stop: "max_urls (after 20 URLs; 7 more were found and not crawled)" };
+    backend.audits[1] = {
+      ...backend.audits[1],
+      status: "failed",
+      failure: "no page answered 2xx",
+      // Its stored configuration cannot run: no Resume.
+      resumable: false,
+    };
+    backend.audits[2] = {
+      ...backend.audits[2],
+      list: [
+        {
+          name: "urls.txt",
+          format: "plain",
+          lines: 12,
+          urls: 9,
+          rejected: 3,
+          repeated: 0,
+          overLimit: 0,
+          rejectedLines: ['line 4: not a URL: "hello"', 'line 7: not a URL: "ftp://x"'],
+        },
+      ],
+    };
+    render(App, { props: { backend } });
+    await fireEvent.click(screen.getByTestId("nav-audits"));
+    const rows = await screen.findAllByTestId("audit-row");
+    expect(within(rows[0]).getByTestId("audit-row-stopped").textContent).toBe(
+      "[stopped: max_urls (after 20 URLs; 7 more were found and not crawled)]",
+    );
+    expect(within(rows[1]).getByTestId("audit-row-failure").textContent).toBe("[failed: no page answered 2xx]");
+    expect(within(rows[1]).queryByTestId("audit-resume")).toBeNull();
+    const list = within(rows[2]).getByTestId("audit-row-list");
+    expect(list.querySelector("summary")?.textContent?.replace(/\s+/g, " ").trim()).toBe("[list of 9 URLs] [3 lines skipped]");
+    expect(within(list).getByTestId("audit-row-list-input").textContent).toContain("urls.txt: 9 URLs from 12 lines, 3 lines not URLs, skipped");
+    const skipped = within(list).getByTestId("audit-row-skipped");
+    expect(skipped.textContent).toContain('line 4: not a URL: "hello"');
+    expect(skipped.textContent).toContain("… and 1 more lines not URLs");
+    for (const row of rows) expect(within(row).queryByTestId("audit-row-list") === null).toBe(row !== rows[2]);
+  });
+
   it("shows where a re-run of each audit sends its requests", async () => {
     const backend = backendWithAudits();
     backend.audits[0] = {
@@ -198,6 +244,19 @@ describe("App", () => {
     await fireEvent.click(screen.getAllByTestId("nav-audits").at(-1)!);
     await fireEvent.click((await screen.findAllByTestId("audit-open")).at(-1)!);
     expect((await screen.findByTestId("overview-stop")).textContent).toContain("max_urls (after 20 URLs");
+  });
+
+  it("says why a failed audit failed instead of 'nothing to fix'", async () => {
+    const failed = backendWithAudits();
+    failed.overview = { ...failed.overview!, status: "failed", pages: 0, failure: "no page answered 2xx: example.test: the name does not resolve" };
+    failed.issues = [];
+    render(App, { props: { backend: failed } });
+    await fireEvent.click(screen.getAllByTestId("nav-audits").at(-1)!);
+    await fireEvent.click((await screen.findAllByTestId("audit-open")).at(-1)!);
+    expect((await screen.findByTestId("overview-failure")).textContent).toContain(
+      "The audit failed: no page answered 2xx: example.test: the name does not resolve.",
+    );
+    expect((await screen.findByTestId("fix-first-failed")).textContent).not.toContain("nothing to fix");
   });
 
   it("compares the two picked audits, older first", async () => {

@@ -103,6 +103,8 @@ export class FakeBackend implements Backend {
   diff: DiffView | null = null;
   progress = new Map<number, Progress>();
   nextAuditId = 100;
+  /** Why Chromium cannot render here (`renderUnavailable`); `null`: it can. */
+  noChromium: string | null = null;
   savePath: string | null = "/tmp/out.csv";
   directory: string | null = "/tmp/report";
   listFile: string | null = "/home/me/Documents/urls.txt";
@@ -263,6 +265,11 @@ export class FakeBackend implements Backend {
 
   async exportHtml(auditId: number, path: string): Promise<void> {
     this.log("exportHtml", auditId, path);
+  }
+
+  async renderUnavailable(): Promise<string | null> {
+    this.log("renderUnavailable");
+    return this.noChromium;
   }
 
   async compareAudits(oldAudit: number, newAudit: number): Promise<DiffView> {
@@ -535,6 +542,7 @@ export function sampleOverview(auditId = 1): Overview {
     preferredScheme: "https",
     policy: "seo",
     stop: null,
+    failure: null,
   };
 }
 
@@ -592,6 +600,29 @@ export const NO_STATUSES: StatusCounts = {
 };
 
 /** An audit's progress: nothing counted, then `change`. */
+/** An audit of the list, settled as `status` says (resumable when it stopped before the end). */
+export function sampleAudit(id: number, status: AuditListItem["status"] = "done"): AuditListItem {
+  return {
+    id,
+    startUrl: `https://site${id}.test/`,
+    startUrls: [`https://site${id}.test/`],
+    resolve: [],
+    extraCaCerts: 0,
+    configProblem: null,
+    status,
+    startedAt: Date.UTC(2024, 4, id, 10, 0),
+    finishedAt: null,
+    pages: id * 10,
+    urls: id * 12,
+    findings: null,
+    clusters: null,
+    stop: null,
+    failure: null,
+    resumable: ["cancelled", "failed", "interrupted"].includes(status),
+    list: null,
+  };
+}
+
 export function sampleProgress(auditId: number, change: Partial<Progress> = {}): Progress {
   return {
     auditId,

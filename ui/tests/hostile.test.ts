@@ -77,6 +77,10 @@ describe("hostile crawled text", () => {
         urls: 1,
         findings: null,
         clusters: null,
+        stop: null,
+        failure: null,
+        resumable: false,
+        list: null,
       },
     ];
     backend.overview = { ...sampleOverview(3), startUrl: HOSTILE_URL, policy: HOSTILE };

@@ -137,6 +137,10 @@ describe("Overview: Fix these first", () => {
         urls: 1,
         findings: null,
         clusters: null,
+        stop: null,
+        failure: null,
+        resumable: false,
+        list: null,
       },
     ];
     render(App, { props: { backend } });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Progress, StartAuditRequest } from "../src/lib/api";
 import { emptyForm, validateForm } from "../src/lib/newAudit";
 import NewAudit from "../src/views/NewAudit.svelte";
-import { FakeBackend, sampleProgress } from "./fakeBackend";
+import { FakeBackend, sampleAudit, sampleProgress } from "./fakeBackend";
 import { renderWith } from "./render";
 
 function progress(auditId: number, change: Partial<Progress>): Progress {
@@ -69,6 +69,7 @@ describe("validateForm", () => {
         followNofollow: true,
         probeVariants: true,
         requestsPerSecond: null,
+        render: false,
       } satisfies StartAuditRequest,
     });
   });
@@ -82,6 +83,7 @@ describe("validateForm", () => {
       followNofollow: false,
       probeVariants: false,
       rate: "0.5",
+      render: true,
     });
     expect(checked.ok).toBe(true);
     if (!checked.ok) return;
@@ -93,6 +95,7 @@ describe("validateForm", () => {
       followNofollow: false,
       probeVariants: false,
       requestsPerSecond: 0.5,
+      render: true,
     });
     for (const bare of ["www.site.test/blog", "localhost:8080"]) {
       expect(validateForm({ ...emptyForm(), url: bare }).ok).toBe(true);
@@ -163,6 +166,25 @@ describe("NewAudit", () => {
     expect(screen.queryByTestId("progress-panel")).toBeNull();
   });
 
+  it("renders with Chromium when its box is ticked, and says when Chromium is not installed", async () => {
+    const backend = new FakeBackend();
+    renderWith(NewAudit, {}, backend);
+    await waitFor(() => expect(backend.callsOf("renderUnavailable")).toHaveLength(1));
+    expect(screen.queryByTestId("audit-render-missing")).toBeNull();
+    await fireEvent.input(screen.getByTestId("audit-url"), { target: { value: "https://site.test/" } });
+    await fireEvent.click(screen.getByTestId("audit-render"));
+    await fireEvent.click(screen.getByTestId("audit-start"));
+    await waitFor(() => expect(backend.callsOf("startAudit")).toHaveLength(1));
+    expect(backend.callsOf("startAudit")[0][0]).toMatchObject({ render: true });
+
+    const without = new FakeBackend();
+    without.noChromium = "no Chromium at /usr/bin/chromium (install the `chromium` package)";
+    renderWith(NewAudit, {}, without);
+    expect((await screen.findByTestId("audit-render-missing")).textContent).toBe(
+      "Chromium is not installed on this machine, so an audit that renders cannot start: no Chromium at /usr/bin/chromium (install the `chromium` package)",
+    );
+  });
+
   it("clears a URL's error as soon as the URL is corrected", async () => {
     const backend = new FakeBackend();
     renderWith(NewAudit, {}, backend);
@@ -208,6 +230,7 @@ describe("NewAudit", () => {
           followNofollow: true,
           probeVariants: true,
           requestsPerSecond: null,
+          render: false,
         },
       ],
     ]);
@@ -256,6 +279,22 @@ describe("NewAudit", () => {
     expect(calls.map(([request]) => request.allowInternal)).toEqual([false, true]);
   });
 
+  it("offers no Resume for a failed audit that cannot resume, and no rate without pages", async () => {
+    const backend = new FakeBackend();
+    backend.nextAuditId = 6;
+    const { board } = renderWith(NewAudit, {}, backend);
+    await board.listen(backend);
+    await fireEvent.input(screen.getByTestId("audit-url"), { target: { value: "http://site.test" } });
+    await fireEvent.click(screen.getByTestId("audit-start"));
+    await screen.findByTestId("progress-panel");
+    backend.audits = [{ ...sampleAudit(6, "failed"), resumable: false, failure: "no page answered 2xx" }];
+    backend.emitFinished(progress(6, { phase: "failed", fetched: 0, pagesPerSecond: 179.6 }));
+    await waitFor(() => expect(screen.getByTestId("progress-phase").textContent).toBe("failed"));
+    await waitFor(() => expect(backend.callsOf("listAudits").length).toBeGreaterThan(0));
+    expect(screen.queryByTestId("progress-resume")).toBeNull();
+    expect(screen.getByTestId("progress-rate").textContent?.trim()).toBe("–");
+  });
+
   it("resumes a cancelled audit", async () => {
     const backend = new FakeBackend();
     backend.nextAuditId = 5;
@@ -264,6 +303,7 @@ describe("NewAudit", () => {
     await fireEvent.input(screen.getByTestId("audit-url"), { target: { value: "http://site.test" } });
     await fireEvent.click(screen.getByTestId("audit-start"));
     await screen.findByTestId("progress-panel");
+    backend.audits = [sampleAudit(5, "cancelled")];
     backend.emitFinished(progress(5, { phase: "cancelled", fetched: 10 }));
     await fireEvent.click(await screen.findByTestId("progress-resume"));
     expect(backend.callsOf("resumeAudit")).toEqual([[5]]);

@@ -123,6 +123,50 @@ pub(crate) struct AddressRefused {
     host: String,
 }
 
+/// The error of a name that does not resolve: the resolver found no address for it.
+#[derive(Debug, thiserror::Error)]
+#[error("{host}: the name does not resolve ({reason})")]
+pub(crate) struct NameNotResolved {
+    host: String,
+    reason: String,
+}
+
+/// The system resolver's addresses for `name` (`getaddrinfo`), except for the names
+/// RFC 6761 reserves as never resolving (`invalid` and `*.invalid`), answered at once
+/// without a lookup; no address is an error too.
+async fn lookup(name: &str, port: u16) -> Result<Vec<SocketAddr>, NameNotResolved> {
+    let not_resolved = |reason: String| NameNotResolved {
+        host: name.to_owned(),
+        reason,
+    };
+    let reserved = name.trim_end_matches('.');
+    if reserved.eq_ignore_ascii_case("invalid")
+        || reserved.to_ascii_lowercase().ends_with(".invalid")
+    {
+        return Err(not_resolved("a reserved name that never resolves".into()));
+    }
+    let found: Vec<SocketAddr> = tokio::net::lookup_host((name, port))
+        .await
+        .map_err(|e| not_resolved(e.to_string()))?
+        .collect();
+    if found.is_empty() {
+        return Err(not_resolved("no address".into()));
+    }
+    Ok(found)
+}
+
+/// Whether a name did not resolve (somewhere in the error's causes).
+pub(crate) fn name_not_resolved(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(error);
+    while let Some(e) = cause {
+        if e.downcast_ref::<NameNotResolved>().is_some() {
+            return true;
+        }
+        cause = e.source();
+    }
+    false
+}
+
 /// The address policy of a run (see the module docs).
 #[derive(Debug)]
 pub(crate) struct AddressPolicy {
@@ -279,10 +323,10 @@ impl AddressPolicy {
             }
         }
         for (name, port) in lookups {
-            let lookup = tokio::net::lookup_host((name, port));
+            let lookup = lookup(name, port);
             // Unresolvable now: no own address from it (its pages will fail the same way).
             if let Ok(Ok(addrs)) = tokio::time::timeout(config.connect_timeout(), lookup).await {
-                let addrs: Vec<SocketAddr> = addrs.map(canonical).collect();
+                let addrs: Vec<SocketAddr> = addrs.into_iter().map(canonical).collect();
                 check_start_addresses(config, name, &addrs)?;
                 for addr in addrs {
                     policy.own_at(addr);
@@ -472,7 +516,7 @@ async fn resolve(
 ) -> Result<Addrs, Box<dyn std::error::Error + Send + Sync>> {
     let found: Vec<SocketAddr> = match policy.overrides.get(&host) {
         Some(addr) => vec![*addr],
-        None => tokio::net::lookup_host((host.as_str(), 0)).await?.collect(),
+        None => lookup(&host, 0).await?,
     };
     let allowed: Vec<SocketAddr> = found
         .iter()

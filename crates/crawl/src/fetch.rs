@@ -9,7 +9,9 @@ use reqwest::header::HeaderMap;
 use reqwest::{Client, StatusCode};
 use url::Url;
 
-use crate::address::{ADDRESS_REFUSED, AddressPolicy, AddressRefused, GuardedResolver};
+use crate::address::{
+    ADDRESS_REFUSED, AddressPolicy, AddressRefused, GuardedResolver, name_not_resolved,
+};
 use crate::{CrawlConfig, CrawlError};
 
 /// The audit's HTTP client and the address policy it obeys.
@@ -159,13 +161,15 @@ fn address_refused(error: &(dyn std::error::Error + 'static)) -> bool {
     false
 }
 
-/// `address_refused` (the address policy refused the host's addresses), `timeout`,
-/// `connect`, `dropped` (the connection closed mid-response), `decode` (bad compressed
-/// data), `body`, `request`.
+/// `address_refused` (the address policy refused the host's addresses), `dns` (the
+/// host name does not resolve), `timeout`, `connect`, `dropped` (the connection closed
+/// mid-response), `decode` (bad compressed data), `body`, `request`.
 fn kind_of(error: &reqwest::Error) -> &'static str {
     use store::FetchErrorKind as K;
     let kind = if address_refused(error) {
         K::AddressRefused
+    } else if name_not_resolved(error) {
+        K::Dns
     } else if error.is_timeout() {
         K::Timeout
     } else if error.is_connect() {

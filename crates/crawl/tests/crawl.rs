@@ -674,3 +674,49 @@ async fn sitemaps_gzip_and_index_are_read_and_their_urls_crawled() {
     assert_eq!(summary_row.sitemaps, 4);
     assert_eq!(summary_row.sitemap_urls, 5);
 }
+
+/// A host name that does not resolve is recorded as a DNS failure (`dns`), not as a
+/// connection that could not be made. The `.invalid` name (RFC 6761) is answered by the
+/// crawl's own resolver without any lookup, so nothing leaves the machine.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_name_that_does_not_resolve_is_a_dns_failure() {
+    let server = Server::start(|_port| {
+        move |req: &Request| match req.path.as_str() {
+            "/" => Reply::html("<p>home</p>"),
+            _ => Reply::not_found(),
+        }
+    })
+    .await;
+    let port = server.port();
+    let mut config = CrawlConfig {
+        probe_variants: false,
+        ..config(&server)
+    };
+    let missing = format!("http://nowhere.invalid:{port}/");
+    config.start_urls.push(missing.clone());
+    let (_dir, store, summary) = crawl(&config).await;
+    assert_eq!(summary.status, AuditStatus::Finished);
+    let urls = urls(&store, &summary).await;
+    let row = urls.get(&missing).expect("the start URL is recorded");
+    assert_eq!(row.state, UrlState::Failed);
+    assert_eq!(
+        row.reason.as_ref().map(|r| r.kind),
+        Some(ReasonKind::Dns),
+        "the URL's reason says the same"
+    );
+    let fetch = store.fetch(summary.audit, row.id).await.unwrap().unwrap();
+    assert_eq!(
+        fetch.error_kind.as_deref(),
+        Some("dns"),
+        "{:?}",
+        fetch.error_message
+    );
+    assert!(
+        fetch
+            .error_message
+            .as_deref()
+            .is_some_and(|m| m.contains("nowhere.invalid: the name does not resolve")),
+        "{:?}",
+        fetch.error_message
+    );
+}

@@ -76,6 +76,18 @@ impl Default for Settings {
     }
 }
 
+impl Settings {
+    /// Whether these settings can render on this machine: the Chromium binary they name
+    /// exists (the browser itself starts with the first page).
+    pub fn check(&self) -> Result<(), RenderError> {
+        if self.chromium.is_file() {
+            Ok(())
+        } else {
+            Err(RenderError::Missing(self.chromium.clone()))
+        }
+    }
+}
+
 /// A request the page makes, handed to the [`Gate`].
 #[derive(Debug, Clone)]
 pub struct Request {
@@ -255,9 +267,7 @@ impl Renderer {
     /// A renderer over `gate`; the browser starts with the first page (and this checks
     /// that the binary exists).
     pub fn new(settings: Settings, gate: Arc<dyn Gate>) -> Result<Self, RenderError> {
-        if !settings.chromium.is_file() {
-            return Err(RenderError::Missing(settings.chromium.clone()));
-        }
+        settings.check()?;
         let concurrency = settings.concurrency.max(1);
         Ok(Self {
             settings,

@@ -109,6 +109,9 @@ macro_rules! ipc_commands {
                 audit_id: i64,
                 dir: ::std::path::PathBuf
             ) -> ::std::vec::Vec<::std::string::String>;
+            /// Why pages cannot be rendered in Chromium on this machine (`null`: they can),
+            /// for the start form's "Render with Chromium" box.
+            render_unavailable() -> ::std::option::Option<::std::string::String>;
             /// Opens a file or folder dialog; answers the path chosen (`null`: cancelled),
             /// the only kind of path the commands above accept.
             choose_path(choice: $crate::PathChoice) -> ::std::option::Option<::std::string::String>;
@@ -219,6 +222,7 @@ exported!(
     TablePage,
     SeverityCounts,
     AuditListItem,
+    ListInputView,
     PresetName,
     StartAuditRequest,
     ListAuditRequest,

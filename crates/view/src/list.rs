@@ -1,7 +1,7 @@
 //! The audits list (history).
 
 use crate::error::ViewError;
-use crate::types::{AuditListItem, AuditStatus, SeverityCounts};
+use crate::types::{AuditListItem, AuditStatus, ListInputView, SeverityCounts};
 
 fn clamp(n: u64) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
@@ -45,7 +45,7 @@ pub async fn list_audits(
                 extra_ca_certs: config.as_ref().map_or(0, |c| {
                     clamp(crate::runs::certificate_count(&c.extra_root_certs_pem) as u64)
                 }),
-                config_problem,
+                config_problem: config_problem.clone(),
                 status: AuditStatus::of(a.status, running(id)),
                 started_at: a.started_at,
                 finished_at: a.finished_at,
@@ -57,7 +57,117 @@ pub async fn list_audits(
                     notice: clamp(s.notices),
                 }),
                 clusters: l.analysis.as_ref().map(|s| clamp(s.clusters)),
+                stop: a.stop.as_ref().map(ToString::to_string),
+                failure: a.failure.clone(),
+                resumable: a.resumable() && config.is_some() && config_problem.is_none(),
+                list: config
+                    .as_ref()
+                    .and_then(|c| c.list.as_ref())
+                    .map(|list| list.inputs.iter().map(input_view).collect()),
             }
         })
         .collect())
+}
+
+/// One list file as the audits list shows it.
+fn input_view(input: &crawl::ListInput) -> ListInputView {
+    ListInputView {
+        name: input.name.clone(),
+        format: input.format.clone(),
+        lines: input.lines,
+        urls: input.urls,
+        rejected: input.rejected,
+        repeated: input.repeated,
+        over_limit: input.over_limit,
+        rejected_lines: input
+            .samples
+            .iter()
+            .map(|s| format!("line {}: {}: {:?}", s.line, s.reason, s.text))
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    /// The list says in words what `dustpan audits` says: an audit stopped at a limit,
+    /// why one failed, whether a resume would continue it, and a list audit's files with
+    /// their skipped lines.
+    #[tokio::test]
+    async fn the_list_says_stopped_failed_resumable_and_list() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = store::Store::open(&dir.path().join("a.sqlite"))
+            .await
+            .unwrap();
+        let config = crawl::CrawlConfig::for_url("https://example.test/");
+        let start = config.start_urls.clone();
+        let json = serde_json::to_string(&config).unwrap();
+
+        let stopped = store.create_audit(&start, &json).await.unwrap();
+        let stop = store::AuditStop {
+            reason: store::StopReason::MaxUrls,
+            detail: "after 20 URLs; 7 more were found and not crawled".into(),
+        };
+        store.record_run_end(stopped, Some(&stop), 0).await.unwrap();
+        store
+            .set_audit_status(stopped, store::AuditStatus::Finished, None)
+            .await
+            .unwrap();
+
+        let failed = store.create_audit(&start, &json).await.unwrap();
+        store
+            .set_audit_status(
+                failed,
+                store::AuditStatus::Failed,
+                Some("no page answered 2xx"),
+            )
+            .await
+            .unwrap();
+
+        let mut listed = config.clone();
+        listed.list = Some(crawl::ListMode {
+            inputs: vec![crawl::ListInput {
+                name: "urls.txt".into(),
+                lines: 12,
+                urls: 9,
+                rejected: 3,
+                samples: vec![crawl::RejectedLine {
+                    line: 4,
+                    reason: "not a URL".into(),
+                    text: "hello".into(),
+                }],
+                ..crawl::ListInput::default()
+            }],
+            ..crawl::ListMode::default()
+        });
+        let list = store
+            .create_audit(&start, &serde_json::to_string(&listed).unwrap())
+            .await
+            .unwrap();
+        store
+            .set_audit_status(list, store::AuditStatus::Finished, None)
+            .await
+            .unwrap();
+
+        let items = list_audits(&store, &|_| false).await.unwrap();
+        let item = |id: store::AuditId| items.iter().find(|i| i.id == id.0).unwrap();
+        assert_eq!(
+            item(stopped).stop.as_deref(),
+            Some("max_urls (after 20 URLs; 7 more were found and not crawled)")
+        );
+        assert!(!item(stopped).resumable, "a finished audit is complete");
+        assert_eq!(item(stopped).list, None);
+        assert_eq!(
+            item(failed).failure.as_deref(),
+            Some("no page answered 2xx")
+        );
+        assert!(item(failed).resumable);
+        let inputs = item(list).list.clone().unwrap();
+        assert_eq!(inputs.len(), 1);
+        assert_eq!((inputs[0].urls, inputs[0].rejected), (9, 3));
+        assert_eq!(inputs[0].rejected_lines, ["line 4: not a URL: \"hello\""]);
+    }
 }

@@ -285,6 +285,7 @@ mod tests {
             follow_nofollow: None,
             probe_variants: None,
             requests_per_second: None,
+            render: false,
             resolve: vec!["example.test:443:127.0.0.1".into()],
         }
     }

@@ -72,6 +72,9 @@ pub struct CrawlOptions {
     pub allow_internal: bool,
     /// The normalization policy the audit is analysed under (stored with it).
     pub policy: Option<AnalysisPolicy>,
+    /// Render pages in Chromium (the base's rendering settings, else the defaults);
+    /// `Some(false)` renders nothing. Refused when Chromium is not installed.
+    pub render: Option<bool>,
 }
 
 /// A start URL the builder rewrote: a bare host name given without a scheme.
@@ -106,6 +109,7 @@ impl CrawlOptions {
             follow_nofollow: req.follow_nofollow,
             probe_variants: req.probe_variants,
             requests_per_second: req.requests_per_second,
+            render: Some(req.render),
             ..CrawlOptions::default()
         }
     }
@@ -166,6 +170,17 @@ impl CrawlOptions {
         if let Some(policy) = &self.policy {
             config.policy = policy.clone().into();
         }
+        match self.render {
+            Some(true) => {
+                let render = config.render.get_or_insert_with(Default::default);
+                render
+                    .settings()
+                    .check()
+                    .map_err(|e| ViewError::Invalid(format!("Render with Chromium: {e}")))?;
+            }
+            Some(false) => config.render = None,
+            None => {}
+        }
         Ok(())
     }
 
@@ -192,6 +207,16 @@ impl CrawlOptions {
         config.validate()?;
         Ok((config, rewritten))
     }
+}
+
+/// Why pages cannot be rendered in Chromium on this machine with the default settings
+/// (the check a crawl that renders makes before it starts); `None` when they can.
+pub fn render_unavailable() -> Option<String> {
+    crawl::RenderConfig::default()
+        .settings()
+        .check()
+        .err()
+        .map(|e| e.to_string())
 }
 
 /// Sets `field` to `value` when one is given.
@@ -224,6 +249,7 @@ mod tests {
             follow_nofollow: Some(false),
             probe_variants: Some(false),
             requests_per_second: Some(2.5),
+            render: false,
         }
     }
 
@@ -247,6 +273,7 @@ mod tests {
             follow_nofollow: Some(false),
             probe_variants: Some(false),
             requests_per_second: Some(2.5),
+            render: Some(false),
             ..CrawlOptions::default()
         };
         let (from_cli, rewritten) = flags.crawl(CrawlConfig::default()).unwrap();
@@ -284,6 +311,55 @@ mod tests {
             ..CrawlOptions::default()
         };
         assert!(bad.crawl(CrawlConfig::default()).is_err());
+    }
+
+    /// The form's "Render with Chromium" box sets the configuration stored with the
+    /// audit (which its re-run starts from), and is refused up front, with the command
+    /// line's reason, where the browser is missing.
+    #[test]
+    fn the_form_renders_with_chromium_or_says_why_not() {
+        let mut asked = request("example.test");
+        asked.render = true;
+        let base = CrawlConfig {
+            render: Some(crawl::RenderConfig {
+                chromium: Some("/nonexistent/chromium".into()),
+                ..crawl::RenderConfig::default()
+            }),
+            ..CrawlConfig::default()
+        };
+        let refused = CrawlOptions::from_request(&asked, &[])
+            .crawl(base.clone())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refused
+                .contains("no Chromium at /nonexistent/chromium (install the `chromium` package)"),
+            "{refused}"
+        );
+        // Unticked, the base's rendering is dropped; an installed browser renders.
+        let (plain, _) = CrawlOptions::from_request(&request("example.test"), &[])
+            .crawl(base)
+            .unwrap();
+        assert_eq!(plain.render, None);
+        let installed = std::env::current_exe().unwrap().display().to_string();
+        let base = CrawlConfig {
+            render: Some(crawl::RenderConfig {
+                chromium: Some(installed.clone()),
+                ..crawl::RenderConfig::default()
+            }),
+            ..CrawlConfig::default()
+        };
+        let (rendered, _) = CrawlOptions::from_request(&asked, &[]).crawl(base).unwrap();
+        let stored: CrawlConfig =
+            serde_json::from_str(&serde_json::to_string(&rendered).unwrap()).unwrap();
+        assert_eq!(
+            stored.render.and_then(|r| r.chromium),
+            Some(installed),
+            "kept with the audit's configuration"
+        );
+        // The form's notice says the same as the check.
+        let installed = crawl::RenderConfig::default().settings().chromium.is_file();
+        assert_eq!(render_unavailable().is_none(), installed);
     }
 
     #[test]

@@ -92,6 +92,7 @@ pub fn compute(
     Overview {
         audit_id: audit.id.0,
         stop: audit.stop.as_ref().map(ToString::to_string),
+        failure: audit.failure.clone(),
         start_url: audit.start_urls.first().cloned().unwrap_or_default(),
         // An audit marked running is shown running: only the audits list knows which
         // runs this process carries.

@@ -418,6 +418,42 @@ pub struct AuditListItem {
     pub findings: Option<SeverityCounts>,
     /// Clusters; `null` until the audit has been analysed once.
     pub clusters: Option<u32>,
+    /// The limit or budget its crawl stopped at, and where (as the overview says it);
+    /// `null` for a crawl that covered the site.
+    #[serde(default)]
+    pub stop: Option<String>,
+    /// Why it failed, as stored; `null` unless it failed.
+    #[serde(default)]
+    pub failure: Option<String>,
+    /// A resume would continue it: it did not finish (or a per-run budget stopped it)
+    /// and its stored configuration can run (the rule `dustpan audit --resume` follows).
+    #[serde(default)]
+    pub resumable: bool,
+    /// For a list audit, what each list file held; `null` for a crawl from start URLs.
+    #[serde(default)]
+    pub list: Option<Vec<ListInputView>>,
+}
+
+/// One file of a list audit: what it held and the lines that were not URLs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ListInputView {
+    /// The file as given.
+    pub name: String,
+    /// Its format (`plain`, `sitemap`, `sitemap_index`, `csv`, `access_log`).
+    pub format: String,
+    /// Lines read.
+    pub lines: u64,
+    /// Distinct URLs it listed, kept for the audit.
+    pub urls: u64,
+    /// Lines that were not URLs (skipped).
+    pub rejected: u64,
+    /// Lines naming a URL listed before.
+    pub repeated: u64,
+    /// Lines naming URLs past the limit: not audited.
+    pub over_limit: u64,
+    /// The first lines that were not URLs: `line 4: not a URL: "foo"`.
+    pub rejected_lines: Vec<String>,
 }
 
 /// A normalization preset.
@@ -486,6 +522,10 @@ pub struct StartAuditRequest {
     /// Most requests per second to one host (`--rate`); the crawl's default when absent.
     #[serde(default)]
     pub requests_per_second: Option<f64>,
+    /// Render every HTML page in headless Chromium too (`--render`), kept with the audit
+    /// so that its re-run renders again; refused when Chromium is not installed.
+    #[serde(default)]
+    pub render: bool,
 }
 
 /// A list audit's inputs (`dustpan audit --list`): files read through `urllist`.
@@ -681,6 +721,9 @@ pub struct Overview {
     /// 1,234 more were found and not crawled)`); `None` for a crawl that covered the site.
     #[serde(default)]
     pub stop: Option<String>,
+    /// Why the audit failed, as stored; `null` unless it failed.
+    #[serde(default)]
+    pub failure: Option<String>,
 }
 
 /// A cluster member and why it is in.

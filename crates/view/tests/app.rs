@@ -75,6 +75,7 @@ fn request(site: &Site) -> StartAuditRequest {
         follow_nofollow: None,
         probe_variants: None,
         requests_per_second: None,
+        render: false,
         resolve: fixture::HOSTS
             .iter()
             .map(|h| format!("{h}:{}:127.0.0.1", site.server.port()))
@@ -814,6 +815,7 @@ fn start_requests_are_checked() {
         follow_nofollow: None,
         probe_variants: None,
         requests_per_second: None,
+        render: false,
         resolve: vec![],
     };
     assert!(crawl_config(&req, &[]).is_err());

@@ -65,6 +65,7 @@ fn request(site: &Site) -> StartAuditRequest {
         follow_nofollow: None,
         probe_variants: None,
         requests_per_second: None,
+        render: false,
         resolve: fixture::HOSTS
             .iter()
             .map(|h| format!("{h}:{}:127.0.0.1", site.server.port()))

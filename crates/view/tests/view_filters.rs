@@ -54,6 +54,7 @@ async fn audit_the_fixture() -> (OpenAudit, FixtureServer, tempfile::TempDir) {
         follow_nofollow: None,
         probe_variants: None,
         requests_per_second: None,
+        render: false,
         resolve: fixture::HOSTS
             .iter()
             .map(|h| format!("{h}:{}:127.0.0.1", server.port()))

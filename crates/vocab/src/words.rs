@@ -89,6 +89,8 @@ words! {
         Timeout = "timeout",
         /// The connection could not be made.
         Connect = "connect",
+        /// The host name does not resolve (no address in DNS).
+        Dns = "dns",
         /// The server closed the connection mid-response.
         Dropped = "dropped",
         /// The compressed body could not be decoded.
@@ -307,6 +309,8 @@ words! {
         Timeout = "timeout",
         /// The connection could not be made.
         Connect = "connect",
+        /// The host name does not resolve (no address in DNS).
+        Dns = "dns",
         /// The server closed the connection mid-response.
         Dropped = "dropped",
         /// The compressed body could not be decoded.

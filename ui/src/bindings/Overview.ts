@@ -75,4 +75,8 @@ policy: string,
  * The limit or budget the crawl stopped at, and where (`max_urls (after 500 URLs;
  * 1,234 more were found and not crawled)`); `None` for a crawl that covered the site.
  */
-stop: string | null, };
+stop: string | null, 
+/**
+ * Why the audit failed, as stored; `null` unless it failed.
+ */
+failure: string | null, };

@@ -73,4 +73,9 @@ probeVariants: boolean | null,
 /**
  * Most requests per second to one host (`--rate`); the crawl's default when absent.
  */
-requestsPerSecond: number | null, };
+requestsPerSecond: number | null, 
+/**
+ * Render every HTML page in headless Chromium too (`--render`), kept with the audit
+ * so that its re-run renders again; refused when Chromium is not installed.
+ */
+render: boolean, };

@@ -102,6 +102,11 @@ export interface Commands {
    */
   exportReport(auditId: number, dir: string): Promise<Array<string>>;
   /**
+   * Why pages cannot be rendered in Chromium on this machine (`null`: they can),
+   * for the start form's "Render with Chromium" box.
+   */
+  renderUnavailable(): Promise<string | null>;
+  /**
    * Opens a file or folder dialog; answers the path chosen (`null`: cancelled),
    * the only kind of path the commands above accept.
    */
@@ -134,6 +139,7 @@ export function commands(invoke: Invoke): Commands {
     exportTable: (auditId, table, path) => invoke<number>("export_table", { auditId, table, path }),
     exportView: (auditId, query, path) => invoke<number>("export_view", { auditId, query, path }),
     exportReport: (auditId, dir) => invoke<Array<string>>("export_report", { auditId, dir }),
+    renderUnavailable: () => invoke<string | null>("render_unavailable"),
     choosePath: (choice) => invoke<string | null>("choose_path", { choice }),
   };
 }

@@ -21,6 +21,7 @@ export type { ViewQuery } from "./ViewQuery";
 export type { TablePage } from "./TablePage";
 export type { SeverityCounts } from "./SeverityCounts";
 export type { AuditListItem } from "./AuditListItem";
+export type { ListInputView } from "./ListInputView";
 export type { PresetName } from "./PresetName";
 export type { StartAuditRequest } from "./StartAuditRequest";
 export type { ListAuditRequest } from "./ListAuditRequest";

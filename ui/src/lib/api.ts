@@ -47,6 +47,7 @@ export type {
   UrlDetail,
   LinkDirection,
   LinkPage,
+  ListInputView,
   ViewQuery,
 } from "../bindings";
 export type { Commands, Events, Invoke } from "../bindings";

@@ -37,6 +37,8 @@ export interface AuditForm {
   probeVariants: boolean;
   /** Most requests per second to one host (`--rate`); blank for the default. */
   rate: string;
+  /** Render every HTML page in headless Chromium too (`--render`). */
+  render: boolean;
 }
 
 /** A fresh form with the CLI's defaults. */
@@ -63,6 +65,7 @@ export function emptyForm(): AuditForm {
     followNofollow: true,
     probeVariants: true,
     rate: "",
+    render: false,
   };
 }
 
@@ -211,6 +214,7 @@ export function validateForm(form: AuditForm): Validated {
       followNofollow: form.followNofollow,
       probeVariants: form.probeVariants,
       requestsPerSecond: rate,
+      render: form.render,
     },
   };
 }

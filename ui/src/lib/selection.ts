@@ -54,3 +54,11 @@ function tsvCell(cell: Cell | undefined): string {
 export function toTsv(rows: readonly (readonly (Cell | undefined)[])[]): string {
   return rows.map((row) => row.map(tsvCell).join("\t")).join("\n");
 }
+
+/**
+ * The URL a view's detail pane shows after a click on `url` in one of its URL lists: the pane
+ * follows the last URL clicked, and a click on the URL it already shows closes it.
+ */
+export function chooseUrl(shown: string | null, url: string): string | null {
+  return shown === url ? null : url;
+}
