@@ -31,11 +31,7 @@ pub fn list_crawl_config(
     ca_pems: &[String],
     bots: BotCheck,
 ) -> Result<CrawlConfig, ViewError> {
-    let mut config = CrawlConfig::default();
-    crate::runs::apply_settings(&mut config, req, ca_pems)?;
-    read_lists(&mut config, list, bots)?;
-    config.validate()?;
-    Ok(config)
+    list_config(req, ca_pems, |config| read_lists(config, list, bots))
 }
 
 /// As [`list_crawl_config`], the list given as `text` (named `name` in the audit's list
@@ -49,10 +45,21 @@ pub fn text_list_crawl_config(
     ca_pems: &[String],
     bots: BotCheck,
 ) -> Result<CrawlConfig, ViewError> {
+    list_config(req, ca_pems, |config| {
+        let source: Box<dyn std::io::Read + '_> = Box::new(text.as_bytes());
+        read_sources(config, vec![(name.to_owned(), source)], list, bots)
+    })
+}
+
+/// A list audit's configuration: `req`'s settings, the list `read` puts in, validated.
+fn list_config(
+    req: &StartAuditRequest,
+    ca_pems: &[String],
+    read: impl FnOnce(&mut CrawlConfig) -> Result<(), ViewError>,
+) -> Result<CrawlConfig, ViewError> {
     let mut config = CrawlConfig::default();
     crate::runs::apply_settings(&mut config, req, ca_pems)?;
-    let source: Box<dyn std::io::Read + '_> = Box::new(text.as_bytes());
-    read_sources(&mut config, vec![(name.to_owned(), source)], list, bots)?;
+    read(&mut config)?;
     config.validate()?;
     Ok(config)
 }
