@@ -81,7 +81,7 @@ impl Gen {
             word_count: Some(if text.is_some() { 400 } else { 0 }),
             // Text blocks as the extractor stores them (a shared template and four
             // main-content blocks), so the main-content path is measured too.
-            blocks: text.map(|t| synthetic::text_blocks(t.1)),
+            blocks: text.map(|t| synthetic::text_blocks(t.1).into()),
             ..FetchRow::default()
         });
     }

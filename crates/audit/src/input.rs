@@ -184,7 +184,8 @@ pub struct FetchRow {
     pub h1: Option<String>,
     /// The text blocks outside site chrome, in `extract::blocks`' stored format: the
     /// analysis learns the template from them and keeps each page's main content.
-    pub blocks: Option<Vec<u8>>,
+    /// The loader spills them to a temporary file ([`crate::Spill`]).
+    pub blocks: Option<crate::StoredBlocks>,
     /// The first `<meta name="description">` in `<head>`.
     pub meta_description: Option<String>,
     /// The page's robots metas as stored: `name: content`, `; `-separated (shared: a

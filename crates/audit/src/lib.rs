@@ -235,6 +235,7 @@ mod rendered;
 pub mod search_console;
 pub mod simulate;
 mod site;
+mod stored_blocks;
 mod table;
 mod urlparts;
 mod validation;
@@ -274,6 +275,7 @@ pub use prediction::{PREDICTED_DUPLICATE, PredictionCheck, check_predictions};
 pub use probes::{ProbeVerdict, VariantProbe, VariantRule, server_rule_offered};
 pub use rendered::{CanonicalFrom, PageVersion};
 pub use site::{SOFT_404_TITLES, Sameness};
+pub use stored_blocks::{Spill, StoredBlocks};
 
 /// Analyses one audit.
 pub fn analyse(input: &AuditInput, config: &AnalysisConfig) -> Analysis {

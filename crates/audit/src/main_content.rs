@@ -37,6 +37,7 @@
 //! pages with the same `hash` differ at most in blocks that every kind of page of the
 //! site carries: the header, the menus, the footer, the sidebar widgets.
 
+use crate::StoredBlocks;
 use crate::input::FetchRow;
 use crate::urlparts::{split, strip_www};
 use extract::blocks::BlockReader;
@@ -86,7 +87,7 @@ pub(crate) struct MainContent<'p> {
     /// The MinHash signature of each page with main-content shingles.
     signatures: Vec<[u32; SIG]>,
     /// Per URL, its stored blocks and host index, when it has main content.
-    blocks: Vec<Option<(&'p [u8], u32)>>,
+    blocks: Vec<Option<(&'p StoredBlocks, u32)>>,
     /// Every `(host, block hash)` that is template (left out of the shingles).
     template: rustc_hash::FxHashSet<(u32, u64)>,
     /// Stored blocks that could not be read (a newer format, or cut short).
@@ -135,7 +136,12 @@ impl MainContent<'_> {
         let Some(&Some((blocks, host))) = self.blocks.get(i as usize) else {
             return;
         };
-        for b in BlockReader::new(blocks).into_iter().flatten().flatten() {
+        // Read without error when the main content was laid out; a spill file that
+        // fails later gives no shingles (no pair claimed), never a panic.
+        let Ok(blocks) = blocks.bytes() else {
+            return;
+        };
+        for b in BlockReader::new(&blocks).into_iter().flatten().flatten() {
             if !self.template.contains(&(host, b.hash)) {
                 out.extend(b.shingles());
             }
@@ -195,7 +201,7 @@ struct Page<'u, 'p> {
     /// Its visible text's hash: each distinct text counts once toward the template.
     text_hash: Option<u64>,
     /// Its stored text blocks.
-    blocks: &'p [u8],
+    blocks: &'p StoredBlocks,
 }
 
 /// Each host's template: the blocks on a large enough share of its distinct pages.
@@ -263,9 +269,11 @@ fn readable_pages<'u, 'p>(
             continue;
         };
         if let Some(f) = fetch
-            && let Some(blocks) = f.blocks.as_deref()
+            && let Some(blocks) = f.blocks.as_ref()
         {
-            let readable = BlockReader::new(blocks).is_ok_and(|mut r| r.all(|b| b.is_ok()));
+            let readable = blocks.bytes().is_ok_and(|bytes| {
+                BlockReader::new(&bytes).is_ok_and(|mut r| r.all(|b| b.is_ok()))
+            });
             if readable {
                 pages.push(Page {
                     i,
@@ -295,10 +303,13 @@ fn hosts(pages: &[Page<'_, '_>]) -> Vec<u32> {
 }
 
 /// A page's distinct block hashes, sorted, into `out`.
-fn sorted_blocks(blocks: &[u8], out: &mut Vec<u64>) {
+fn sorted_blocks(blocks: &StoredBlocks, out: &mut Vec<u64>) {
     out.clear();
+    let Ok(blocks) = blocks.bytes() else {
+        return;
+    };
     out.extend(
-        BlockReader::new(blocks)
+        BlockReader::new(&blocks)
             .into_iter()
             .flatten()
             .flatten()
@@ -407,7 +418,10 @@ fn lay_out<'p>(
         let mut words = 0u32;
         let mut sig = [u32::MAX; SIG];
         let mut shingles = false;
-        for b in BlockReader::new(p.blocks).into_iter().flatten().flatten() {
+        let Ok(bytes) = p.blocks.bytes() else {
+            continue;
+        };
+        for b in BlockReader::new(&bytes).into_iter().flatten().flatten() {
             // Identity leaves out host-wide template only; similarity and word counts
             // leave out every frequent block.
             if !host_wide.contains(&(host, b.hash)) {
@@ -602,22 +616,24 @@ mod tests {
         assert!(jaccard(&[1], &[2]).abs() < 1e-9);
     }
 
-    /// Each set as one page's one stored block, of its own hash.
-    fn stored(sets: &[Vec<u32>]) -> Vec<Vec<u8>> {
+    /// Each set as one page's one stored block, of its own hash, spilled to a file as
+    /// the loader does.
+    fn stored(sets: &[Vec<u32>]) -> Vec<StoredBlocks> {
+        let spill = crate::Spill::new().unwrap();
         sets.iter()
             .enumerate()
             .map(|(k, s)| {
-                extract::blocks::encode(&[extract::blocks::TextBlock {
+                spill.keep(extract::blocks::encode(&[extract::blocks::TextBlock {
                     hash: k as u64 + 1,
                     words: 100,
                     shingles: s.clone(),
-                }])
+                }]))
             })
             .collect()
     }
 
     /// The main content of pages with these stored blocks, on one host without template.
-    fn with_blocks(blocks: &[Vec<u8>]) -> MainContent<'_> {
+    fn with_blocks(blocks: &[StoredBlocks]) -> MainContent<'_> {
         let pages: Vec<Page<'_, '_>> = blocks
             .iter()
             .enumerate()

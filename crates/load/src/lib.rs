@@ -9,7 +9,8 @@
 
 use audit::{
     AnchorRow, AuditInput, CanonicalRow, FetchRow, HreflangRow, LinkRow, RedirectChainRow,
-    RedirectRow, RobotsRow, SitemapEntryRow, SitemapIssue, SitemapRow, SitemapSource, UrlRow,
+    RedirectRow, RobotsRow, SitemapEntryRow, SitemapIssue, SitemapRow, SitemapSource, Spill,
+    UrlRow,
 };
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -94,6 +95,15 @@ pub async fn load(store: &store::Store, audit: store::AuditId) -> Result<AuditIn
     let ck = &check;
     let mut input = AuditInput::default();
     let mut shared: FxHashMap<String, Arc<str>> = FxHashMap::default();
+    // Pages' text blocks go to a temporary file, so the analysis does not hold every
+    // page's text; without a writable temporary folder they stay in memory.
+    let spill = match Spill::new() {
+        Ok(spill) => Some(spill),
+        Err(e) => {
+            tracing::warn!("text blocks held in memory: no temporary file ({e})");
+            None
+        }
+    };
     let AuditInput {
         urls,
         fetches,
@@ -113,7 +123,12 @@ pub async fn load(store: &store::Store, audit: store::AuditId) -> Result<AuditIn
     } = &mut input;
     tokio::try_join!(
         store.scan_urls(audit, |u| urls.push(url_row(u, ck))),
-        store.scan_fetches(audit, |f| fetches.push(fetch_row(f, &mut shared, ck))),
+        store.scan_fetches(audit, |f| fetches.push(fetch_row(
+            f,
+            &mut shared,
+            spill.as_ref(),
+            ck
+        ))),
         store.scan_redirects(audit, |r| redirects.push(RedirectRow {
             from: ck.id(r.from),
             to: r.to.map(|v| ck.id(v)),
@@ -270,10 +285,11 @@ fn url_row(u: store::UrlFacts, ck: &Check) -> UrlRow {
 }
 
 /// A fetch row; texts a site repeats on most pages (content types, robots directives)
-/// are held once, in `shared`.
+/// are held once, in `shared`; the text blocks go to `spill` when there is one.
 fn fetch_row(
     f: store::FetchFacts,
     shared: &mut FxHashMap<String, Arc<str>>,
+    spill: Option<&Arc<Spill>>,
     ck: &Check,
 ) -> FetchRow {
     let mut share = |text: String| {
@@ -301,7 +317,10 @@ fn fetch_row(
         truncated: f.truncated,
         error_kind: f.error_kind,
         h1: f.h1,
-        blocks: f.blocks,
+        blocks: f.blocks.map(|b| match spill {
+            Some(spill) => spill.keep(b),
+            None => b.into(),
+        }),
     }
 }
 

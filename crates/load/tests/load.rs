@@ -143,3 +143,35 @@ async fn an_id_that_does_not_fit_is_an_error_naming_the_audit() {
         "{error:?}"
     );
 }
+
+#[tokio::test]
+async fn text_blocks_load_spilled_to_a_file_and_read_back_as_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("a.sqlite")).await.unwrap();
+    let audit = store.create_audit(&[], "{}").await.unwrap();
+    let writer = store.writer(audit, WriterOptions::default()).await.unwrap();
+    writer
+        .urls((1..=3).map(|i| url(i, UrlState::Queued, None)).collect())
+        .await
+        .unwrap();
+    let stored: Vec<Vec<u8>> = (1..=3u8).map(|i| vec![i; 1000 * i as usize]).collect();
+    for (i, blocks) in (1..=3).zip(&stored) {
+        let mut page = store::PageRecord::new(i, UrlState::Done);
+        page.fetch = Some(store::FetchRecord {
+            status: Some(200),
+            blocks: Some(blocks.clone()),
+            ..Default::default()
+        });
+        writer.page(page).await.unwrap();
+    }
+    writer.close().await.unwrap();
+
+    let input = load::load(&store, audit).await.unwrap();
+    assert_eq!(input.fetches.len(), 3);
+    for (f, want) in input.fetches.iter().zip(&stored) {
+        let blocks = f.blocks.as_ref().unwrap();
+        // Held in a temporary file, not in the analysis's memory.
+        assert!(blocks.is_spilled(), "{blocks:?}");
+        assert_eq!(&*blocks.bytes().unwrap(), want.as_slice());
+    }
+}

@@ -213,7 +213,7 @@ pub fn input(nodes: &[Node], ids: &[u32]) -> AuditInput {
             text_hash: n.text,
             simhash: n.text,
             word_count: Some(if n.text.is_some() { 400 } else { 0 }),
-            blocks: n.text.map(text_blocks),
+            blocks: n.text.map(|t| text_blocks(t).into()),
             ..FetchRow::default()
         });
         if let Some(r) = n.redirect {
@@ -367,7 +367,11 @@ pub async fn write(store: &store::Store, input: &AuditInput) -> store::AuditId {
             simhash: f.simhash,
             word_count: f.word_count,
             h1: f.h1.clone(),
-            blocks: f.blocks.clone(),
+            blocks: f
+                .blocks
+                .as_ref()
+                .and_then(|b| b.bytes().ok())
+                .map(std::borrow::Cow::into_owned),
             attempts: 1,
             ..FetchRecord::default()
         });

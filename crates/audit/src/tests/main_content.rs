@@ -272,7 +272,7 @@ fn unreadable_blocks_are_counted_and_fall_back_to_the_whole_text() {
     b.page_html(&u("/a"), &themed("A", RECENT, &article("A", 1, 50)));
     b.page_html(&u("/b"), &themed("A", RECENT, &article("A", 1, 50)));
     for f in &mut b.input.fetches {
-        f.blocks = Some(vec![42, 1, 2]);
+        f.blocks = Some(vec![42, 1, 2].into());
     }
     let a = b.analyse();
     assert_eq!(a.stats.unreadable_blocks, 2);

@@ -96,7 +96,7 @@ impl B {
         f.word_count = Some(page.word_count as u32);
         f.title = page.title;
         f.h1 = page.h1;
-        f.blocks = Some(extract::blocks::encode(&page.blocks));
+        f.blocks = Some(extract::blocks::encode(&page.blocks).into());
         self
     }
 
