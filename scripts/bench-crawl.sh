@@ -5,9 +5,11 @@
 #   bash scripts/bench-crawl.sh [PAGES]      # PAGES defaults to 20000; 100000 works too
 #   BENCH_BIN=DIR bash scripts/bench-crawl.sh   # DIR's dustpan and dustpan-fixture, no
 #                                               # build (to compare two builds)
+#   BENCH_KEEP_DB=FILE bash scripts/bench-crawl.sh  # keep the audit's database as FILE
 #
 # Prints pages fetched, wall seconds, pages/s, CPU seconds (user + sys) and peak RSS of
-# the audit process, and the size of the audit database. Nothing leaves the machine: the
+# the audit process, and the size of the audit database; then the same figures for the
+# analysis alone (`dustpan report` of the stored audit). Nothing leaves the machine: the
 # fixture binds 127.0.0.1 and every host name is --resolve'd to it.
 #
 # Then, in the same run and on the same server, the peer: wget2 mirrors the same site
@@ -130,6 +132,22 @@ awk -v pages="$pages" -v fetched="$fetched" -v ns=$((end_ns - start_ns)) -v cpu=
     printf "peak RSS          %.1f MiB\n", rss / 1024
     printf "database size     %.1f MiB\n", db / 1048576
 }'
+
+# The analysis alone, on the stored audit: `dustpan report` loads it from the database
+# and analyses it again, as a later report, export or the app's first open does.
+/usr/bin/time -v -o "$tmp/report-time.txt" "$bin/dustpan" report 1 --db "$db" >"$tmp/report.txt"
+awk -v fetched="$fetched" '
+    /User time/ { u = $NF } /System time/ { s = $NF }
+    /Elapsed \(wall clock\)/ { n = split($NF, t, ":"); w = 0; for (i = 1; i <= n; i++) w = w * 60 + t[i] }
+    /Maximum resident/ { r = $NF }
+    END {
+        printf "analysis alone    %.2f s wall, %.2f CPU s (%.3f ms/page), peak RSS %.1f MiB (dustpan report)\n",
+            w, u + s, (u + s) * 1000 / fetched, r / 1024
+    }' "$tmp/report-time.txt" 2>/dev/null || true
+if [[ -n ${BENCH_KEEP_DB:-} ]]; then
+    cp "$db" "$BENCH_KEEP_DB"
+    echo "database kept as $BENCH_KEEP_DB" >&2
+fi
 
 # The peer, on the same fixture right after the audit.
 peer_threads=8
