@@ -30,5 +30,6 @@ mod shop;
 mod simulate;
 mod truth;
 mod url_detail;
+mod url_headers;
 mod util;
 mod verify;

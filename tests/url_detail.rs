@@ -48,7 +48,11 @@ fn one_url_in_full_with_paged_and_exported_links_and_client_outputs() {
     let ids = id.to_string();
     let session = Session::new(site.store());
     let open = site.rt.block_on(session.open(id)).unwrap();
-    let detail = open.url_detail(START).unwrap();
+    let detail = site
+        .rt
+        .block_on(open.url_detail_with_headers(&site.store(), START))
+        .unwrap();
+    assert!(detail.headers_stored && !detail.headers.is_empty());
     assert!(detail.inlinks_total > 3, "{}", detail.inlinks_total);
 
     // JSON: the app's detail, and the page of links asked for.

@@ -272,11 +272,12 @@ mod handlers {
             return Ok(view::live_url_detail(&state.store, audit_id, &url).await?);
         }
         let open = state.open(audit_id).await?;
-        Ok(
-            tauri::async_runtime::spawn_blocking(move || open.url_detail(&url))
-                .await
-                .map_err(task)??,
-        )
+        let (reader, asked) = (open.clone(), url.clone());
+        let mut detail = tauri::async_runtime::spawn_blocking(move || reader.url_detail(&asked))
+            .await
+            .map_err(task)??;
+        open.add_headers(&state.store, &url, &mut detail).await?;
+        Ok(detail)
     }
 
     pub async fn compare_audits(

@@ -69,6 +69,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 None => println!("          {}", w.path.display()),
             }
         }
+        let (path, rows) = open.export_external(out)?;
+        println!("{rows:>8} rows  {path}");
     }
     if let Some(path) = &args.xlsx {
         let sheets = open.export_workbook(path)?;

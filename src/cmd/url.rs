@@ -11,8 +11,8 @@ use std::process::ExitCode;
 use view::output::{SCHEMA_VERSION, UrlDocument};
 use view::{LinkDirection, LinkPage, LinkView, OpenAudit, UrlDetail};
 
-/// Show one URL of an audit: its Pages row, canonicals and robots directives from
-/// every source, inlinks and outlinks with anchor text and position, redirect hops,
+/// Show one URL of an audit: its Pages row, response headers, canonicals and robots
+/// directives from every source, inlinks and outlinks with anchor text and position, redirect hops,
 /// cluster, the findings naming it and the sitemaps listing it.
 #[derive(clap::Args)]
 pub struct Args {
@@ -56,6 +56,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let report = runtime.block_on(target.report())?;
     let open = OpenAudit::from_parts(report.audit, report.input, report.analysis, report.policy);
     let mut detail = open.url_detail(&args.url)?;
+    let store = runtime.block_on(args.db.open())?;
+    runtime.block_on(open.add_headers(&store, &args.url, &mut detail))?;
     let page = |d| open.url_links(&args.url, d, args.offset, args.limit);
     let (inlinks, outlinks) = (
         page(LinkDirection::Inlinks)?,
@@ -109,6 +111,7 @@ fn print_text(
     {
         writeln!(out, "  {}: {}", safe(&f.label), safe(&f.value))?;
     }
+    headers(out, d)?;
     writeln!(out, "\nCanonical declarations")?;
     if d.canonicals.is_empty() {
         writeln!(out, "  none")?;
@@ -179,6 +182,30 @@ fn print_text(
     for s in &d.sitemaps {
         let status = s.status.map(|s| format!(" ({s})")).unwrap_or_default();
         writeln!(out, "  {}{status}", safe(&s.sitemap))?;
+    }
+    Ok(())
+}
+
+/// The response headers, every value made safe for the terminal.
+fn headers(out: &mut impl Write, d: &UrlDetail) -> io::Result<()> {
+    writeln!(out, "\nResponse headers")?;
+    if !d.headers_stored {
+        writeln!(
+            out,
+            "  none stored (not fetched, or fetched by a version that did not store them)"
+        )?;
+    }
+    for h in &d.headers {
+        writeln!(out, "  {}: {}", safe(&h.name), safe(&h.value))?;
+    }
+    if d.headers_omitted > 0 {
+        writeln!(
+            out,
+            "  … {} more not stored (at most {} headers and {} KiB are kept a response)",
+            d.headers_omitted,
+            store::MAX_HEADERS,
+            store::MAX_HEADERS_BYTES / 1024
+        )?;
     }
     Ok(())
 }

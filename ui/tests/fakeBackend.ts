@@ -658,8 +658,8 @@ export function sampleDetail(url: string, kind: "404" | "redirect" | "duplicate"
     inlinks:
       kind === "404"
         ? [
-            { url: "https://site.test/a", anchor: "Broken <b>link</b>", region: "main", kind: "link", nofollow: false, status: 404 },
-            { url: "https://site.test/b", anchor: null, region: "footer", kind: "nofollow link", nofollow: true, status: 404 },
+            { url: "https://site.test/a", anchor: "Broken <b>link</b>", region: "main", kind: "link", nofollow: false, status: 404, external: false },
+            { url: "https://site.test/b", anchor: null, region: "footer", kind: "nofollow link", nofollow: true, status: 404, external: false },
           ]
         : [],
     inlinksTotal: kind === "404" ? 3 : 0,
@@ -693,6 +693,14 @@ export function sampleDetail(url: string, kind: "404" | "redirect" | "duplicate"
     findings: [],
     sitemaps: [{ sitemap: "https://site.test/sitemap.xml", status: 200 }],
     live: false,
+    headers: [
+      { name: "link", value: '<https://site.test/shoes>; rel="canonical"' },
+      { name: "x-robots-tag", value: "noindex" },
+      { name: "content-type", value: "text/html" },
+      { name: "x-markup", value: "<img src=x onerror=alert(1)><b>bold</b>" },
+    ],
+    headersOmitted: kind === "404" ? 3 : 0,
+    headersStored: kind !== "duplicate",
   };
 }
 

@@ -37,6 +37,50 @@ describe("UrlDetailPane", () => {
     expect(screen.getByTestId("url-detail-tab-inlinks").textContent).toBe("Inlinks (3)");
   });
 
+  it("shows the response headers as text, the SEO's first ones first, and what was not stored", async () => {
+    const backend = new FakeBackend();
+    backend.details.set("https://site.test/gone", sampleDetail("https://site.test/gone"));
+    backend.details.set("https://site.test/d", sampleDetail("https://site.test/d", "duplicate"));
+    const { rerender } = renderWith(UrlDetailPane, { auditId: 2, url: "https://site.test/gone" }, backend);
+    await fireEvent.click(await screen.findByTestId("url-detail-tab-headers"));
+    expect(screen.getByTestId("url-detail-tab-headers").textContent).toBe("Response headers (4)");
+    const rows = screen.getAllByTestId("url-detail-header");
+    expect(rows.map((r) => r.getAttribute("data-name"))).toEqual(["link", "x-robots-tag", "content-type", "x-markup"]);
+    expect(within(rows[0]).getAllByRole("cell").map((c) => c.textContent)).toEqual([
+      "link",
+      '<https://site.test/shoes>; rel="canonical"',
+    ]);
+    // A crawled header value is text, never markup.
+    expect(within(rows[3]).getAllByRole("cell")[1].textContent).toBe("<img src=x onerror=alert(1)><b>bold</b>");
+    expect(screen.getByTestId("url-detail-headers").querySelector("img, b")).toBeNull();
+    expect(screen.getByTestId("url-detail-headers-omitted").textContent?.replace(/\s+/g, " ")).toContain(
+      "3 more headers were not stored",
+    );
+
+    // A URL without stored headers says why.
+    await rerender({ auditId: 2, url: "https://site.test/d" });
+    await fireEvent.click(await screen.findByTestId("url-detail-tab-headers"));
+    expect((await screen.findByTestId("url-detail-no-headers")).textContent).toContain("did not store them");
+  });
+
+  it("marks the outlinks to other sites", async () => {
+    const backend = new FakeBackend();
+    const detail = sampleDetail("https://site.test/gone");
+    detail.outlinks = [
+      { url: "https://site.test/in", anchor: "In", region: "main", kind: "link", nofollow: false, status: 200, external: false },
+      { url: "https://other.test/", anchor: "Out", region: "footer", kind: "link", nofollow: false, status: null, external: true },
+    ];
+    detail.outlinksTotal = 2;
+    backend.details.set(detail.url, detail);
+    renderWith(UrlDetailPane, { auditId: 2, url: detail.url }, backend);
+    await fireEvent.click(await screen.findByTestId("url-detail-tab-outlinks"));
+    await waitFor(() => expect(screen.getAllByTestId("url-detail-link")).toHaveLength(2));
+    const rows = screen.getAllByTestId("url-detail-link");
+    expect(rows.map((r) => r.getAttribute("data-external"))).toEqual(["false", "true"]);
+    expect(within(rows[0]).queryByTestId("url-detail-link-external")).toBeNull();
+    expect(within(rows[1]).getByTestId("url-detail-link-external").textContent).toBe("external");
+  });
+
   it("pages through many inlinks and exports every one of them", async () => {
     const backend = new FakeBackend();
     const detail = sampleDetail("https://site.test/gone");

@@ -101,6 +101,15 @@ impl Response {
         Ok(first.and_then(|v| v.to_str().ok()))
     }
 
+    /// The headers as stored with the fetch: bounded, names lower case, in the order sent.
+    pub(crate) fn stored_headers(&self) -> store::ResponseHeaders {
+        store::ResponseHeaders::bounded(
+            self.headers
+                .iter()
+                .map(|(name, value)| (name.as_str(), value.as_bytes())),
+        )
+    }
+
     /// Every occurrence of a header, joined with ", ".
     pub(crate) fn header_all(&self, name: &str) -> Option<String> {
         let values: Vec<&str> = self

@@ -37,6 +37,7 @@ mod config;
 mod fetch;
 mod frontier;
 mod online;
+mod own_hosts;
 mod page;
 pub mod probe;
 mod redirects;
@@ -59,6 +60,7 @@ pub use config::{
     RejectedLine, default_user_agent, parse_resolve, start_url,
 };
 pub use online::OnlineCounts;
+pub use own_hosts::OwnHosts;
 pub use render::RenderConfig;
 pub use sample::{SampleFetch, fetch_samples, fetch_urls};
 pub use tokio_util::sync::CancellationToken;

@@ -250,6 +250,7 @@ pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
                 fetch.content_length = head.header("content-length").and_then(|v| v.parse().ok());
                 fetch.ttfb_ms = Some(ms(head.ttfb));
                 fetch.body_bytes = head.body.len() as u64;
+                fetch.headers = Some(head.stored_headers());
             }
             fetch.total_ms = ms(started.elapsed());
             fetch.error_kind = Some(failure.kind.to_owned());
@@ -269,6 +270,7 @@ pub(crate) async fn process(ctx: &Ctx, claimed: &Claimed) -> PageRecord {
     fetch.ttfb_ms = Some(ms(response.ttfb));
     fetch.body_bytes = response.body.len() as u64;
     fetch.truncated = response.truncated;
+    fetch.headers = Some(response.stored_headers());
     record.fetch = Some(fetch);
 
     let mut found = Discoveries::new(ctx, claimed.id, url.query().is_some());

@@ -443,7 +443,8 @@ impl Store {
     }
 
     /// The anchor text of every link of `audit` whose target a link fix names: it
-    /// redirects (3xx), answers 4xx/5xx or nothing, or declares another URL canonical.
+    /// redirects (3xx), answers 4xx/5xx or nothing, or declares another URL canonical;
+    /// and of every link to a URL outside the audit's scope (the External table's).
     /// Findings and the links table quote these; the text of links to plain pages is
     /// never read.
     pub async fn quoted_anchors(&self, audit: AuditId) -> Result<Vec<LinkAnchor>, StoreError> {
@@ -459,9 +460,13 @@ impl Store {
                    UNION
                    SELECT page_url_id FROM canonicals
                    WHERE audit_id = ? AND target_url_id IS NOT NULL
-                     AND target_url_id != page_url_id)
+                     AND target_url_id != page_url_id
+                   UNION
+                   SELECT id FROM urls WHERE audit_id = ? AND state = 'skipped'
+                     AND reason_kind = 'out_of_scope')
              ORDER BY from_url_id, position",
         )
+        .bind(audit.0)
         .bind(audit.0)
         .bind(audit.0)
         .bind(audit.0)

@@ -25,6 +25,7 @@ mod audit;
 mod bulk;
 mod delete;
 mod error;
+mod headers;
 mod lease;
 mod log_hits;
 mod model;
@@ -51,6 +52,7 @@ pub use bulk::{
 };
 use error::SqlContext;
 pub use error::StoreError;
+pub use headers::{CUT_MARKER, MAX_HEADERS, MAX_HEADERS_BYTES, MAX_VALUE_BYTES, ResponseHeaders};
 pub use lease::{
     LEASE_TIMEOUT, LEASE_TIMEOUT_ENV, Lease, LeaseHolder, heartbeat_interval, lease_timeout, utc,
 };

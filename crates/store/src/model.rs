@@ -216,6 +216,9 @@ pub struct FetchRecord {
     pub error_kind: Option<String>,
     /// The error's message.
     pub error_message: Option<String>,
+    /// The response's headers, bounded (stored in their own table: a fetch read back
+    /// from the store has `None`; see [`Store::response_headers`](crate::Store::response_headers)).
+    pub headers: Option<crate::ResponseHeaders>,
 }
 
 impl FetchRecord {

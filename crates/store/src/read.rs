@@ -154,6 +154,7 @@ pub(crate) fn fetch_record(r: &SqliteRow) -> FetchRecord {
         h1: r.get(21),
         blocks: r.get(22),
         meta_description: r.get(23),
+        headers: None,
     }
 }
 

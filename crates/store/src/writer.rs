@@ -621,6 +621,22 @@ impl BatchRow for BlockRow {
     }
 }
 
+/// A response's bounded headers.
+struct HeadersRow(UrlId, crate::ResponseHeaders);
+
+impl BatchRow for HeadersRow {
+    const HEAD: &'static str =
+        "INSERT OR REPLACE INTO response_headers (audit_id, url_id, headers, omitted)";
+    const GROUP: &'static str = "(?,?,?,?)";
+    const CONTEXT: &'static str = "storing response headers";
+    fn bind(self, q: Query, audit: i64, ids: &IdMap) -> Query {
+        q.bind(audit)
+            .bind(ids.get(self.0))
+            .bind(self.1.text)
+            .bind(self.1.omitted)
+    }
+}
+
 /// Writes `rows` with multi-row INSERTs, then empties it.
 async fn insert_rows<T: BatchRow>(
     conn: &mut PoolConnection<Sqlite>,
@@ -658,6 +674,7 @@ struct Buffers {
     probes: Vec<crate::ProbeRecord>,
     renders: Vec<RenderRow>,
     rendered_links: Vec<RenderedLinkRow>,
+    headers: Vec<HeadersRow>,
 }
 
 impl Buffers {
@@ -677,6 +694,7 @@ impl Buffers {
             + self.probes.len()
             + self.renders.len()
             + self.rendered_links.len()
+            + self.headers.len()
     }
 }
 
@@ -893,7 +911,10 @@ impl State {
                 if let Some(origin) = page.blocked_by {
                     b.blocks.push(BlockRow(id, origin));
                 }
-                if let Some(fetch) = page.fetch {
+                if let Some(mut fetch) = page.fetch {
+                    if let Some(headers) = fetch.headers.take() {
+                        b.headers.push(HeadersRow(id, headers));
+                    }
                     if fetch.answered() {
                         self.new_fetches += 1;
                     }
@@ -1042,6 +1063,7 @@ impl State {
         insert_rows(conn, &mut b.probes, audit, ids).await?;
         insert_rows(conn, &mut b.renders, audit, ids).await?;
         insert_rows(conn, &mut b.rendered_links, audit, ids).await?;
+        insert_rows(conn, &mut b.headers, audit, ids).await?;
 
         let mut rest = &b.done[..];
         while !rest.is_empty() {

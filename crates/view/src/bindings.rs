@@ -244,6 +244,7 @@ exported!(
     LinkDirection,
     LinkPage,
     HopView,
+    HeaderView,
     MembershipView,
     SitemapEntryView,
     UrlDetail,

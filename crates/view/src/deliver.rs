@@ -65,6 +65,10 @@ pub fn export_workbook(
         if name == TableName::LogWaste && analysis.log_waste.is_empty() {
             continue;
         }
+        // Built from the audit's own hosts, which the workbook is not given.
+        if name == TableName::External {
+            continue;
+        }
         let (data, _) = tables::build(name, input, analysis);
         let sheet = book.add_worksheet();
         let title = sheet_name(name);

@@ -27,6 +27,7 @@ mod compare;
 pub mod deliver;
 mod detail;
 mod error;
+pub mod external;
 pub mod family;
 mod findings;
 pub mod fixplan;

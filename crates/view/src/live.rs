@@ -155,6 +155,7 @@ impl Urls<'_> {
                 .to_owned(),
                 nofollow: link.as_ref().is_some_and(|l| l.nofollow),
                 status,
+                external: false,
             });
         }
         Ok(inlinks)
@@ -183,6 +184,7 @@ impl Urls<'_> {
                 kind: link_kind(&l.tag, l.nofollow).to_owned(),
                 nofollow: l.nofollow,
                 status: target_status,
+                external: false,
             });
         }
         Ok((outlinks, outlinks_total))
@@ -289,7 +291,7 @@ pub async fn live_url_detail(store: &Store, audit: i64, url: &str) -> Result<Url
     let (outlinks, outlinks_total) = urls.outlinks(row.id).await?;
     let hops = urls.hops(row.id).await?;
 
-    Ok(UrlDetail {
+    let mut detail = UrlDetail {
         url: row.url,
         fields,
         canonicals,
@@ -303,5 +305,13 @@ pub async fn live_url_detail(store: &Store, audit: i64, url: &str) -> Result<Url
         findings: Vec::new(),
         sitemaps: Vec::new(),
         live: true,
-    })
+        headers: Vec::new(),
+        headers_omitted: 0,
+        headers_stored: false,
+    };
+    crate::url_detail::add_headers(store, audit.0, row.id, &mut detail).await?;
+    let own = crawl::OwnHosts::of_audit(&store.audit(audit).await?);
+    crate::external::mark(&mut detail.inlinks, &own);
+    crate::external::mark(&mut detail.outlinks, &own);
+    Ok(detail)
 }

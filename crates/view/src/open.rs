@@ -249,9 +249,25 @@ impl OpenAudit {
     pub fn table(&self, name: TableName) -> &PagedTable {
         let slot = TableName::ALL.iter().position(|&t| t == name).unwrap_or(0);
         self.tables[slot].get_or_init(|| {
-            let (data, keys) = tables::build(name, &self.input, &self.analysis);
+            let (data, keys) = match name {
+                TableName::External => {
+                    let (data, keys) = crate::external::external_links(
+                        &self.input,
+                        self.url_index(),
+                        &self.own_hosts(),
+                    );
+                    (data, Some(keys))
+                }
+                _ => tables::build(name, &self.input, &self.analysis),
+            };
             PagedTable::new(name, data, keys)
         })
+    }
+
+    /// The audit's own hosts, as its stored crawl configuration's scope decides them
+    /// (its start URLs' when that configuration cannot be read).
+    pub fn own_hosts(&self) -> crawl::OwnHosts {
+        crawl::OwnHosts::of_audit(&self.audit)
     }
 
     /// A page of a table.
@@ -299,7 +315,7 @@ impl OpenAudit {
     }
 
     /// The id of `url` (as found or in its rfc3986 form).
-    fn url_id(&self, url: &str) -> Result<audit::UrlId, ViewError> {
+    pub fn url_id(&self, url: &str) -> Result<audit::UrlId, ViewError> {
         self.url_index()
             .id_of(&self.input, url)
             .ok_or_else(|| ViewError::NoSuchUrl(url.to_owned()))
@@ -315,14 +331,10 @@ impl OpenAudit {
         limit: u32,
     ) -> Result<crate::LinkPage, ViewError> {
         let id = self.url_id(url)?;
-        Ok(crate::links::link_page(
-            &self.input,
-            self.url_index(),
-            id,
-            direction,
-            offset,
-            limit,
-        ))
+        let mut page =
+            crate::links::link_page(&self.input, self.url_index(), id, direction, offset, limit);
+        crate::external::mark(&mut page.links, &self.own_hosts());
+        Ok(page)
     }
 
     /// Writes every inlink or outlink of `url` as CSV; answers the rows written.
@@ -344,6 +356,29 @@ impl OpenAudit {
         path: &Path,
     ) -> Result<usize, ViewError> {
         crate::links::export_all_links(&self.input, self.url_index(), direction, path)
+    }
+
+    /// One URL in full with its response headers read from `store` (the detail pane and
+    /// `dustpan url`).
+    pub async fn url_detail_with_headers(
+        &self,
+        store: &store::Store,
+        url: &str,
+    ) -> Result<crate::types::UrlDetail, ViewError> {
+        let mut detail = self.url_detail(url)?;
+        self.add_headers(store, url, &mut detail).await?;
+        Ok(detail)
+    }
+
+    /// Adds `url`'s response headers, read from `store`, to its `detail`.
+    pub async fn add_headers(
+        &self,
+        store: &store::Store,
+        url: &str,
+        detail: &mut crate::types::UrlDetail,
+    ) -> Result<(), ViewError> {
+        let id = self.url_id(url)?;
+        crate::url_detail::add_headers(store, self.audit.id.0, i64::from(id), detail).await
     }
 
     /// One URL in full (the detail pane): `url` as found or in its rfc3986 form.
@@ -369,6 +404,9 @@ impl OpenAudit {
             })
             .unwrap_or_default();
         let mut detail = crate::url_detail::url_detail(&self.input, index, id, fields);
+        let own = self.own_hosts();
+        crate::external::mark(&mut detail.inlinks, &own);
+        crate::external::mark(&mut detail.outlinks, &own);
         if let Some(c) = self.analysis.cluster_of(id) {
             let at = c.members.iter().position(|m| m.url_id == id);
             let full = self.cluster_detail(c.id)?;
@@ -396,6 +434,15 @@ impl OpenAudit {
     /// Writes one table as CSV (the same bytes as `dustpan export` for the tables it
     /// writes); returns the number of rows.
     pub fn export_table(&self, name: TableName, path: &Path) -> Result<usize, ViewError> {
+        if name == TableName::External {
+            let all = crate::types::ViewQuery {
+                table: name,
+                sort: None,
+                search: None,
+                filters: Vec::new(),
+            };
+            return self.table(name).write_csv(&all, path);
+        }
         crate::workflow::export_table(&self.input, &self.analysis, name, path)
     }
 
@@ -412,12 +459,21 @@ impl OpenAudit {
     /// Writes every table and the fix files into `dir` (created if missing); returns
     /// the paths written.
     pub fn export_report(&self, dir: &Path) -> Result<Vec<String>, ViewError> {
-        Ok(
+        let mut files: Vec<String> =
             crate::workflow::export_report(&self.input, &self.analysis, dir)?
                 .into_iter()
                 .map(|w| w.path.display().to_string())
-                .collect(),
-        )
+                .collect();
+        files.push(self.export_external(dir)?.0);
+        Ok(files)
+    }
+
+    /// Writes the External table into `dir` (as `external_links.csv`); answers the path
+    /// and the rows written.
+    pub fn export_external(&self, dir: &Path) -> Result<(String, usize), ViewError> {
+        let path = dir.join(tables::EXTERNAL_FILE);
+        let rows = self.export_table(TableName::External, &path)?;
+        Ok((path.display().to_string(), rows))
     }
 }
 

@@ -24,6 +24,7 @@ pub fn export_table(name: TableName) -> Option<Table> {
         | TableName::Params
         | TableName::DustRules
         | TableName::IssueUrls
+        | TableName::External
         | TableName::LogWaste => {
             return None;
         }
@@ -39,10 +40,14 @@ pub fn file_name(name: TableName) -> &'static str {
             TableName::Params => "params.csv",
             TableName::IssueUrls => "issue_urls.csv",
             TableName::LogWaste => audit::LOG_WASTE_FILE,
+            TableName::External => EXTERNAL_FILE,
             _ => "dust_rules.csv",
         },
     }
 }
+
+/// The file the External table is exported under.
+pub const EXTERNAL_FILE: &str = "external_links.csv";
 
 /// What made most of a cluster's merges, as the report names it.
 pub fn cause_name(kind: &EvidenceKind) -> &'static str {
@@ -298,6 +303,8 @@ pub fn build(
             (data, Some(keys))
         }
         TableName::LogWaste => (audit::log_waste_table(&analysis.log_waste), None),
+        // Built from the audit's own hosts by `OpenAudit::table`; without them, no rows.
+        TableName::External => (crate::external::empty(), None),
         TableName::Pages => {
             let keys = input
                 .urls
@@ -397,6 +404,10 @@ mod tests {
              other_requests_to_duplicates verified_bot_requests_to_preferred \
              unverified_bot_requests_to_preferred fake_bot_requests_to_preferred \
              other_requests_to_preferred",
+        ),
+        (
+            TableName::External,
+            "address host source anchor link_position follow linking_pages",
         ),
     ];
 

@@ -93,11 +93,14 @@ pub enum TableName {
     /// An access log's requests to each cluster's non-preferred URLs, ranked: the
     /// crawl budget wasted on duplicates (empty unless the audit read an access log).
     LogWaste,
+    /// Links to other sites (hosts outside the audit's own), one row per link, with
+    /// how many pages link to each target.
+    External,
 }
 
 impl TableName {
     /// Every table.
-    pub const ALL: [TableName; 14] = [
+    pub const ALL: [TableName; 15] = [
         TableName::Pages,
         TableName::Clusters,
         TableName::ClusterMembers,
@@ -112,6 +115,7 @@ impl TableName {
         TableName::UrlVariants,
         TableName::DuplicateMetadata,
         TableName::LogWaste,
+        TableName::External,
     ];
 }
 
@@ -863,6 +867,9 @@ pub struct LinkView {
     pub nofollow: bool,
     /// The target's status code (outlinks; the URL's own for inlinks), when fetched.
     pub status: Option<u16>,
+    /// The other end is on another site: a host outside the audit's own (see
+    /// [`crate::external`]).
+    pub external: bool,
 }
 
 /// One redirect hop.
@@ -905,8 +912,8 @@ pub struct SitemapEntryView {
     pub status: Option<u16>,
 }
 
-/// Everything the app shows about one URL (the detail pane). Response headers are not
-/// stored by the crawl beyond the canonical `Link:` and `X-Robots-Tag` they carry.
+/// Everything the app shows about one URL (the detail pane), its response headers
+/// included.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UrlDetail {
@@ -939,6 +946,26 @@ pub struct UrlDetail {
     /// and as the only inlink the page the URL was first found on; no cluster, findings
     /// or sitemaps yet.
     pub live: bool,
+    /// The response's headers as stored (at most 32 and 8 KiB, a value over 1 KiB cut
+    /// with a marker): `link`, `x-robots-tag`, `cache-control`, `location` and
+    /// `content-type` first, then the rest in the order sent. The values are the crawled
+    /// site's text, shown escaped.
+    pub headers: Vec<HeaderView>,
+    /// Headers of the response not stored (past the bounds).
+    pub headers_omitted: u32,
+    /// Headers were stored for this URL: false when it was not fetched, or fetched by a
+    /// version that did not store them.
+    pub headers_stored: bool,
+}
+
+/// One response header.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HeaderView {
+    /// The name, lower case.
+    pub name: String,
+    /// The value as sent (a long one cut with a marker).
+    pub value: String,
 }
 
 /// The most inlinks or outlinks a [`UrlDetail`] carries.

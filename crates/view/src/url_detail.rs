@@ -133,6 +133,7 @@ impl UrlIndex {
             kind: l.kind.found_via_words(l.nofollow).to_owned(),
             nofollow: l.nofollow,
             status: l.to.and_then(|to| self.status(input, to)),
+            external: false,
         }
     }
 }
@@ -232,5 +233,54 @@ pub fn url_detail(
         findings: Vec::new(),
         sitemaps,
         live: false,
+        headers: Vec::new(),
+        headers_omitted: 0,
+        headers_stored: false,
     }
+}
+
+/// The headers an SEO reads first, in this order; the rest follow in the order sent.
+const HEADERS_FIRST: [&str; 5] = [
+    "link",
+    "x-robots-tag",
+    "cache-control",
+    "location",
+    "content-type",
+];
+
+/// `headers` for the detail pane: [`HEADERS_FIRST`] first, then the rest as sent.
+pub(crate) fn header_views(headers: &store::ResponseHeaders) -> Vec<crate::types::HeaderView> {
+    let mut pairs = headers.pairs();
+    // A stable sort keeps the order sent within each group.
+    pairs.sort_by_key(|(name, _)| {
+        HEADERS_FIRST
+            .iter()
+            .position(|first| first == name)
+            .unwrap_or(HEADERS_FIRST.len())
+    });
+    pairs
+        .into_iter()
+        .map(|(name, value)| crate::types::HeaderView {
+            name: name.to_owned(),
+            value: value.to_owned(),
+        })
+        .collect()
+}
+
+/// Adds the response headers of `url_id` (read from `store`) to `detail`.
+pub(crate) async fn add_headers(
+    store: &store::Store,
+    audit: i64,
+    url_id: store::UrlId,
+    detail: &mut UrlDetail,
+) -> Result<(), crate::ViewError> {
+    if let Some(headers) = store
+        .response_headers(store::AuditId(audit), url_id)
+        .await?
+    {
+        detail.headers = header_views(&headers);
+        detail.headers_omitted = headers.omitted;
+        detail.headers_stored = true;
+    }
+    Ok(())
 }

@@ -270,7 +270,7 @@ pub fn export_report_with(
     // The crawl budget wasted on duplicates is written below, only for an access log.
     for name in TableName::ALL
         .into_iter()
-        .filter(|&t| t != TableName::LogWaste)
+        .filter(|&t| t != TableName::LogWaste && t != TableName::External)
     {
         let path = dir.join(tables::file_name(name));
         let rows = export_table(input, analysis, name, &path)?;

@@ -142,6 +142,7 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
     status_counts(&site, id, &rec, &open).await;
     pages(&open);
     every_table(&open);
+    external(&open);
     exports(&open);
     history(&site, &runs, id, &open).await;
     comparisons(&site, &runs, id, &open).await;
@@ -634,6 +635,58 @@ fn every_table(open: &OpenAudit) {
             "{name:?}"
         );
     }
+}
+
+/// The External table: the links to other sites (the blog, on a host the audit of the
+/// shop does not include), from the stored links, with how many pages link there; and
+/// the detail pane marks them.
+fn external(open: &OpenAudit) {
+    let p = open.query_table(&query(TableName::External)).unwrap();
+    let col = |key: &str| p.columns.iter().position(|c| c.key == key).unwrap();
+    let (address, host, source, anchor, pages) = (
+        col("address"),
+        col("host"),
+        col("source"),
+        col("anchor"),
+        col("linking_pages"),
+    );
+    let own = open.own_hosts();
+    assert!(own.contains("example.test") && !own.contains("blog.example.test"));
+    assert!(!p.rows.is_empty());
+    for r in &p.rows {
+        assert!(!own.contains(&text(&r[host])), "{r:?}");
+        let from = text(&r[source]);
+        let from_host = from.split('/').nth(2).unwrap_or_default().to_owned();
+        assert!(own.contains(&from_host), "{r:?}");
+    }
+    let blog: Vec<&Vec<Cell>> = p
+        .rows
+        .iter()
+        .filter(|r| text(&r[address]) == "https://blog.example.test/")
+        .collect();
+    assert!(blog.len() > 10, "{}", blog.len());
+    let sources: std::collections::HashSet<String> =
+        blog.iter().map(|r| text(&r[source])).collect();
+    assert!(
+        blog.iter()
+            .all(|r| text(&r[pages]) == sources.len().to_string()),
+        "every row counts the pages linking to its target"
+    );
+    assert!(blog.iter().any(|r| text(&r[anchor]) == "Journal"));
+    // The home page's outlinks mark the link to the blog, and only it.
+    let home = open.url_detail("https://example.test/").unwrap();
+    let marked: Vec<&str> = home
+        .outlinks
+        .iter()
+        .filter(|l| l.external)
+        .map(|l| l.url.as_str())
+        .collect();
+    assert!(marked.contains(&"https://blog.example.test/"), "{marked:?}");
+    assert!(
+        marked
+            .iter()
+            .all(|u| !u.starts_with("https://example.test/"))
+    );
 }
 
 /// Exports: the same bytes as `dustpan export`.

@@ -28,4 +28,9 @@ nofollow: boolean,
 /**
  * The target's status code (outlinks; the URL's own for inlinks), when fetched.
  */
-status: number | null, };
+status: number | null, 
+/**
+ * The other end is on another site: a host outside the audit's own (see
+ * [`crate::external`]).
+ */
+external: boolean, };

@@ -3,4 +3,4 @@
 /**
  * Every table of an audit the app can page through.
  */
-export type TableName = "pages" | "clusters" | "clusterMembers" | "findings" | "redirects" | "canonicals" | "sitemapEntries" | "linksToNonPreferred" | "params" | "dustRules" | "issueUrls" | "urlVariants" | "duplicateMetadata" | "logWaste";
+export type TableName = "pages" | "clusters" | "clusterMembers" | "findings" | "redirects" | "canonicals" | "sitemapEntries" | "linksToNonPreferred" | "params" | "dustRules" | "issueUrls" | "urlVariants" | "duplicateMetadata" | "logWaste" | "external";

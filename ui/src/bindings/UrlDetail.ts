@@ -2,14 +2,15 @@
 import type { CanonicalView } from "./CanonicalView";
 import type { DetailField } from "./DetailField";
 import type { FindingView } from "./FindingView";
+import type { HeaderView } from "./HeaderView";
 import type { HopView } from "./HopView";
 import type { LinkView } from "./LinkView";
 import type { MembershipView } from "./MembershipView";
 import type { SitemapEntryView } from "./SitemapEntryView";
 
 /**
- * Everything the app shows about one URL (the detail pane). Response headers are not
- * stored by the crawl beyond the canonical `Link:` and `X-Robots-Tag` they carry.
+ * Everything the app shows about one URL (the detail pane), its response headers
+ * included.
  */
 export type UrlDetail = { 
 /**
@@ -66,4 +67,20 @@ sitemaps: Array<SitemapEntryView>,
  * and as the only inlink the page the URL was first found on; no cluster, findings
  * or sitemaps yet.
  */
-live: boolean, };
+live: boolean, 
+/**
+ * The response's headers as stored (at most 32 and 8 KiB, a value over 1 KiB cut
+ * with a marker): `link`, `x-robots-tag`, `cache-control`, `location` and
+ * `content-type` first, then the rest in the order sent. The values are the crawled
+ * site's text, shown escaped.
+ */
+headers: Array<HeaderView>, 
+/**
+ * Headers of the response not stored (past the bounds).
+ */
+headersOmitted: number, 
+/**
+ * Headers were stored for this URL: false when it was not fetched, or fetched by a
+ * version that did not store them.
+ */
+headersStored: boolean, };

@@ -43,6 +43,7 @@ export type { LinkView } from "./LinkView";
 export type { LinkDirection } from "./LinkDirection";
 export type { LinkPage } from "./LinkPage";
 export type { HopView } from "./HopView";
+export type { HeaderView } from "./HeaderView";
 export type { MembershipView } from "./MembershipView";
 export type { SitemapEntryView } from "./SitemapEntryView";
 export type { UrlDetail } from "./UrlDetail";

@@ -82,6 +82,7 @@ export const REPORT_TABLES: readonly { table: TableName; label: string }[] = [
   { table: "canonicals", label: "Canonicals" },
   { table: "sitemapEntries", label: "Sitemap entries" },
   { table: "linksToNonPreferred", label: "Links to non-preferred" },
+  { table: "external", label: "External links" },
   { table: "params", label: "Parameters" },
   { table: "dustRules", label: "DUST rules" },
   { table: "urlVariants", label: "URL variants" },
