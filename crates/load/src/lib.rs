@@ -202,9 +202,12 @@ pub async fn load(store: &store::Store, audit: store::AuditId) -> Result<AuditIn
                     title: r.title,
                     h1: r.h1,
                     noindex: r.noindex,
+                    meta_robots: r.meta_robots,
                     canonical: r.canonical_target.map(|v| ck.id(v)),
                     canonical_href: r.canonical_href,
                     word_count: r.word_count,
+                    text_hash: r.text_hash,
+                    blocks: r.blocks,
                 })
                 .collect();
             *js_links = store
