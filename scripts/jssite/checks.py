@@ -63,7 +63,7 @@ def chromium_dom(url):
         out = subprocess.run(
             ["chromium", "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
              "--no-first-run", "--disable-background-networking", "--disable-component-update",
-             "--disable-sync", "--host-resolver-rules=MAP * ~NOTFOUND",
+             "--disable-sync", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
              "--proxy-server=http://127.0.0.1:9", "--virtual-time-budget=10000", "--dump-dom", url],
             capture_output=True, text=True, timeout=120)
     return out.stdout
