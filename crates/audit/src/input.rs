@@ -400,6 +400,16 @@ impl RenderOutcome {
         }
     }
 
+    /// Its stored word, as [`RenderOutcome::parse`] reads it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RenderOutcome::Rendered => "rendered",
+            RenderOutcome::Unsettled => "unsettled",
+            RenderOutcome::Timeout => "timeout",
+            RenderOutcome::Failed => "failed",
+        }
+    }
+
     /// Whether a DOM was read.
     pub fn has_dom(self) -> bool {
         matches!(self, RenderOutcome::Rendered | RenderOutcome::Unsettled)
@@ -422,12 +432,20 @@ pub struct RenderedPage {
     pub h1: Option<String>,
     /// The rendered meta robots say noindex.
     pub noindex: bool,
+    /// The rendered page's robots metas as stored.
+    pub meta_robots: Option<String>,
     /// The rendered canonical's target, when it resolved.
     pub canonical: Option<UrlId>,
     /// The rendered canonical as written (`None`: the rendered head names none).
     pub canonical_href: Option<String>,
     /// Words of the rendered visible text.
     pub word_count: Option<u32>,
+    /// xxh3-64 of the rendered visible text, normalized as the raw page's.
+    pub text_hash: Option<u64>,
+    /// The rendered DOM's text blocks outside site chrome, in `extract::blocks`' stored
+    /// format: the main content of a rendered page is learned from them (spilled by
+    /// the loader like the served page's).
+    pub blocks: Option<crate::StoredBlocks>,
 }
 
 /// A link found only in a rendered page (`rendered_links` with `js_only`).

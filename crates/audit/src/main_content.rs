@@ -38,7 +38,6 @@
 //! site carries: the header, the menus, the footer, the sidebar widgets.
 
 use crate::StoredBlocks;
-use crate::input::FetchRow;
 use crate::urlparts::{split, strip_www};
 use extract::blocks::BlockReader;
 use rustc_hash::FxHashMap;
@@ -188,9 +187,10 @@ pub(crate) fn jaccard(x: &[u32], y: &[u32]) -> f64 {
     }
 }
 
-/// What learning main content reads of one URL, by its index: its URL and its fetch row
-/// when the site serves it (2xx, no redirect), `None` for any other URL.
-pub(crate) type Served<'u, 'p> = Option<(&'u str, Option<&'p FetchRow>)>;
+/// What learning main content reads of one URL, by its index: its URL, its visible
+/// text's hash and its stored text blocks when the site serves it (2xx, no redirect),
+/// `None` for any other URL.
+pub(crate) type Served<'u, 'p> = Option<(&'u str, Option<u64>, Option<&'p StoredBlocks>)>;
 
 /// A page main content is learned from: served, with stored blocks that all read.
 struct Page<'u, 'p> {
@@ -265,12 +265,10 @@ fn readable_pages<'u, 'p>(
 ) -> Vec<Page<'u, 'p>> {
     let mut pages = Vec::new();
     for i in 0..n as u32 {
-        let Some((url, fetch)) = served(i) else {
+        let Some((url, text_hash, blocks)) = served(i) else {
             continue;
         };
-        if let Some(f) = fetch
-            && let Some(blocks) = f.blocks.as_ref()
-        {
+        if let Some(blocks) = blocks {
             let readable = blocks.bytes().is_ok_and(|bytes| {
                 BlockReader::new(&bytes).is_ok_and(|mut r| r.all(|b| b.is_ok()))
             });
@@ -278,7 +276,7 @@ fn readable_pages<'u, 'p>(
                 pages.push(Page {
                     i,
                     url,
-                    text_hash: f.text_hash,
+                    text_hash,
                     blocks,
                 });
             } else {

@@ -47,6 +47,23 @@ pub(crate) struct Content {
     pub main: Option<(u64, u32)>,
 }
 
+/// A page's text as the content evidence reads it (see [`Site::text`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PageText<'a> {
+    /// The title.
+    pub title: Option<&'a str>,
+    /// The first `<h1>`.
+    pub h1: Option<&'a str>,
+    /// Words of visible text.
+    pub word_count: Option<u32>,
+    /// xxh3-64 of the normalized visible text.
+    pub text_hash: Option<u64>,
+    /// 64-bit SimHash of the visible text's word 3-shingles.
+    pub simhash: Option<u64>,
+    /// The text blocks outside site chrome (`extract::blocks`' stored format).
+    pub blocks: Option<&'a crate::StoredBlocks>,
+}
+
 /// What two pages called identical have in common: every report words the claim by it,
 /// so "identical text" is said only where the whole visible text is the same.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -273,7 +290,14 @@ impl<'a> Site<'a> {
         }
         site.site_preferences();
         site.main = crate::main_content::learn(site.n, |i| {
-            site.serves(i).then(|| (site.url(i), site.fetch(i)))
+            site.serves(i).then(|| {
+                let text = site.text(i);
+                (
+                    site.url(i),
+                    text.and_then(|t| t.text_hash),
+                    text.and_then(|t| t.blocks),
+                )
+            })
         });
         site
     }
@@ -411,19 +435,48 @@ impl<'a> Site<'a> {
         }
     }
 
+    /// The text of page `i` the content evidence reads: where the page was rendered and
+    /// its DOM read, the rendered page's (what a search engine indexes; a page whose
+    /// served HTML is an empty shell gets its content from its script), else the served
+    /// HTML's. The choice is made here only: fingerprints, main content and titles all
+    /// come from one version of a page.
+    pub(crate) fn text(&self, i: u32) -> Option<PageText<'a>> {
+        let f = self.fetch(i)?;
+        if let Some(r) = self.rendered_dom(i) {
+            return Some(PageText {
+                title: r.title.as_deref(),
+                h1: r.h1.as_deref(),
+                word_count: r.word_count,
+                text_hash: r.text_hash,
+                // The rendered text's SimHash is not stored; the served one stands for
+                // it only when the two texts are the same.
+                simhash: f.simhash.filter(|_| r.text_hash == f.text_hash),
+                blocks: r.blocks.as_ref(),
+            });
+        }
+        Some(PageText {
+            title: f.title.as_deref(),
+            h1: f.h1.as_deref(),
+            word_count: f.word_count,
+            text_hash: f.text_hash,
+            simhash: f.simhash,
+            blocks: f.blocks.as_ref(),
+        })
+    }
+
     /// Fingerprints, for a 2xx page with at least `min_words` words of text whose title
     /// does not read like an error page (a soft 404 shares its text with every other).
     pub(crate) fn content(&self, i: u32) -> Option<Content> {
-        let f = self.fetch(i)?;
+        let t = self.text(i)?;
         if !self.serves(i)
-            || f.word_count.unwrap_or(0) < self.cfg.min_words
-            || f.title.as_deref().is_some_and(soft_404_title)
+            || t.word_count.unwrap_or(0) < self.cfg.min_words
+            || t.title.is_some_and(soft_404_title)
         {
             return None;
         }
         Some(Content {
-            text_hash: f.text_hash?,
-            simhash: f.simhash,
+            text_hash: t.text_hash?,
+            simhash: t.simhash,
             main: self.main.get(i),
         })
     }
@@ -470,14 +523,14 @@ impl<'a> Site<'a> {
     /// Both titles and both first `<h1>`s are present and differ: two pages that name
     /// themselves differently are never one page on content alone.
     pub(crate) fn titled_apart(&self, a: u32, b: u32) -> bool {
-        let (Some(fa), Some(fb)) = (self.fetch(a), self.fetch(b)) else {
+        let (Some(ta), Some(tb)) = (self.text(a), self.text(b)) else {
             return false;
         };
-        let differ = |x: &Option<String>, y: &Option<String>| match (x, y) {
+        let differ = |x: Option<&str>, y: Option<&str>| match (x, y) {
             (Some(x), Some(y)) => x.trim() != y.trim(),
             _ => false,
         };
-        differ(&fa.title, &fb.title) && differ(&fa.h1, &fb.h1)
+        differ(ta.title, tb.title) && differ(ta.h1, tb.h1)
     }
 
     /// Pages linking to the URL (distinct, internal, other than itself).

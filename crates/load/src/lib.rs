@@ -217,9 +217,12 @@ pub async fn load(store: &store::Store, audit: store::AuditId) -> Result<AuditIn
                     title: r.title,
                     h1: r.h1,
                     noindex: r.noindex,
+                    meta_robots: r.meta_robots,
                     canonical: r.canonical_target.map(|v| ck.id(v)),
                     canonical_href: r.canonical_href,
                     word_count: r.word_count,
+                    text_hash: r.text_hash,
+                    blocks: r.blocks.map(|b| keep_blocks(spill.as_ref(), b)),
                 })
                 .collect();
             *js_links = store
@@ -317,10 +320,15 @@ fn fetch_row(
         truncated: f.truncated,
         error_kind: f.error_kind,
         h1: f.h1,
-        blocks: f.blocks.map(|b| match spill {
-            Some(spill) => spill.keep(b),
-            None => b.into(),
-        }),
+        blocks: f.blocks.map(|b| keep_blocks(spill, b)),
+    }
+}
+
+/// A page's stored text blocks, in `spill` when there is one, else in memory.
+fn keep_blocks(spill: Option<&Arc<Spill>>, blocks: Vec<u8>) -> audit::StoredBlocks {
+    match spill {
+        Some(spill) => spill.keep(blocks),
+        None => blocks.into(),
     }
 }
 

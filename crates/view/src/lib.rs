@@ -42,6 +42,7 @@ mod open;
 pub mod options;
 pub mod output;
 mod overview;
+pub mod rendered;
 pub mod runs;
 pub mod session;
 pub mod table;

@@ -311,10 +311,14 @@ pub fn build(
                 .iter()
                 .map(|u| u.found_url().to_owned())
                 .collect();
-            (
-                audit::export::table_data(Table::Pages, input, analysis),
-                Some(keys),
-            )
+            let mut data = audit::export::table_data(Table::Pages, input, analysis);
+            crate::rendered::pages(&mut data, input);
+            (data, Some(keys))
+        }
+        TableName::Canonicals => {
+            let mut data = audit::export::table_data(Table::Canonicals, input, analysis);
+            crate::rendered::canonicals(&mut data, input);
+            (data, None)
         }
         other => {
             let table = export_table(other).unwrap_or(Table::Pages);

@@ -260,10 +260,13 @@ const SCENARIOS: &[Scenario] = &[
 /// `n` pages of each kind a script changes, rendered, and `n` that did not render.
 fn rendered_pages(n: u64) -> B {
     let mut b = B::new();
+    // The rendered text is the served one unless the edit says otherwise.
     let rendered = |b: &mut B, url: &str, edit: &dyn Fn(&mut RenderedPage)| {
+        let text_hash = b.fetch(url).text_hash;
         let mut r = RenderedPage {
             url_id: b.id(url),
             word_count: Some(200),
+            text_hash,
             ..RenderedPage::default()
         };
         edit(&mut r);
