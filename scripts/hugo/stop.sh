@@ -1,25 +1,4 @@
 #!/usr/bin/env bash
-# Stops the proving ground's private nginx (started by setup.sh) for STATE_DIR: the
-# master by its pid file, then any worker left in its process group.
+# Stops the proving ground's private nginx (started by setup.sh) for STATE_DIR.
 #   bash scripts/hugo/stop.sh [STATE_DIR]      (default /tmp/dustpan-hugo)
-set -uo pipefail
-S=${1:-/tmp/dustpan-hugo}
-pidfile=$S/run/nginx.pid
-if [ ! -f "$pidfile" ]; then
-    echo "no server running for $S"
-    exit 0
-fi
-pid=$(cat "$pidfile")
-kill -QUIT "$pid" 2>/dev/null || true
-for _ in $(seq 1 50); do
-    if ! kill -0 "$pid" 2>/dev/null; then
-        pkill -KILL -g "$pid" 2>/dev/null || true   # workers of that group only (setsid)
-        rm -f "$pidfile"
-        echo "stopped nginx $pid ($S)"
-        exit 0
-    fi
-    sleep 0.1
-done
-kill -- -"$pid" 2>/dev/null || true
-echo "nginx $pid did not stop on QUIT; its process group was killed" >&2
-exit 1
+exec bash "$(dirname "$0")/../grounds/stop-nginx.sh" "${1:-/tmp/dustpan-hugo}"
