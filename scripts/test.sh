@@ -52,8 +52,11 @@ step "DataFusion engine (dustpan --features dataflow)"
 # own (tests/engines.rs), so only the engine and that binary are built here. The
 # Ballista test (crates/dataflow/tests/ballista.rs) is ignored and not built here:
 # see docs/scale.md.
+# `--workspace` (here and in the next step) resolves features as `cargo test --workspace`
+# did, so the crates built above are reused instead of rebuilt with other features
+# (`-p dustpan` alone rebuilt 231 crates here, `--workspace` 80, DataFusion's own among them).
 set +e
-cargo test --locked -p dustpan --features dataflow --test engines 2>&1 | tee -a "$log"
+cargo test --locked --workspace --features dustpan/dataflow --test engines 2>&1 | tee -a "$log"
 engines=${PIPESTATUS[0]}
 ((status != 0)) || status=$engines
 set -e
@@ -61,9 +64,12 @@ set -e
 step "desktop app end to end (tauri-driver + WebKitWebDriver under Xvfb)"
 if ((status == 0)); then
     set +e
-    cargo build --locked -p dustpan-desktop &&
+    # The desktop binary, with the features the test step resolved (one crate to build;
+    # `-p dustpan-desktop` rebuilt 186). `--test app` is the end-to-end test (crates/view's
+    # own `app` test has no ignored test, so it runs nothing here).
+    cargo build --locked --workspace --bin dustpan-desktop --test app &&
         xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" \
-            cargo test --locked -p desktop-e2e -- --ignored 2>&1 | tee -a "$log"
+            cargo test --locked --workspace --test app -- --ignored 2>&1 | tee -a "$log"
     status=${PIPESTATUS[0]}
     set -e
 fi
