@@ -9,6 +9,7 @@ pub use audit::simulate::Simulation;
 use audit::simulate::{Plan, ProblemKind};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
 use store::{AuditId, Store};
 
 /// Most rows or problems one page holds.
@@ -28,6 +29,13 @@ pub enum FixPlanFile {
 }
 
 impl FixPlanFile {
+    /// Every file, in the order an export lists them.
+    pub const ALL: [FixPlanFile; 3] = [
+        FixPlanFile::RedirectMap,
+        FixPlanFile::CanonicalsToSet,
+        FixPlanFile::SitemapChanges,
+    ];
+
     /// The file's name in an export.
     pub fn file_name(self) -> &'static str {
         match self {
@@ -71,40 +79,80 @@ pub struct FixPlanPage {
     pub links: u32,
 }
 
+/// One file of the plan, parsed: its header and rows.
+#[derive(Debug)]
+struct PlanTable {
+    columns: Vec<String>,
+    rows: Vec<Vec<String>>,
+}
+
+/// An open audit's fix plan, built once: its size, and each file's rows parsed on
+/// first read.
+#[derive(Debug)]
+pub struct FixPlanCache {
+    plan: Plan,
+    files: [OnceLock<Result<PlanTable, String>>; FixPlanFile::ALL.len()],
+}
+
+impl FixPlanCache {
+    /// The plan of `analysis`, no file parsed yet.
+    pub(crate) fn new(input: &audit::AuditInput, analysis: &audit::Analysis) -> FixPlanCache {
+        FixPlanCache {
+            plan: Plan::of(input, analysis),
+            files: Default::default(),
+        }
+    }
+
+    /// `file`'s header and rows, exactly as `dustpan export` writes the file.
+    fn table(&self, file: FixPlanFile) -> Result<&PlanTable, ViewError> {
+        let index = FixPlanFile::ALL
+            .iter()
+            .position(|f| *f == file)
+            .expect("every file is in ALL");
+        self.files[index]
+            .get_or_init(|| {
+                let text = file.csv(&self.plan.fixes);
+                let mut reader = csv::Reader::from_reader(text.as_bytes());
+                let columns = reader
+                    .headers()
+                    .map_err(|e| e.to_string())?
+                    .iter()
+                    .map(str::to_owned)
+                    .collect();
+                let rows = reader
+                    .records()
+                    .map(|r| r.map(|r| r.iter().map(str::to_owned).collect()))
+                    .collect::<Result<_, _>>()
+                    .map_err(|e| e.to_string())?;
+                Ok(PlanTable { columns, rows })
+            })
+            .as_ref()
+            .map_err(|e| ViewError::Task(format!("{}: {e}", file.file_name())))
+    }
+}
+
 /// A page of `file` of `open`'s fix plan: rows `offset..offset + limit` (at most
-/// [`MAX_PAGE`]).
+/// [`MAX_PAGE`]). The plan is built at the first page and kept with the open audit.
 pub fn fix_plan_page(
     open: &OpenAudit,
     file: FixPlanFile,
     offset: u32,
     limit: u32,
 ) -> Result<FixPlanPage, ViewError> {
-    let plan = Plan::of(open.input(), open.analysis());
-    let text = file.csv(&plan.fixes);
-    let mut reader = csv::Reader::from_reader(text.as_bytes());
-    let columns = reader
-        .headers()
-        .map_err(|e| ViewError::Task(format!("{}: {e}", file.file_name())))?
-        .iter()
-        .map(str::to_owned)
-        .collect();
-    let mut rows = Vec::new();
-    let mut total = 0u32;
-    let end = offset.saturating_add(limit.min(MAX_PAGE));
-    for record in reader.records() {
-        let record = record.map_err(|e| ViewError::Task(format!("{}: {e}", file.file_name())))?;
-        if (offset..end).contains(&total) {
-            rows.push(record.iter().map(str::to_owned).collect());
-        }
-        total += 1;
-    }
+    let cache = open.fix_plan();
+    let plan = &cache.plan;
+    let table = cache.table(file)?;
     let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    let start = (offset as usize).min(table.rows.len());
+    let end = start
+        .saturating_add(limit.min(MAX_PAGE) as usize)
+        .min(table.rows.len());
     Ok(FixPlanPage {
         file: file.file_name().to_owned(),
-        columns,
-        total,
+        columns: table.columns.clone(),
+        total: count(table.rows.len()),
         offset,
-        rows,
+        rows: table.rows[start..end].to_vec(),
         redirects_to_write: count(plan.fixes.to_write().count()),
         canonicals: count(plan.fixes.canonicals.len()),
         sitemap_lines: count(plan.fixes.sitemap_add.len() + plan.fixes.sitemap_remove.len()),

@@ -123,6 +123,7 @@ pub struct OpenAudit {
     lookup: OnceLock<Lookup>,
     findings: OnceLock<FindingIndex>,
     urls: OnceLock<crate::url_detail::UrlIndex>,
+    fix_plan: OnceLock<crate::fixplan::FixPlanCache>,
 }
 
 impl OpenAudit {
@@ -199,6 +200,7 @@ impl OpenAudit {
             lookup: OnceLock::new(),
             findings: OnceLock::new(),
             urls: OnceLock::new(),
+            fix_plan: OnceLock::new(),
         }
     }
 
@@ -220,6 +222,13 @@ impl OpenAudit {
     /// The analysis.
     pub fn analysis(&self) -> &Analysis {
         &self.analysis
+    }
+
+    /// The fix plan and its files' rows, built on first use and kept while the audit
+    /// is open (every page of a plan reads the same one).
+    pub(crate) fn fix_plan(&self) -> &crate::fixplan::FixPlanCache {
+        self.fix_plan
+            .get_or_init(|| crate::fixplan::FixPlanCache::new(&self.input, &self.analysis))
     }
 
     /// The policy name the analysis used.
