@@ -47,6 +47,40 @@ fn parquet_export_holds_the_audit_and_answers_duckdb() {
         assert!(rows(table) > 0, "{table} is empty: {}", export.stdout);
     }
 
+    // Parquet and the CSV report in one export (one analysis for both): the same Parquet
+    // rows as alone, and the report's files.
+    let both = dir.path().join("both");
+    let csv = dir.path().join("csv");
+    let (both_s, csv_s) = (both.to_str().unwrap(), csv.to_str().unwrap());
+    let together = dustpan(
+        &[
+            "export",
+            "1",
+            "--db",
+            &db,
+            "--parquet",
+            both_s,
+            "--out",
+            csv_s,
+        ],
+        "",
+    );
+    assert_eq!(together.code, 0, "{}", together.stderr);
+    let counts = |stdout: &str, dir: &str| -> Vec<String> {
+        let mut v: Vec<String> = stdout
+            .lines()
+            .filter(|l| l.contains(dir) && l.ends_with(".parquet"))
+            .map(|l| l.replace(dir, ""))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        counts(&together.stdout, both_s),
+        counts(&export.stdout, out_s)
+    );
+    assert!(csv.join("pages.csv").is_file() && csv.join("redirect_map.csv").is_file());
+
     // The documented DuckDB query (docs/scale.md): the most-linked URLs that redirect.
     let check = std::process::Command::new("python3")
         .args(["-c", "import duckdb"])

@@ -168,7 +168,8 @@ async fn planned(args: &Args) -> Result<Outcome> {
         None => temp.join("parquet"),
     };
     if !input.join("urls.parquet").is_file() {
-        super::parquet::write(&args.target, &input).await?;
+        let report = args.target.report().await?;
+        super::parquet::write(&args.target, report, &input).await?;
     }
     let work = match &args.work {
         Some(w) => w.clone(),

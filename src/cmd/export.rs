@@ -43,17 +43,35 @@ pub struct Args {
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    // One analysis for every output: the files from it first, the Parquet tables last,
+    // since they stream from the store once the analysis is dropped.
+    let report = runtime.block_on(args.target.report())?;
+    let id = report.audit.id;
+    let report = if args.out.is_some() || args.xlsx.is_some() || args.html.is_some() {
+        let open =
+            view::OpenAudit::from_parts(report.audit, report.input, report.analysis, report.policy);
+        write_files(&args, &open)?;
+        let (audit, input, analysis, policy) = open.into_parts();
+        super::report::Report {
+            audit,
+            input,
+            analysis,
+            policy,
+        }
+    } else {
+        report
+    };
     if let Some(dir) = &args.parquet {
-        for w in runtime.block_on(super::parquet::write(&args.target, dir))? {
+        for w in runtime.block_on(super::parquet::write(&args.target, report, dir))? {
             println!("{:>8} rows  {}", w.rows, w.path.display());
         }
-        if args.out.is_none() && args.xlsx.is_none() && args.html.is_none() {
-            return Ok(ExitCode::SUCCESS);
-        }
     }
-    let report = runtime.block_on(args.target.report())?;
-    let open =
-        view::OpenAudit::from_parts(report.audit, report.input, report.analysis, report.policy);
+    eprintln!("exported audit {}", id.0);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The report's CSV files, workbook and HTML summary, those `args` asks for.
+fn write_files(args: &Args, open: &view::OpenAudit) -> Result<()> {
     let id = store::AuditId(open.id());
     if let Some(out) = &args.out {
         // The same files the desktop app's "Export full report" writes.
@@ -91,6 +109,5 @@ pub fn run(args: Args) -> Result<ExitCode> {
         open.export_html(path)?;
         println!("          {}", path.display());
     }
-    eprintln!("exported audit {}", id.0);
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

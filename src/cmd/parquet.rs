@@ -5,11 +5,15 @@ use super::report::Target;
 use anyhow::{Context, Result};
 use std::path::Path;
 
-/// Writes the audit `target` names into `dir` as Parquet, one file per table: the
-/// tables stream from the store; `content.parquet` (main content with the site's
-/// template removed) comes from the analysis. Answers the files written.
-pub async fn write(target: &Target, dir: &Path) -> Result<Vec<columnar::Written>> {
-    let report = target.report().await?;
+/// Writes the audit `target` names, analysed as `report`, into `dir` as Parquet, one
+/// file per table: `content.parquet` (main content with the site's template removed)
+/// comes from the analysis, then `report` is dropped and the tables stream from the
+/// store. Answers the files written.
+pub async fn write(
+    target: &Target,
+    report: super::report::Report,
+    dir: &Path,
+) -> Result<Vec<columnar::Written>> {
     let id = report.audit.id;
     let policy = match target.what_if()? {
         Some(p) => p,

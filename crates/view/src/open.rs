@@ -204,6 +204,12 @@ impl OpenAudit {
         }
     }
 
+    /// The parts [`OpenAudit::from_parts`] took, back: the audit's row, its input, its
+    /// analysis and the policy's name.
+    pub fn into_parts(self) -> (store::Audit, AuditInput, Analysis, String) {
+        (self.audit, self.input, self.analysis, self.policy)
+    }
+
     /// The audit's id.
     pub fn id(&self) -> i64 {
         self.audit.id.0
