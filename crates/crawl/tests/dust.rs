@@ -4,24 +4,16 @@
 
 #![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
 
-use crawl::{CancellationToken, CrawlConfig, Progress};
+mod support;
+use crawl::CrawlConfig;
 use fixture::{FixtureConfig, FixtureServer};
 use store::{ReasonKind, Store, UrlState};
-use tokio::sync::watch;
+use support::audit::{crawl_into, fixture_config};
 
 fn config(server: &FixtureServer) -> CrawlConfig {
-    let port = server.port();
     CrawlConfig {
-        start_urls: vec![server.base_url()],
         include_subdomains: true,
-        resolve: fixture::HOSTS
-            .iter()
-            .map(|h| format!("{h}:{port}:127.0.0.1"))
-            .collect(),
-        extra_root_certs_pem: vec![server.ca_pem().to_owned()],
-        read_timeout_ms: 5_000,
-        total_timeout_ms: 20_000,
-        ..CrawlConfig::default()
+        ..fixture_config(server, vec![server.base_url()], fixture::HOSTS)
     }
 }
 
@@ -54,16 +46,12 @@ async fn learned_rules_skip_predicted_duplicates_but_fetch_a_sample() {
         .await
         .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&dir.path().join("dust.sqlite")).await.unwrap();
     let mut config = config(&server);
     config.learned_rules = Some(story_rules());
     config.dust_check_every = 4;
     // The carried rule alone (the crawl's own learning has its own tests).
     config.learn_dust = false;
-    let (progress, _rx) = watch::channel(Progress::default());
-    let summary = crawl::start_audit(&store, &config, &progress, &CancellationToken::new())
-        .await
-        .unwrap();
+    let (store, summary) = crawl_into(&dir.path().join("dust.sqlite"), &config).await;
     let urls = store.urls(summary.audit).await.unwrap();
     let state = |u: &str| {
         urls.iter()
@@ -151,14 +139,7 @@ async fn the_fixture_s_reply_to_comment_links_are_learned_and_mostly_skipped_wit
         .await
         .unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&dir.path().join("replies.sqlite"))
-        .await
-        .unwrap();
-    let config = config(&server);
-    let (progress, _rx) = watch::channel(Progress::default());
-    let summary = crawl::start_audit(&store, &config, &progress, &CancellationToken::new())
-        .await
-        .unwrap();
+    let (store, summary) = crawl_into(&dir.path().join("replies.sqlite"), &config(&server)).await;
     let facts = fixture::answers::site(fixture::answers::SiteVariant::Before);
     let replies: Vec<&str> = facts
         .urls

@@ -13,10 +13,10 @@
 
 mod support;
 
-use crawl::{CancellationToken, CrawlConfig, Progress};
+use crawl::CrawlConfig;
 use store::{AuditStatus, ReasonKind, Store, UrlState};
+use support::audit::crawl_into;
 use support::{Reply, Request, Server};
-use tokio::sync::watch;
 
 /// Products.
 const PRODUCTS: usize = 600;
@@ -65,16 +65,12 @@ fn catalogue(broken_from: usize) -> impl Fn(&Request) -> Reply + Clone {
 
 async fn crawl(server: &Server, learn: bool) -> (Store, tempfile::TempDir, crawl::CrawlSummary) {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&dir.path().join("audit.sqlite")).await.unwrap();
     let config = CrawlConfig {
         learn_dust: learn,
         probe_variants: false,
         ..CrawlConfig::for_url(&format!("http://127.0.0.1:{}/", server.port()))
     };
-    let (progress, _rx) = watch::channel(Progress::default());
-    let summary = crawl::start_audit(&store, &config, &progress, &CancellationToken::new())
-        .await
-        .unwrap();
+    let (store, summary) = crawl_into(&dir.path().join("audit.sqlite"), &config).await;
     assert_eq!(summary.status, AuditStatus::Finished);
     (store, dir, summary)
 }

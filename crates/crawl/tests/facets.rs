@@ -8,10 +8,10 @@
 
 mod support;
 
-use crawl::{CancellationToken, CrawlConfig, Progress};
-use store::{AuditStatus, ReasonKind, Store, UrlState};
+use crawl::CrawlConfig;
+use store::{AuditStatus, ReasonKind, UrlState};
+use support::audit::crawl_into;
 use support::{Reply, Request, Server};
-use tokio::sync::watch;
 
 const COLOURS: [&str; 6] = ["black", "brown", "red", "blue", "green", "white"];
 const SIZES: [&str; 4] = ["s", "m", "l", "xl"];
@@ -55,7 +55,6 @@ fn shop(r: &Request) -> Reply {
 async fn filter_combinations_stop_at_the_facet_budget_and_repeats_are_never_fetched() {
     let server = Server::start(|_| shop).await;
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&dir.path().join("audit.sqlite")).await.unwrap();
     let config = CrawlConfig {
         max_urls: 20_000,
         facet_budget: 50,
@@ -64,10 +63,7 @@ async fn filter_combinations_stop_at_the_facet_budget_and_repeats_are_never_fetc
         probe_variants: false,
         ..CrawlConfig::for_url(&format!("http://127.0.0.1:{}/", server.port()))
     };
-    let (progress, _rx) = watch::channel(Progress::default());
-    let summary = crawl::start_audit(&store, &config, &progress, &CancellationToken::new())
-        .await
-        .unwrap();
+    let (store, summary) = crawl_into(&dir.path().join("audit.sqlite"), &config).await;
     assert_eq!(summary.status, AuditStatus::Finished);
 
     let urls = store.urls(summary.audit).await.unwrap();

@@ -4,37 +4,28 @@
 
 use std::collections::HashMap;
 
-use crawl::{CancellationToken, CrawlConfig, Progress};
+use crawl::CrawlConfig;
 use fixture::{FixtureConfig, FixtureServer};
-use store::{AuditStatus, Store, UrlState};
-use tokio::sync::watch;
+use store::{AuditStatus, UrlState};
+
+mod support;
+use support::audit::{crawl_into, fixture_config};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_fixture_site_is_crawled_over_tls_once_per_url() {
     let server = FixtureServer::start(FixtureConfig::default())
         .await
         .unwrap();
-    let port = server.port();
     let config = CrawlConfig {
-        start_urls: vec![server.base_url()],
-        resolve: ["example.test", "www.example.test", "blog.example.test"]
-            .iter()
-            .map(|h| format!("{h}:{port}:127.0.0.1"))
-            .collect(),
-        extra_root_certs_pem: vec![server.ca_pem().to_owned()],
-        read_timeout_ms: 5_000,
-        total_timeout_ms: 20_000,
         max_response_bytes: 4 << 20,
-        ..CrawlConfig::default()
+        ..fixture_config(
+            &server,
+            vec![server.base_url()],
+            &["example.test", "www.example.test", "blog.example.test"],
+        )
     };
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&dir.path().join("fixture.sqlite"))
-        .await
-        .unwrap();
-    let (progress, _rx) = watch::channel(Progress::default());
-    let summary = crawl::start_audit(&store, &config, &progress, &CancellationToken::new())
-        .await
-        .unwrap();
+    let (store, summary) = crawl_into(&dir.path().join("fixture.sqlite"), &config).await;
     assert_eq!(summary.status, AuditStatus::Finished);
 
     // Every URL requested at most once (robots.txt aside: a www origin's robots.txt may

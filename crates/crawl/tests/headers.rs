@@ -6,42 +6,33 @@
 
 use std::collections::HashMap;
 
-use crawl::{CancellationToken, CrawlConfig, Progress};
+use crawl::CrawlConfig;
 use fixture::{FixtureConfig, FixtureServer};
-use store::{AuditStatus, CUT_MARKER, MAX_HEADERS, MAX_HEADERS_BYTES, MAX_VALUE_BYTES, Store};
-use tokio::sync::watch;
+use store::{AuditStatus, CUT_MARKER, MAX_HEADERS, MAX_HEADERS_BYTES, MAX_VALUE_BYTES};
+
+mod support;
+use support::audit::{crawl_into, fixture_config};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_fetch_stores_its_headers_bounded() {
     let server = FixtureServer::start(FixtureConfig::default())
         .await
         .unwrap();
-    let port = server.port();
     let base = server.base_url();
     let config = CrawlConfig {
-        start_urls: vec![
-            format!("{base}hostile/headers"),
-            format!("{base}moved/old-page"),
-        ],
         include_patterns: vec![r"/(hostile/headers|moved/)".into()],
         default_sitemap: false,
-        resolve: ["example.test", "www.example.test"]
-            .iter()
-            .map(|h| format!("{h}:{port}:127.0.0.1"))
-            .collect(),
-        extra_root_certs_pem: vec![server.ca_pem().to_owned()],
-        read_timeout_ms: 5_000,
-        total_timeout_ms: 20_000,
-        ..CrawlConfig::default()
+        ..fixture_config(
+            &server,
+            vec![
+                format!("{base}hostile/headers"),
+                format!("{base}moved/old-page"),
+            ],
+            &["example.test", "www.example.test"],
+        )
     };
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&dir.path().join("headers.sqlite"))
-        .await
-        .unwrap();
-    let (progress, _rx) = watch::channel(Progress::default());
-    let summary = crawl::start_audit(&store, &config, &progress, &CancellationToken::new())
-        .await
-        .unwrap();
+    let (store, summary) = crawl_into(&dir.path().join("headers.sqlite"), &config).await;
     assert_eq!(summary.status, AuditStatus::Finished);
     let urls: HashMap<String, store::UrlRow> = store
         .urls(summary.audit)

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod audit;
+
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
