@@ -5,30 +5,14 @@
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
+use fixture::SiteVariant;
 use fixture::answers::{self, SitemapFormat};
-use fixture::{FixtureConfig, SiteVariant};
 use store::AuditId;
 
-use crate::util::{Output, Site, audit_id, path, read_csv, run};
+use crate::util::{Output, Site, audit_id, check, path, read_csv, run};
 
 const START: &str = "https://example.test/";
 const BLOG_SITEMAP: &str = "https://blog.example.test/sitemap.xml";
-
-fn site() -> Site {
-    Site::start(FixtureConfig {
-        hostile: false,
-        slow_delay: std::time::Duration::from_millis(300),
-        ..FixtureConfig::default()
-    })
-}
-
-fn check(out: &Output, what: &str) {
-    assert_eq!(
-        out.code, 0,
-        "{what} failed:\n{}\n{}",
-        out.stdout, out.stderr
-    );
-}
 
 /// The first audit of the fixture, with options the re-audit must inherit.
 fn first_audit(site: &Site) -> AuditId {
@@ -122,7 +106,7 @@ fn rows(table: &[HashMap<String, String>], columns: &[&str]) -> BTreeSet<String>
 
 #[test]
 fn two_audits_of_the_unchanged_site_give_an_empty_diff() {
-    let site = site();
+    let site = Site::quiet();
     let first = first_audit(&site);
     let second = audit_like(&site, first);
     let dir = tempfile::tempdir().unwrap();
@@ -187,7 +171,7 @@ fn set(rows: &[&str]) -> BTreeSet<String> {
 
 #[test]
 fn before_and_after_give_exactly_the_changes_between_them() {
-    let site = site();
+    let site = Site::quiet();
     let first = first_audit(&site);
     site.server.set_variant(SiteVariant::After);
     let second = audit_like(&site, first);
@@ -446,7 +430,7 @@ fn before_and_after_give_exactly_the_changes_between_them() {
 /// An audit that stopped at `--max-urls` says so where it ends and in `dustpan audits`.
 #[test]
 fn an_audit_stopped_at_a_limit_says_which_and_where() {
-    let site = site();
+    let site = Site::quiet();
     let args = site.audit_args(START, &["-q", "--max-urls", "20"]);
     let out = run(&args);
     check(&out, "dustpan audit --max-urls 20");
@@ -474,7 +458,7 @@ fn addresses(row: &HashMap<String, String>) -> Vec<&str> {
 /// did not fetch are "not crawled", as before.
 #[test]
 fn a_partial_older_audit_makes_no_changes_of_what_it_did_not_fetch() {
-    let site = site();
+    let site = Site::quiet();
     let partial = {
         let out = run(&site.audit_args(START, &["-q", "--max-urls", "20", "--no-dust-learning"]));
         check(&out, "dustpan audit --max-urls 20");

@@ -2,33 +2,17 @@
 //! checked against what `view` answers for the same audit; `report --fail-on` for each
 //! severity; `audit --like ID --compare` on the unchanged and on the changed fixture.
 
-use fixture::{FixtureConfig, SiteVariant};
+use fixture::SiteVariant;
 use serde::de::DeserializeOwned;
 use view::output::{
     AuditsDocument, DiffDocument, NormalizeDocument, NormalizeLine, ReportDocument,
 };
 use view::{FindingQuery, FindingView, Session, Severity};
 
-use crate::util::{Output, Site, audit_id, dustpan, path, run};
+use crate::util::{Output, Site, audit_id, check, dustpan, path, run};
 
 const START: &str = "https://example.test/";
 const BLOG_SITEMAP: &str = "https://blog.example.test/sitemap.xml";
-
-fn site() -> Site {
-    Site::start(FixtureConfig {
-        hostile: false,
-        slow_delay: std::time::Duration::from_millis(300),
-        ..FixtureConfig::default()
-    })
-}
-
-fn check(out: &Output, what: &str) {
-    assert_eq!(
-        out.code, 0,
-        "{what} failed:\n{}\n{}",
-        out.stdout, out.stderr
-    );
-}
 
 /// An audit of the fixture whose re-audits of the unchanged site compare equal (as in
 /// tests/diff.rs).
@@ -87,7 +71,7 @@ fn every_finding(open: &view::OpenAudit) -> Vec<FindingView> {
 
 #[test]
 fn json_documents_are_what_view_answers_and_fail_on_fails_by_severity() {
-    let site = site();
+    let site = Site::quiet();
     let full = first_audit(&site, &[]);
     // Two pages: few findings, not every severity.
     let small = first_audit(&site, &["--max-urls", "2", "--no-probes"]);
@@ -189,7 +173,7 @@ fn json_documents_are_what_view_answers_and_fail_on_fails_by_severity() {
 
 #[test]
 fn a_scheduled_compare_exits_0_on_the_unchanged_site_and_3_on_the_changed_one() {
-    let site = site();
+    let site = Site::quiet();
     let first = first_audit(&site, &[]);
     let dir = tempfile::tempdir().unwrap();
     let compare = |out_file: &str| {

@@ -227,11 +227,7 @@ fn a_plain_list_audits_exactly_its_urls_with_their_hops_and_canonical_targets() 
 
 #[test]
 fn a_killed_list_audit_resumes_with_its_list() {
-    let site = Site::start(FixtureConfig {
-        hostile: false,
-        slow_delay: std::time::Duration::from_millis(300),
-        ..FixtureConfig::default()
-    });
+    let site = Site::quiet();
     let listed: Vec<String> = (1..=6)
         .map(|i| format!("https://example.test/slow?n={i}"))
         .collect();

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use fixture::{FixtureConfig, SiteVariant};
+use fixture::SiteVariant;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
@@ -81,14 +81,8 @@ fn ipc(e: ViewError) -> IpcError {
 
 #[test]
 fn an_mcp_client_lists_and_calls_every_tool_and_gets_what_view_answers() {
-    let site = Site::start(FixtureConfig {
-        hostile: false,
-        slow_delay: std::time::Duration::from_millis(300),
-        ..FixtureConfig::default()
-    });
-    let out = run(&site.audit_args(START, &["-q", "--no-dust-learning"]));
-    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
-    let old = audit_id(&out.stdout).0;
+    let site = Site::quiet();
+    let old = site.audit(START, &["-q", "--no-dust-learning"]);
     site.server.set_variant(SiteVariant::After);
     let out = run(&[
         "audit".to_owned(),
@@ -458,11 +452,7 @@ fn an_mcp_client_lists_and_calls_every_tool_and_gets_what_view_answers() {
 
 #[test]
 fn with_allow_crawl_an_assistant_starts_an_audit_follows_it_and_reads_it() {
-    let site = Site::start(FixtureConfig {
-        hostile: false,
-        slow_delay: std::time::Duration::from_millis(300),
-        ..FixtureConfig::default()
-    });
+    let site = Site::quiet();
     let resolve: Vec<String> = fixture::HOSTS
         .iter()
         .map(|h| format!("{h}:{}:127.0.0.1", site.server.port()))

@@ -2,26 +2,18 @@
 //! serves are kept, `/careers` (gone in After) is unmatched and listed with its inlinks,
 //! and `--out` writes the mapping and the redirect map for every server.
 
-use fixture::{FixtureConfig, SiteVariant};
+use fixture::SiteVariant;
 
-use crate::util::{Site, audit_id, path, run};
+use crate::util::{Site, path, run};
 
 const START: &str = "https://example.test/";
 
 #[test]
 fn a_migration_between_the_before_and_after_sites_keeps_their_pages_and_lists_what_is_gone() {
-    let site = Site::start(FixtureConfig {
-        hostile: false,
-        slow_delay: std::time::Duration::from_millis(300),
-        ..FixtureConfig::default()
-    });
-    let out = run(&site.audit_args(START, &["-q", "--no-dust-learning"]));
-    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
-    let old = audit_id(&out.stdout).0;
+    let site = Site::quiet();
+    let old = site.audit(START, &["-q", "--no-dust-learning"]);
     site.server.set_variant(SiteVariant::After);
-    let out = run(&site.audit_args(START, &["-q", "--no-dust-learning"]));
-    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
-    let new = audit_id(&out.stdout).0;
+    let new = site.audit(START, &["-q", "--no-dust-learning"]);
 
     let dir = tempfile::tempdir().unwrap();
     let db = path(&site.db);

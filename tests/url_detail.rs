@@ -6,17 +6,9 @@ use fixture::FixtureConfig;
 use view::output::UrlDocument;
 use view::{LinkDirection, Session};
 
-use crate::util::{Output, Site, audit_id, path, read_csv, run};
+use crate::util::{Output, Site, audit_id, check, path, read_csv, run};
 
 const START: &str = "https://example.test/";
-
-fn check(out: &Output, what: &str) {
-    assert_eq!(
-        out.code, 0,
-        "{what} failed:\n{}\n{}",
-        out.stdout, out.stderr
-    );
-}
 
 /// `dustpan ARGS --db DB`.
 fn on_db(site: &Site, args: &[&str]) -> Output {

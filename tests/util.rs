@@ -176,6 +176,23 @@ impl Site {
         }
     }
 
+    /// The fixture's problem site without its hostile pages, its slow page answering
+    /// after 300 ms (under the crawl's timeouts).
+    pub fn quiet() -> Site {
+        Site::start(FixtureConfig {
+            hostile: false,
+            slow_delay: Duration::from_millis(300),
+            ..FixtureConfig::default()
+        })
+    }
+
+    /// `dustpan audit START <net args> EXTRA...` run to success; answers the audit's id.
+    pub fn audit(&self, start: &str, extra: &[&str]) -> i64 {
+        let out = run(&self.audit_args(start, extra));
+        assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+        audit_id(&out.stdout).0
+    }
+
     /// `--db FILE`, a `--resolve` for each fixture host and `--ca-cert FILE`.
     pub fn args(&self) -> Vec<String> {
         let mut args = vec!["--db".to_owned(), path(&self.db)];
@@ -205,6 +222,15 @@ impl Site {
     pub fn requests_for(&self, url: &str) -> usize {
         self.server.url_request_count(url)
     }
+}
+
+/// Fails the test, saying `what` and the output, unless `out` exited 0.
+pub fn check(out: &Output, what: &str) {
+    assert_eq!(
+        out.code, 0,
+        "{what} failed:\n{}\n{}",
+        out.stdout, out.stderr
+    );
 }
 
 /// A path as an argument.
