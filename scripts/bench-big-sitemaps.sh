@@ -25,44 +25,11 @@ if ! [[ $pages =~ ^[0-9]+$ ]] || ((pages < 1)); then
 fi
 budget=$((2 << 30))
 
-if [[ -n ${BENCH_BIN:-} ]]; then
-    bin=$BENCH_BIN
-else
-    echo "==> cargo build --release (dustpan, dustpan-fixture)" >&2
-    cargo build --release --locked -p dustpan -p fixture --bin dustpan --bin dustpan-fixture >&2
-    target_dir=$(cargo metadata --format-version 1 --no-deps --locked |
-        sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
-    bin="${target_dir:-target}/release"
-fi
-
+# shellcheck source=scripts/bench-fixture.sh
+source scripts/bench-fixture.sh
+bench_binaries
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/dustpan-bench.XXXXXX")
-fixture_pid=
-cleanup() {
-    if [[ -n $fixture_pid ]]; then
-        kill "$fixture_pid" 2>/dev/null || true
-        wait "$fixture_pid" 2>/dev/null || true
-    fi
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-"$bin/dustpan-fixture" --generated "$pages" --port 0 --ca-out "$tmp/ca.pem" >"$tmp/fixture.log" 2>&1 &
-fixture_pid=$!
-port=
-for _ in $(seq 1 600); do
-    port=$(sed -n 's/^dustpan-fixture listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$tmp/fixture.log")
-    [[ -n $port ]] && break
-    if ! kill -0 "$fixture_pid" 2>/dev/null; then
-        cat "$tmp/fixture.log" >&2
-        echo "dustpan-fixture exited" >&2
-        exit 1
-    fi
-    sleep 0.1
-done
-if [[ -z $port ]]; then
-    echo "dustpan-fixture did not start" >&2
-    exit 1
-fi
+bench_fixture "$pages" "$tmp"
 echo "==> fixture (pid $fixture_pid) on 127.0.0.1:$port, $pages pages in $(((pages + 49999) / 50000)) sitemaps" >&2
 
 resolve=()
