@@ -16,7 +16,7 @@
 //! | `not_fetched` | not requested: robots.txt, a limit, the scope | unknown |
 //! | `unrendered` | 2xx without such a canonical, in an audit that renders, where the page's rendered content is not its served content (a script writes it) and the variant was not rendered | unknown |
 //!
-//! **Content is compared as the analysis reads it** ([`Site::text`]: the rendered page
+//! **Content is compared as the analysis reads it** (`Site::text`: the rendered page
 //! where it was rendered). The probes are requested after the crawl and are not
 //! rendered, so where a script writes the page's content the variant's served bytes
 //! say nothing about what it shows: every URL of a single-page app serves the same
