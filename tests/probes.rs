@@ -114,9 +114,10 @@ fn probe_verdicts_match_the_site_and_show_in_the_exports_and_the_report() {
             .get(u.url_rfc3986.as_str())
             .unwrap_or_else(|| panic!("{} has no verdict", u.url));
         let ok = match probe.verdict {
-            ProbeVerdict::Duplicate | ProbeVerdict::Canonical | ProbeVerdict::Different => {
-                status.is_some_and(|s| (200..300).contains(&s))
-            }
+            ProbeVerdict::Duplicate
+            | ProbeVerdict::Canonical
+            | ProbeVerdict::Different
+            | ProbeVerdict::Unrendered => status.is_some_and(|s| (200..300).contains(&s)),
             ProbeVerdict::Gone => status.is_some_and(|s| (400..500).contains(&s)),
             ProbeVerdict::RedirectPermanent => matches!(status, Some(301 | 308)),
             ProbeVerdict::RedirectTemporary => status.is_some_and(|s| (300..400).contains(&s)),

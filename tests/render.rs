@@ -207,3 +207,120 @@ fn render_finds_every_planted_difference_and_reaches_nothing_outside() {
         );
     }
 }
+
+/// A single-page app (the scripted site's `/app/`, every path answering the same shell)
+/// audited with `--render`, probes on and a depth of 1: what each claim rests on is what
+/// the pages render. Its URL variants serve the shell, which says nothing about what they
+/// render, so none is called a duplicate of the page; RENDER-JS-LINKS counts the pages it
+/// fetched and says apart which script-only targets it did not fetch; the routes the app
+/// does not know answer 200 and render "404 - Not Found" under the shell's title: soft
+/// 404s, in no cluster and no duplicate finding.
+#[test]
+fn a_single_page_app_is_judged_by_what_it_renders() {
+    if !chromium_present() {
+        return;
+    }
+    let s = start();
+    let base = s.site.base_url();
+    let out = run(&[
+        "audit".to_owned(),
+        format!("{base}/app/"),
+        "--db".to_owned(),
+        path(&s.db),
+        "--include".to_owned(),
+        format!("^{}/app", base.replace('.', "\\.")),
+        "--max-depth".to_owned(),
+        "1".to_owned(),
+        "--render".to_owned(),
+        "--render-concurrency".to_owned(),
+        "2".to_owned(),
+        "--rate".to_owned(),
+        "50".to_owned(),
+        "-q".to_owned(),
+    ]);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let id = audit_id(&out.stdout);
+    let store = s.store();
+    let analysis = s.rt.block_on(async {
+        let loaded = view::workflow::load(&store, id, canon::Policy::seo())
+            .await
+            .unwrap();
+        audit::analyse(&loaded.input, &loaded.config)
+    });
+    let findings = |code: &str| -> Vec<&audit::Finding> {
+        analysis
+            .findings
+            .iter()
+            .filter(|f| f.id.code() == code)
+            .collect()
+    };
+    let missing: Vec<String> = fixture::scripted::app::MISSING
+        .iter()
+        .map(|p| s.url(p))
+        .collect();
+
+    // 1. The variants serve the shell; the page's content is written by script.
+    let probes: Vec<&audit::VariantProbe> = analysis
+        .url_variants
+        .iter()
+        .flat_map(|r| &r.probes)
+        .collect();
+    assert!(
+        probes
+            .iter()
+            .any(|p| p.verdict == audit::ProbeVerdict::Unrendered),
+        "{probes:#?}"
+    );
+    for p in &probes {
+        assert_ne!(p.verdict, audit::ProbeVerdict::Duplicate, "{p:#?}");
+    }
+    assert!(
+        findings("VARIANT-DUPLICATE").is_empty(),
+        "{:#?}",
+        findings("VARIANT-DUPLICATE")
+    );
+
+    // 2. The deep route, found in the guide's rendered article, was not fetched.
+    let deep = s.url(fixture::scripted::app::DEEP);
+    let all = findings("RENDER-JS-LINKS");
+    let js = all
+        .iter()
+        .find(|f| f.key.ends_with("/app/*"))
+        .unwrap_or_else(|| panic!("{all:#?}"));
+    assert!(!js.urls.contains(&deep), "{js:#?}");
+    let fetched = js.urls.len();
+    assert!(
+        js.summary.starts_with(&format!("{fetched} pages of ")),
+        "{js:#?}"
+    );
+    assert!(
+        js.evidence
+            .iter()
+            .any(|e| e.starts_with("1 other URL of ") && e.contains("1 max_depth")),
+        "{js:#?}"
+    );
+
+    // 3. The missing routes are soft 404s: in no cluster, named by no duplicate finding.
+    for c in &analysis.clusters {
+        for m in &c.members {
+            assert!(!missing.contains(&m.url), "{c:#?}");
+        }
+    }
+    for code in ["DUP-CONTENT", "DUP-DUST", "DUP-NEAR", "DUP-PARAM"] {
+        for f in findings(code) {
+            assert!(
+                !f.urls.iter().any(|u| missing.contains(u)),
+                "{code}: {f:#?}"
+            );
+        }
+    }
+    // They were rendered, with the shell's title and the "not found" view.
+    let rows = s.rt.block_on(store.renders(id)).unwrap();
+    for u in &missing {
+        let r = rows
+            .iter()
+            .find(|r| &r.url == u)
+            .unwrap_or_else(|| panic!("{u} not rendered"));
+        assert_eq!(r.title.as_deref(), Some("Scripted docs"), "{r:?}");
+    }
+}

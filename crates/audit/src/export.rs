@@ -808,6 +808,7 @@ fn url_variants_table(analysis: &Analysis) -> TableData {
             ProbeVerdict::RedirectPermanent => "Redirect Permanent",
             ProbeVerdict::Error => "Error",
             ProbeVerdict::NotFetched => "Not Fetched",
+            ProbeVerdict::Unrendered => "Unrendered",
         }));
     }
     head.extend([

@@ -14,6 +14,16 @@
 //! | `different` | 2xx with other content | note |
 //! | `error` | 5xx, or no response | unknown |
 //! | `not_fetched` | not requested: robots.txt, a limit, the scope | unknown |
+//! | `unrendered` | 2xx without such a canonical, in an audit that renders, where the page's rendered content is not its served content (a script writes it) and the variant was not rendered | unknown |
+//!
+//! **Content is compared as the analysis reads it** (`Site::text`: the rendered page
+//! where it was rendered). The probes are requested after the crawl and are not
+//! rendered, so where a script writes the page's content the variant's served bytes
+//! say nothing about what it shows: every URL of a single-page app serves the same
+//! shell, and `/index.html` or `//` of one may render the shell's source, an empty
+//! view or the app's "not found" view. Such a probe is `unrendered` (whether it serves
+//! the page cannot be told without rendering it), never a duplicate by its served
+//! bytes. An audit without rendering compares the served HTML, as before.
 //!
 //! **A rule's verdict** is the median by severity of its answered samples (`error` and
 //! `not_fetched` left out): the worst verdict that at least half the samples reach or
@@ -66,6 +76,9 @@ pub enum ProbeVerdict {
     Error,
     /// Not requested.
     NotFetched,
+    /// 2xx, but the page's content is written by script and the variant was not
+    /// rendered: whether it serves the page cannot be told.
+    Unrendered,
 }
 
 impl ProbeVerdict {
@@ -80,6 +93,7 @@ impl ProbeVerdict {
         ProbeVerdict::RedirectPermanent,
         ProbeVerdict::Error,
         ProbeVerdict::NotFetched,
+        ProbeVerdict::Unrendered,
     ];
 
     /// The word reports and CSV files use (`redirect_permanent`).
@@ -94,12 +108,16 @@ impl ProbeVerdict {
             ProbeVerdict::RedirectPermanent => "redirect_permanent",
             ProbeVerdict::Error => "error",
             ProbeVerdict::NotFetched => "not_fetched",
+            ProbeVerdict::Unrendered => "unrendered",
         }
     }
 
     /// Whether the server answered (the verdict says something about the site).
     pub fn answered(self) -> bool {
-        !matches!(self, ProbeVerdict::Error | ProbeVerdict::NotFetched)
+        !matches!(
+            self,
+            ProbeVerdict::Error | ProbeVerdict::NotFetched | ProbeVerdict::Unrendered
+        )
     }
 }
 
@@ -334,8 +352,11 @@ fn rule_verdict(probes: &[VariantProbe]) -> Option<ProbeVerdict> {
         .filter(|v| v.answered())
         .collect();
     if answered.is_empty() {
-        return Some(if probes.iter().any(|p| p.verdict == ProbeVerdict::Error) {
+        let any = |v: ProbeVerdict| probes.iter().any(|p| p.verdict == v);
+        return Some(if any(ProbeVerdict::Error) {
             ProbeVerdict::Error
+        } else if any(ProbeVerdict::Unrendered) {
+            ProbeVerdict::Unrendered
         } else {
             ProbeVerdict::NotFetched
         });
@@ -354,6 +375,13 @@ fn rule_verdict(probes: &[VariantProbe]) -> Option<ProbeVerdict> {
 fn same_page(clusters: &Clusters, a: u32, b: u32) -> bool {
     a == b
         || (clusters.of[a as usize] != NONE && clusters.of[a as usize] == clusters.of[b as usize])
+}
+
+/// Whether page `b` was rendered and its rendered text is not its served text: a
+/// script writes its content, so served bytes alone do not show it.
+fn written_by_script(site: &Site<'_>, b: u32) -> bool {
+    site.rendered_dom(b)
+        .is_some_and(|r| site.fetch(b).is_none_or(|f| f.text_hash != r.text_hash))
 }
 
 /// A probe's verdict and what the server answered.
@@ -382,7 +410,17 @@ fn judge(site: &Site<'_>, clusters: &Clusters, v: u32, b: u32) -> (ProbeVerdict,
                     format!("{status} with a canonical to {}", site.url(canonical)),
                 );
             }
-            let same_text = match (site.fetch(v), site.fetch(b)) {
+            if site.rendered_dom(v).is_none() && written_by_script(site, b) {
+                return (
+                    ProbeVerdict::Unrendered,
+                    format!(
+                        "{status}; the page's content is written by script and the variant \
+                         was not rendered, so whether it serves the page cannot be told \
+                         without rendering it"
+                    ),
+                );
+            }
+            let same_text = match (site.text(v), site.text(b)) {
                 (Some(x), Some(y)) => x.text_hash.is_some() && x.text_hash == y.text_hash,
                 _ => false,
             };

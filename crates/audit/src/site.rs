@@ -124,6 +124,51 @@ pub(crate) fn soft_404_title(title: &str) -> bool {
     t == "404" || SOFT_404_TITLES.iter().any(|p| t.contains(p))
 }
 
+/// Headings that make up a whole text block of an error page, as a client-rendered app
+/// writes its "not found" view ("404 - Not Found", "Page not found"): compared by the
+/// block hash the extractor stores (words only, lower-cased), so punctuation and letter
+/// case do not matter.
+pub const SOFT_404_HEADINGS: &[&str] = &[
+    "404",
+    "not found",
+    "404 not found",
+    "page not found",
+    "404 page not found",
+    "error 404",
+    "404 error",
+    "nothing found",
+    "page unavailable",
+];
+
+/// The block hashes of [`SOFT_404_HEADINGS`], hashed by the extractor itself.
+fn soft_404_heading_hashes() -> &'static [u64] {
+    static HASHES: std::sync::OnceLock<Vec<u64>> = std::sync::OnceLock::new();
+    HASHES.get_or_init(|| {
+        SOFT_404_HEADINGS
+            .iter()
+            .filter_map(|h| {
+                let html = format!("<h1>{h}</h1>");
+                extract::extract(html.as_bytes(), Some("text/html"))
+                    .blocks
+                    .first()
+                    .map(|b| b.hash)
+            })
+            .collect()
+    })
+}
+
+/// The words of the first block of `blocks` that is an error page's heading (see
+/// [`SOFT_404_HEADINGS`]), if one is.
+fn soft_404_heading_words(blocks: &crate::StoredBlocks) -> Option<u32> {
+    let bytes = blocks.bytes().ok()?;
+    let reader = extract::blocks::BlockReader::new(&bytes).ok()?;
+    let headings = soft_404_heading_hashes();
+    reader
+        .map_while(Result::ok)
+        .find(|b| headings.contains(&b.hash))
+        .map(|b| b.words)
+}
+
 /// Hamming distance of two SimHashes.
 pub(crate) fn distance(a: u64, b: u64) -> u32 {
     (a ^ b).count_ones()
@@ -464,14 +509,36 @@ impl<'a> Site<'a> {
         })
     }
 
+    /// Whether page `i` reads like an error page (a "soft 404" when it answers 200): its
+    /// title does ([`soft_404_title`]), or, where it was rendered, its rendered first
+    /// heading does, or its rendered main content is an error heading
+    /// ([`SOFT_404_HEADINGS`]) and nothing more (the site's template left out, no more
+    /// words than the heading's). A client-rendered app keeps its shell's title on every
+    /// route, its "not found" view included, and may put the site's name in the first
+    /// heading, so the rendered content is where it says so. The one place the analysis
+    /// decides it: clusters, content evidence and the duplicate titles all ask here.
+    pub(crate) fn soft_404(&self, i: u32) -> bool {
+        let Some(t) = self.text(i) else {
+            return false;
+        };
+        if t.title.is_some_and(soft_404_title) {
+            return true;
+        }
+        self.rendered_dom(i).is_some_and(|r| {
+            r.h1.as_deref().is_some_and(soft_404_title)
+                || r.blocks
+                    .as_ref()
+                    .and_then(soft_404_heading_words)
+                    .zip(self.main.words(i))
+                    .is_some_and(|(heading, main)| main <= heading)
+        })
+    }
+
     /// Fingerprints, for a 2xx page with at least `min_words` words of text whose title
     /// does not read like an error page (a soft 404 shares its text with every other).
     pub(crate) fn content(&self, i: u32) -> Option<Content> {
         let t = self.text(i)?;
-        if !self.serves(i)
-            || t.word_count.unwrap_or(0) < self.cfg.min_words
-            || t.title.is_some_and(soft_404_title)
-        {
+        if !self.serves(i) || t.word_count.unwrap_or(0) < self.cfg.min_words || self.soft_404(i) {
             return None;
         }
         Some(Content {

@@ -394,8 +394,8 @@ mod tests {
         (
             TableName::UrlVariants,
             "rule samples verdict duplicate redirect_temporary redirect_elsewhere different \
-             canonical gone redirect_permanent error not_fetched example_variant example_page \
-             example_answer nginx_rule apache_rule apache_htaccess_rule",
+             canonical gone redirect_permanent error not_fetched unrendered example_variant \
+             example_page example_answer nginx_rule apache_rule apache_htaccess_rule",
         ),
         (
             TableName::DuplicateMetadata,

@@ -30,7 +30,7 @@ use crate::dust::{ParamStats, ParamVerdict};
 use crate::finding::{Finding, Fix, MetaElement};
 use crate::input::{FetchRow, UrlId};
 use crate::keys::Keys;
-use crate::site::{NONE, Site, soft_404_title};
+use crate::site::{NONE, Site};
 use crate::urlparts::{page_number, params, split, without_page_number};
 use crate::wording::count;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -99,13 +99,9 @@ fn judged(site: &Site<'_>, clusters: &Clusters, i: u32) -> bool {
 }
 
 /// The rest of [`judged`], checked only for pages that share a value: an HTML page
-/// not titled like an error page.
+/// that does not read like an error page ([`Site::soft_404`]).
 fn judged_in_group(site: &Site<'_>, i: u32) -> bool {
-    site.html(i)
-        && !site
-            .fetch(i)
-            .and_then(|f| f.title.as_deref())
-            .is_some_and(soft_404_title)
+    site.html(i) && !site.soft_404(i)
 }
 
 /// `value` trimmed, with each run of whitespace as one space, lower-cased, into `out`

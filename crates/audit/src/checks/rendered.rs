@@ -186,13 +186,24 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             );
         }
     }
-    // URLs that no served HTML links to, only rendered pages.
+    // URLs that no served HTML links to, only rendered pages: the pages among them (what
+    // was fetched), and per pattern how many were not fetched and why.
+    let mut unfetched: BTreeMap<String, BTreeMap<&'static str, usize>> = BTreeMap::new();
     for t in 0..site.n as u32 {
         let js = site.rendering.js_in(t);
         if js == 0 || site.inlinks(t) > 0 || site.external[t as usize] || site.made_up[t as usize] {
             continue;
         }
         let url = site.url_string(t);
+        if site.fetch(t).is_none() {
+            let why = site.reason(t).map_or("not requested", |r| r.kind.as_str());
+            *unfetched
+                .entry(pattern(&url))
+                .or_default()
+                .entry(why)
+                .or_default() += 1;
+            continue;
+        }
         add(
             FindingId::RenderJsLinks,
             url.clone(),
@@ -230,6 +241,19 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
             f = f.evidence(format!(
                 "{} more not listed",
                 wording::count(n - max, "page", "pages")
+            ));
+        }
+        if id == FindingId::RenderJsLinks
+            && let Some(why) = unfetched.get(&pattern)
+        {
+            let total: usize = why.values().sum();
+            let reasons: Vec<String> = why.iter().map(|(r, k)| format!("{k} {r}")).collect();
+            f = f.evidence(format!(
+                "{} of {pattern} that only script-written links lead to {} not fetched, so \
+                 not counted here (by reason: {})",
+                wording::count(total, "other URL", "other URLs"),
+                if total == 1 { "was" } else { "were" },
+                reasons.join(", ")
             ));
         }
         for p in pages.into_iter().take(max) {

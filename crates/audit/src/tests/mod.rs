@@ -10,6 +10,7 @@ mod links;
 mod main_content;
 mod metadata;
 mod migrate;
+mod rendered_app;
 mod rendered_content;
 mod seeds;
 mod wording;
