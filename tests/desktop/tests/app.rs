@@ -1058,6 +1058,23 @@ async fn from_an_issue_to_its_inlinks(app: &App, url: &str, detail: &Value) {
     )
     .await
     .unwrap();
+    // Its tabs are drawn, not covered by the issue's URL table above the pane.
+    let tab = s.find(&tid("url-detail-tab-inlinks")).await.unwrap();
+    let drawn = s
+        .execute(
+            "const t = arguments[0]; t.scrollIntoView({ block: 'nearest' });\
+             const r = t.getBoundingClientRect();\
+             return t.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));",
+            vec![Session::arg(&tab)],
+        )
+        .await
+        .unwrap();
+    if drawn != json!(true) {
+        panic!(
+            "the detail pane's tabs are covered; window saved in {}",
+            app.dump("pane-covered").await.display()
+        );
+    }
     click_again(app, &tid("url-detail-tab-inlinks")).await;
     let links = s
         .wait_for_count(&tid("url-detail-link"), shown, Duration::from_secs(10))
@@ -1383,17 +1400,21 @@ async fn external_table_and_client_files(app: &App, long_id: i64) {
     open_from_the_list(app, full).await;
     click_again(app, &tid("nav-tables")).await;
     click_again(app, &tid("table-tab-external")).await;
-    let cells = s
-        .wait_for_count(
-            "[data-testid=\"table-row\"] [data-column=\"address\"]",
-            1,
-            Duration::from_secs(20),
-        )
+    let css = "[data-table=\"external\"] [data-testid=\"table-row\"] [data-column=\"address\"]";
+    s.wait_for_count(css, 1, Duration::from_secs(20))
         .await
         .unwrap();
+    // Read again while the table's rows are replaced under us.
     let mut targets = Vec::new();
-    for c in &cells {
-        targets.extend(s.attribute(c, "title").await.unwrap());
+    for _ in 0..50 {
+        targets.clear();
+        for c in s.find_all(css).await.unwrap() {
+            targets.extend(s.attribute(&c, "title").await.ok().flatten());
+        }
+        if targets.iter().any(|t| t == "https://blog.example.test/") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
     }
     assert!(
         targets.iter().any(|t| t == "https://blog.example.test/"),

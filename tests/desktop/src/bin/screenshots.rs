@@ -128,18 +128,26 @@ async fn working_day(s: &Session, shots: &mut Shots, audit_id: i64) -> Result<()
     let row = format!("[data-testid=\"issue-row\"][data-code=\"{code}\"]");
     for size in SIZES {
         shots.resize(s, size).await?;
-        click(s, "nav-issues").await?;
+        press(s, "nav-issues").await?;
         let issue = s.find(&row).await?;
         s.script_click(&issue).await?;
         s.wait_for_count(&tid("issue-url-row"), 1, Duration::from_secs(20))
             .await?;
         set_value(s, "table-search", &url).await?;
+        // Applied at once (Enter), before the row is chosen: a later search resets it.
+        let search = s.find(&tid("table-search")).await?;
+        s.execute(
+            "arguments[0].dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));",
+            vec![Session::arg(&search)],
+        )
+        .await?;
+        tokio::time::sleep(Duration::from_millis(800)).await;
         let suffix = format!("\n{url}");
         let mut clicked = false;
         for _ in 0..50 {
             for r in s.find_all(&tid("issue-url-row")).await? {
                 let key = s.attribute(&r, "data-row-key").await.ok().flatten();
-                if key.is_some_and(|k| k.ends_with(&suffix)) && s.click(&r).await.is_ok() {
+                if key.is_some_and(|k| k.ends_with(&suffix)) && s.script_click(&r).await.is_ok() {
                     clicked = true;
                     break;
                 }
@@ -152,19 +160,19 @@ async fn working_day(s: &Session, shots: &mut Shots, audit_id: i64) -> Result<()
         if !clicked {
             bail!("no row of {url} under {code}");
         }
-        click(s, "url-detail-tab-inlinks").await?;
+        press(s, "url-detail-tab-inlinks").await?;
         s.wait_for_count(&tid("url-detail-link"), 1, Duration::from_secs(10))
             .await?;
         scroll_to(s, "url-detail").await?;
         shots.take(s, "issue-inlinks", &[]).await?;
-        click(s, "url-detail-tab-headers").await?;
+        press(s, "url-detail-tab-headers").await?;
         s.wait_for_count(&tid("url-detail-header"), 1, Duration::from_secs(10))
             .await?;
         scroll_to(s, "url-detail").await?;
         shots.take(s, "url-headers", &[]).await?;
 
-        click(s, "nav-new").await?;
-        click(s, "audit-source-url").await?;
+        press(s, "nav-new").await?;
+        press(s, "audit-source-url").await?;
         set_value(s, "audit-excludes", r"\?replytocom=").await?;
         let nofollow = s.find(&tid("audit-follow-nofollow")).await?;
         if s.execute(
@@ -179,13 +187,21 @@ async fn working_day(s: &Session, shots: &mut Shots, audit_id: i64) -> Result<()
         scroll_to(s, "audit-follow-nofollow").await?;
         shots.take(s, "new-audit-options", &[]).await?;
 
-        click(s, "nav-tables").await?;
-        click(s, "table-tab-external").await?;
+        press(s, "nav-tables").await?;
+        press(s, "table-tab-external").await?;
         s.wait_for_count(&tid("table-row"), 1, Duration::from_secs(20))
             .await?;
         shots.take(s, "external", &[]).await?;
     }
     shots.resize(s, SIZES[0]).await
+}
+
+/// Clicks the element of test id `id` by script, scrolled into view first (a pane's tab
+/// may sit under another view's edge).
+async fn press(s: &Session, id: &str) -> Result<()> {
+    scroll_to(s, id).await?;
+    let e = s.find(&tid(id)).await?;
+    s.script_click(&e).await
 }
 
 /// Scrolls the element of test id `id` into the middle of its scrolling view.
