@@ -19,6 +19,9 @@ function audit(id: number, status: AuditStatus = "done"): AuditListItem {
     startUrls: [`https://site${id}.test/`],
     resolve: [],
     extraCaCerts: 0,
+    includes: [],
+    excludes: [],
+    followNofollow: true,
     configProblem: null,
     status,
     startedAt: Date.UTC(2024, 4, id, 10, 0),
@@ -220,6 +223,9 @@ describe("App", () => {
       ...backend.audits[0],
       resolve: ["site1.test:443:10.0.0.5"],
       extraCaCerts: 1,
+      includes: [],
+      excludes: [],
+      followNofollow: true,
       configProblem: "its stored start URLs differ from the audit's",
     };
     render(App, { props: { backend } });
@@ -228,6 +234,47 @@ describe("App", () => {
     expect(screen.getByTestId("audit-row-resolve").textContent).toContain("site1.test:443:10.0.0.5");
     expect(screen.getByTestId("audit-row-extra-ca").textContent).toContain("1 extra CA");
     expect(screen.getByTestId("audit-row-config-problem").textContent).toContain("differ");
+  });
+
+  it("lists the keyboard shortcuts from the sidebar and on F1", async () => {
+    render(App, { props: { backend: backendWithAudits() } });
+    expect(screen.queryByTestId("shortcuts-panel")).toBeNull();
+    await fireEvent.click(screen.getByTestId("nav-shortcuts"));
+    const panel = screen.getByTestId("shortcuts-panel");
+    const keys = within(panel)
+      .getAllByTestId("shortcut")
+      .map((k) => k.textContent);
+    for (const key of ["Alt+1 … Alt+8", "Ctrl+C", "Ctrl+A", "Shift+F10, menu key, right-click"]) {
+      expect(keys).toContain(key);
+    }
+    await fireEvent.keyDown(panel, { key: "Escape" });
+    expect(screen.queryByTestId("shortcuts-panel")).toBeNull();
+    await fireEvent.keyDown(window, { key: "F1" });
+    expect(screen.getByTestId("shortcuts-panel")).toBeTruthy();
+    await fireEvent.click(screen.getByTestId("shortcuts-close"));
+    expect(screen.queryByTestId("shortcuts-panel")).toBeNull();
+  });
+
+  it("says which URLs an audit's crawl left out and whether it followed nofollow links", async () => {
+    const backend = backendWithAudits();
+    backend.audits[0] = {
+      ...backend.audits[0],
+      includes: ["^https://site1\\.test/shop/"],
+      excludes: ["\\?replytocom="],
+      followNofollow: false,
+    };
+    render(App, { props: { backend } });
+    await fireEvent.click(screen.getByTestId("nav-audits"));
+    const rows = await screen.findAllByTestId("audit-row");
+    const rules = within(rows[0])
+      .getAllByTestId("audit-row-crawl-rule")
+      .map((r) => r.textContent);
+    expect(rules).toEqual([
+      "[only URLs matching ^https://site1\\.test/shop/]",
+      "[excluding URLs matching \\?replytocom=]",
+      "[nofollow links not followed]",
+    ]);
+    expect(within(rows[1]).queryByTestId("audit-row-crawl-rule")).toBeNull();
   });
 
   it("says on the overview where a crawl stopped at a limit", async () => {

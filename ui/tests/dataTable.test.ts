@@ -40,6 +40,35 @@ describe("DataTable", () => {
     await waitFor(() => expect(screen.getByTestId("table-matched").textContent).toContain("50 rows"));
   });
 
+  it("says URL-variant rules and verdicts in words, the code in the tooltip", async () => {
+    const backend = new FakeBackend();
+    backend.tables.set("urlVariants", {
+      columns: [
+        { key: "rule", title: "Rule", kind: "text" },
+        { key: "samples", title: "Samples", kind: "number" },
+        { key: "verdict", title: "Verdict", kind: "text" },
+      ],
+      rows: [
+        ["host_www", 3, "redirect_permanent"],
+        ["ip_host", 0, "not_probed"],
+        ["a_rule_of_tomorrow", 1, "duplicate"],
+      ],
+      keys: ["host_www", "ip_host", "a_rule_of_tomorrow"],
+    });
+    renderWith(DataTable, { auditId: 7, table: "urlVariants", debounceMs: 0 }, backend);
+    const rows = await screen.findAllByTestId("table-row");
+    const cell = (row: number, column: string) =>
+      rows[row].querySelector(`[data-column="${column}"]`) as HTMLElement;
+    expect(cell(0, "rule").textContent?.trim()).toBe("Other host name (www. added or removed)");
+    expect(cell(0, "rule").title).toBe("Other host name (www. added or removed) (host_www)");
+    expect(cell(0, "verdict").textContent?.trim()).toBe("Permanent redirect (301, 308)");
+    expect(cell(1, "verdict").textContent?.trim()).toBe("Not tested (no sample)");
+    expect(cell(1, "verdict").title).toContain("(not_probed)");
+    // A code without words stays as it is.
+    expect(cell(2, "rule").textContent?.trim()).toBe("a_rule_of_tomorrow");
+    expect(cell(2, "rule").title).toBe("a_rule_of_tomorrow");
+  });
+
   it("renders only a window of a 100,000-row table and says how many rows there are", async () => {
     const { backend } = setup();
     await screen.findByText("https://site.test/p/0");

@@ -10,7 +10,7 @@
 use crate::error::ViewError;
 use crate::tables;
 use crate::types::{IssueView, Overview, TableName};
-use audit::export::{Cell, ColumnType};
+use audit::export::{Cell, ColumnType, TableData};
 use audit::{Analysis, AuditInput};
 use rust_xlsxwriter::{Format, Workbook};
 use std::fmt::Write as _;
@@ -50,11 +50,13 @@ fn cell_text(text: &str) -> &str {
 }
 
 /// Writes the workbook: one sheet per table the app shows (the access-log table only
-/// for an audit of an access log), a bold frozen header row with filters on every
-/// sheet. Answers the sheets written.
+/// for an audit of an access log; the External table's rows are `external`, built from
+/// the audit's own hosts as [`crate::external::external_links`] does), a bold frozen
+/// header row with filters on every sheet. Answers the sheets written.
 pub fn export_workbook(
     input: &AuditInput,
     analysis: &Analysis,
+    external: &TableData,
     path: &Path,
 ) -> Result<Vec<Sheet>, ViewError> {
     let fail = |e| ViewError::Workbook(path.display().to_string(), e);
@@ -65,11 +67,13 @@ pub fn export_workbook(
         if name == TableName::LogWaste && analysis.log_waste.is_empty() {
             continue;
         }
-        // Built from the audit's own hosts, which the workbook is not given.
-        if name == TableName::External {
-            continue;
-        }
-        let (data, _) = tables::build(name, input, analysis);
+        let built;
+        let data = if name == TableName::External {
+            external
+        } else {
+            built = tables::build(name, input, analysis).0;
+            &built
+        };
         let sheet = book.add_worksheet();
         let title = sheet_name(name);
         sheet.set_name(&title).map_err(fail)?;

@@ -9,7 +9,8 @@ fn clamp(n: u64) -> u32 {
 
 /// Every audit in the store, newest first, with the finding counts of its latest
 /// analysis (saved by [`crate::OpenAudit::open`] and by the command-line program) and
-/// what its stored configuration would run (start URLs, DNS overrides, extra CAs).
+/// what its stored configuration would run (start URLs, DNS overrides, extra CAs,
+/// include and exclude patterns, nofollow links followed or not).
 /// `running` says whether this process runs an audit: a `running` audit that is not is
 /// shown `interrupted` (it was killed and can be resumed).
 pub async fn list_audits(
@@ -45,6 +46,15 @@ pub async fn list_audits(
                 extra_ca_certs: config.as_ref().map_or(0, |c| {
                     clamp(crate::runs::certificate_count(&c.extra_root_certs_pem) as u64)
                 }),
+                includes: config
+                    .as_ref()
+                    .map(|c| c.include_patterns.clone())
+                    .unwrap_or_default(),
+                excludes: config
+                    .as_ref()
+                    .map(|c| c.exclude_patterns.clone())
+                    .unwrap_or_default(),
+                follow_nofollow: config.as_ref().is_none_or(|c| c.follow_nofollow),
                 config_problem: config_problem.clone(),
                 status: AuditStatus::of(a.status, running(id)),
                 started_at: a.started_at,
@@ -169,5 +179,37 @@ mod tests {
         assert_eq!(inputs.len(), 1);
         assert_eq!((inputs[0].urls, inputs[0].rejected), (9, 3));
         assert_eq!(inputs[0].rejected_lines, ["line 4: not a URL: \"hello\""]);
+    }
+
+    /// The include and exclude patterns and the nofollow choice of an audit's stored
+    /// configuration are listed with it (what its re-run crawls); an audit without them
+    /// lists none and follows nofollow links, as the defaults do.
+    #[tokio::test]
+    async fn the_list_shows_the_crawl_rules_a_rerun_keeps() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = store::Store::open(&dir.path().join("a.sqlite"))
+            .await
+            .unwrap();
+        let plain = crawl::CrawlConfig::for_url("https://example.test/");
+        let start = plain.start_urls.clone();
+        let mut narrowed = plain.clone();
+        narrowed.include_patterns = vec!["^https://example\\.test/blog/".into()];
+        narrowed.exclude_patterns = vec![r"\?replytocom=".into()];
+        narrowed.follow_nofollow = false;
+        let a = store
+            .create_audit(&start, &serde_json::to_string(&plain).unwrap())
+            .await
+            .unwrap();
+        let b = store
+            .create_audit(&start, &serde_json::to_string(&narrowed).unwrap())
+            .await
+            .unwrap();
+        let items = list_audits(&store, &|_| false).await.unwrap();
+        let item = |id: store::AuditId| items.iter().find(|i| i.id == id.0).unwrap();
+        assert!(item(a).includes.is_empty() && item(a).excludes.is_empty());
+        assert!(item(a).follow_nofollow);
+        assert_eq!(item(b).includes, ["^https://example\\.test/blog/"]);
+        assert_eq!(item(b).excludes, [r"\?replytocom="]);
+        assert!(!item(b).follow_nofollow);
     }
 }

@@ -461,9 +461,12 @@ impl OpenAudit {
         crate::workflow::export_table(&self.input, &self.analysis, name, path)
     }
 
-    /// Writes the Excel workbook, one sheet per table; answers the sheets written.
+    /// Writes the Excel workbook, one sheet per table (the External table's as
+    /// `external_links.csv` holds it); answers the sheets written.
     pub fn export_workbook(&self, path: &Path) -> Result<Vec<crate::deliver::Sheet>, ViewError> {
-        crate::deliver::export_workbook(&self.input, &self.analysis, path)
+        let (external, _) =
+            crate::external::external_links(&self.input, self.url_index(), &self.own_hosts());
+        crate::deliver::export_workbook(&self.input, &self.analysis, &external, path)
     }
 
     /// Writes the self-contained HTML report of the overview and the issues.

@@ -405,6 +405,13 @@ pub struct AuditListItem {
     pub resolve: Vec<String>,
     /// Extra certificate authorities its stored configuration trusts.
     pub extra_ca_certs: u32,
+    /// The include patterns of its stored configuration (regular expressions; only
+    /// matching URLs are crawled when any is given).
+    pub includes: Vec<String>,
+    /// The exclude patterns of its stored configuration (matching URLs are not crawled).
+    pub excludes: Vec<String>,
+    /// Its stored configuration follows links marked nofollow.
+    pub follow_nofollow: bool,
     /// Why its stored configuration is not run (unreadable, or start URLs that differ
     /// from the audit's); `null` when it can be.
     pub config_problem: Option<String>,

@@ -143,6 +143,7 @@ async fn an_audit_of_the_fixture_reads_as_the_app_shows_it() {
     pages(&open);
     every_table(&open);
     external(&open);
+    workbook_external_sheet(&open);
     exports(&open);
     history(&site, &runs, id, &open).await;
     comparisons(&site, &runs, id, &open).await;
@@ -686,6 +687,41 @@ fn external(open: &OpenAudit) {
         marked
             .iter()
             .all(|u| !u.starts_with("https://example.test/"))
+    );
+}
+
+/// The file `name` of a zip archive, as text.
+fn zipped(book: &std::path::Path, name: &str) -> String {
+    use std::io::Read as _;
+    let mut zip = zip::ZipArchive::new(std::fs::File::open(book).unwrap()).unwrap();
+    let mut text = String::new();
+    zip.by_name(name)
+        .unwrap()
+        .read_to_string(&mut text)
+        .unwrap();
+    text
+}
+
+/// The workbook has an External sheet with the rows of `external_links.csv`.
+fn workbook_external_sheet(open: &OpenAudit) {
+    let out = tempfile::tempdir().unwrap();
+    let (csv, csv_rows) = open.export_external(out.path()).unwrap();
+    assert!(csv_rows > 10, "{csv}: {csv_rows} rows");
+    let book = out.path().join("audit.xlsx");
+    let sheets = open.export_workbook(&book).unwrap();
+    let at = sheets
+        .iter()
+        .position(|s| s.name == "external_links")
+        .unwrap_or_else(|| panic!("no external_links sheet in {sheets:?}"));
+    assert_eq!(sheets[at].rows, csv_rows);
+    // Read back from the file: the sheet is named in the workbook and holds the rows.
+    let names = zipped(&book, "xl/workbook.xml");
+    assert!(names.contains("name=\"external_links\""), "{names}");
+    let sheet = zipped(&book, &format!("xl/worksheets/sheet{}.xml", at + 1));
+    assert_eq!(
+        sheet.matches("<row ").count(),
+        csv_rows + 1,
+        "header and rows"
     );
 }
 

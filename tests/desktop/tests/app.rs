@@ -6,10 +6,16 @@
 //! and `Address contains comment` and check the counts against the fixture and the
 //! unfiltered table, export the filtered view, copy a URL from the app's context menu
 //! and resize a column; open the Issues view and one issue's URLs, and the detail pane
-//! of a 404 of the fixture with its inlinks; start a list audit from a file (the file
-//! dialog answered by the automation hook); then, with an audit of a long start URL in the
-//! list, check the layout of every main view at 1280×800 and 1024×640 and take their
-//! screenshots into `target/e2e/screenshots` (the code that takes the README's).
+//! of a 404 of the fixture with its inlinks, and the same 404 one click from its issue's URL
+//! list (inlinks, stored response headers, the inlinks' export); start a list audit from a
+//! file (the file dialog answered by the automation hook); start an audit from the form
+//! with an exclude pattern, nofollow links not followed and a URL limit (its stored
+//! configuration in the Audits list, no excluded URL fetched) and compare it, as the
+//! partial older audit, with the whole site's (no status change of a URL it did not fetch);
+//! then, with an audit of a long start URL in the list, check the layout of every main view
+//! at 1280×800 and 1024×640 and take their screenshots into `target/e2e/screenshots` (the
+//! code that takes the README's); last, the External table, the Excel workbook and the HTML
+//! report written from the app, and the keyboard shortcuts' list.
 //!
 //! Run: `xvfb-run -a cargo test -p desktop-e2e -- --ignored` after building the app
 //! (`npm --prefix ui run build && cargo build -p dustpan-desktop`); `scripts/test.sh`
@@ -292,9 +298,19 @@ async fn audit_the_fixture_open_a_cluster_and_export() {
     pages_table_filters_copy_and_resize(&app).await;
     issues_and_url_detail(&app).await;
     list_audit_from_a_file(&app).await;
-    layout_at_both_sizes(&app).await;
+    let partial = form_audit_with_an_exclude_and_nofollow_off(&app).await;
+    compare_with_the_partial_older_audit(&app, partial).await;
+    let long_id = layout_at_both_sizes(&app).await;
+    external_table_and_client_files(&app, long_id).await;
 
     app.stop().await.unwrap();
+}
+
+/// The first number of a text, words apart (`Wrote 1,234 rows to /tmp/x1` → 1234).
+fn first_number(text: &str) -> usize {
+    text.split_whitespace()
+        .find_map(|w| w.replace(',', "").parse().ok())
+        .unwrap_or(0)
 }
 
 /// The number in a text (`1,234` → 1234; none → 0).
@@ -412,7 +428,7 @@ async fn live_crawl_panel(app: &App, pages: u64) {
 /// With an audit of a long start URL in the list, every main view at both window sizes:
 /// no sideways overflow, the Audits list's actions and the clusters table's Fix column in
 /// the window, a PNG of the window's size for each (`target/e2e/screenshots`).
-async fn layout_at_both_sizes(app: &App) {
+async fn layout_at_both_sizes(app: &App) -> i64 {
     let s = app.session();
     let audits = invoke(app, "list_audits", json!({})).await;
     // The first audit of the site (the list is newest first).
@@ -507,6 +523,7 @@ async fn layout_at_both_sizes(app: &App) {
             assert_eq!(png_size(&png).unwrap(), (w, h), "{}", file.display());
         }
     }
+    long_id
 }
 
 /// `(matched, total)` of the table's count: "N rows" or "N matched of M".
@@ -743,6 +760,52 @@ async fn pages_table_filters_copy_and_resize(app: &App) {
     s.send_keys(&handle, "\u{E014}").await.unwrap();
     let keyed = width(s.attribute(&handle, "data-width").await.unwrap());
     assert_eq!(keyed, after + 16.0);
+    // The grip is wide enough to catch.
+    let grip = s
+        .execute(
+            "return arguments[0].getBoundingClientRect().width;",
+            vec![Session::arg(&handle)],
+        )
+        .await
+        .unwrap()
+        .as_f64()
+        .unwrap();
+    assert!(grip >= 12.0, "a resize grip of {grip} px");
+    frozen_header_stays_when_scrolled_right(s).await;
+}
+
+/// Scrolled right, the table's first column stays at its left edge, its header too.
+async fn frozen_header_stays_when_scrolled_right(s: &Session) {
+    let seen = page_promise(
+        s,
+        "const table = document.querySelector('[data-testid=\"datatable\"] .scroller');\
+         const head = table.querySelector('[role=columnheader].frozen');\
+         const cell = table.querySelector('[data-testid=\"table-row\"] .frozen');\
+         table.scrollLeft = table.scrollWidth;\
+         await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));\
+         const box = table.getBoundingClientRect();\
+         const h = head.getBoundingClientRect();\
+         const c = cell.getBoundingClientRect();\
+         const at = document.elementFromPoint(box.left + 10, h.top + h.height / 2);\
+         const result = { scrolled: table.scrollLeft, head: h.left - box.left,\
+           cell: c.left - box.left, shown: head.contains(at) };\
+         table.scrollLeft = 0;\
+         return result;",
+    )
+    .await;
+    let v = &seen["ok"];
+    assert!(v["scrolled"].as_f64().unwrap_or(0.0) > 100.0, "{seen}");
+    for edge in ["head", "cell"] {
+        assert!(
+            v[edge].as_f64().is_some_and(|x| x.abs() <= 2.0),
+            "{edge}: {seen}"
+        );
+    }
+    assert_eq!(
+        v["shown"],
+        json!(true),
+        "the frozen header is drawn: {seen}"
+    );
 }
 
 /// Clicks the first element matching `css` whose `attr` is `value`, retrying while the
@@ -926,6 +989,553 @@ async fn issues_and_url_detail(app: &App) {
         let t = s.text_content(l).await.unwrap();
         assert!(t.trim_end().ends_with("404"), "{t}");
     }
+    from_an_issue_to_its_inlinks(app, &url, &detail).await;
+}
+
+/// From an issue's URL to its inlinks in one click: in the Issues view, the issue of the
+/// linked 404, its row clicked once, shows the URL detail pane with the inlinks and the
+/// stored response headers; the inlinks' export writes every one of them.
+async fn from_an_issue_to_its_inlinks(app: &App, url: &str, detail: &Value) {
+    let s = app.session();
+    let code = detail["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["urls"].as_array().unwrap().iter().any(|u| u == url))
+        .and_then(|f| f["id"].as_str())
+        .unwrap_or_else(|| panic!("no finding names {url}: {detail}"))
+        .to_owned();
+    let total = detail["inlinksTotal"].as_u64().unwrap() as usize;
+    let shown = total.min(100);
+    let source = detail["inlinks"][0]["url"].as_str().unwrap().to_owned();
+
+    click_again(app, &tid("nav-issues")).await;
+    click_where(app, &tid("issue-row"), "data-code", &code).await;
+    s.wait_for_text(&tid("issue-detail"), Duration::from_secs(10), |t| {
+        t.contains(code.as_str())
+    })
+    .await
+    .unwrap();
+    // The issue's URL table, searched down to the 404 (typed without Shift: no colon).
+    let search = s.find(&tid("table-search")).await.unwrap();
+    // Enter applies it at once; then its rows answer (a search that changes the rows
+    // resets the row whose detail shows).
+    s.type_into(&search, &format!("{}\u{E007}", &url["https://".len()..]))
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let suffix = format!("\n{url}");
+    let mut clicked = false;
+    for _ in 0..50 {
+        for row in s.find_all(&tid("issue-url-row")).await.unwrap() {
+            let key = s.attribute(&row, "data-row-key").await.ok().flatten();
+            if key.is_some_and(|k| k.ends_with(&suffix)) && s.click(&row).await.is_ok() {
+                clicked = true;
+                break;
+            }
+        }
+        if clicked {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    if !clicked {
+        panic!(
+            "no row of {url} under {code}; window saved in {}",
+            app.dump("issue-url").await.display()
+        );
+    }
+    // One click: the pane shows that URL.
+    let pane = s.find(&tid("url-detail")).await.unwrap();
+    assert_eq!(
+        s.attribute(&pane, "data-url").await.unwrap().as_deref(),
+        Some(url)
+    );
+    s.wait_for_text(
+        "[data-testid=\"url-detail-field\"][data-key=\"status_code\"]",
+        Duration::from_secs(10),
+        |t| t == "404",
+    )
+    .await
+    .unwrap();
+    // Its tabs are drawn, not covered by the issue's URL table above the pane.
+    let tab = s.find(&tid("url-detail-tab-inlinks")).await.unwrap();
+    let drawn = s
+        .execute(
+            "const t = arguments[0]; t.scrollIntoView({ block: 'nearest' });\
+             const r = t.getBoundingClientRect();\
+             return t.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));",
+            vec![Session::arg(&tab)],
+        )
+        .await
+        .unwrap();
+    if drawn != json!(true) {
+        panic!(
+            "the detail pane's tabs are covered; window saved in {}",
+            app.dump("pane-covered").await.display()
+        );
+    }
+    click_again(app, &tid("url-detail-tab-inlinks")).await;
+    let links = s
+        .wait_for_count(&tid("url-detail-link"), shown, Duration::from_secs(10))
+        .await
+        .unwrap();
+    assert_eq!(links.len(), shown);
+    let mut texts = Vec::new();
+    for l in &links {
+        texts.push(s.text_content(l).await.unwrap());
+    }
+    assert!(
+        texts.iter().any(|t| t.contains(&source)),
+        "{source} in {texts:?}"
+    );
+    // Its Response headers tab: the headers stored when it was fetched.
+    click_again(app, &tid("url-detail-tab-headers")).await;
+    let headers = s
+        .wait_for_count(&tid("url-detail-header"), 1, Duration::from_secs(10))
+        .await
+        .unwrap();
+    let mut names = Vec::new();
+    for h in &headers {
+        names.extend(s.attribute(h, "data-name").await.unwrap());
+    }
+    assert!(names.iter().any(|n| n == "content-type"), "{names:?}");
+    assert!(
+        s.find_all(&tid("url-detail-no-headers"))
+            .await
+            .unwrap()
+            .is_empty()
+    );
+
+    // Export its inlinks: every one, each from a page linking to it.
+    click_again(app, &tid("url-detail-tab-inlinks")).await;
+    let out = app.scratch.join("inlinks-404.csv");
+    s.execute(
+        "window.dustpanAutomation = { savePath: arguments[0] };",
+        vec![json!(out)],
+    )
+    .await
+    .unwrap();
+    click_again(app, &tid("url-links-export")).await;
+    let said = s
+        .wait_for_text(
+            &tid("url-links-export-result"),
+            Duration::from_secs(20),
+            |t| t.contains("Wrote"),
+        )
+        .await
+        .unwrap();
+    let rows = read_csv(&out);
+    assert_eq!(rows.len(), total, "{said}");
+    assert_eq!(first_number(&said), total, "{said}");
+    assert!(rows.iter().all(|r| r["Destination"] == url), "{rows:?}");
+    assert!(
+        rows.iter().any(|r| r["Source"] == source),
+        "{source}: {rows:?}"
+    );
+    assert!(rows.iter().all(|r| r["Status Code"] == "404"), "{rows:?}");
+}
+
+/// Clicks the element matching `css`, found again while the view re-renders under it.
+async fn click_again(app: &App, css: &str) {
+    let s = app.session();
+    for _ in 0..50 {
+        if let Ok(e) = s.find(css).await {
+            // Scrolled into its own scrolling pane first (the pointer clicks what shows).
+            let _ = s
+                .execute(
+                    "arguments[0].scrollIntoView({ block: 'nearest' });",
+                    vec![Session::arg(&e)],
+                )
+                .await;
+            if s.click(&e).await.is_ok() || s.script_click(&e).await.is_ok() {
+                return;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    panic!(
+        "cannot click {css}; window saved in {}",
+        app.dump("click-again").await.display()
+    );
+}
+
+/// Sets a form field to `text`: cleared by a script, then typed (the form reads typed
+/// input; only characters sent without Shift under Xvfb).
+async fn fill(app: &App, id: &str, text: &str) {
+    let s = app.session();
+    let field = s.find(&tid(id)).await.unwrap();
+    s.execute(
+        "arguments[0].value = ''; arguments[0].dispatchEvent(new Event('input', { bubbles: true }));",
+        vec![Session::arg(&field)],
+    )
+    .await
+    .unwrap();
+    if !text.is_empty() {
+        s.type_into(&field, text).await.unwrap();
+    }
+}
+
+/// The pattern the form's audit excludes: the trailing-slash pair's URLs.
+const EXCLUDED: &str = "shoes";
+
+/// An audit started from the New audit form with an exclude pattern, nofollow links not
+/// followed and a limit of 20 URLs: its stored configuration (the Audits list's row, what
+/// a re-run does) holds both, and no URL matching the pattern was fetched. Answers its id.
+async fn form_audit_with_an_exclude_and_nofollow_off(app: &App) -> i64 {
+    let s = app.session();
+    let before = invoke(app, "list_audits", json!({})).await;
+    let previous = before[0]["id"].as_i64().unwrap().to_string();
+    click_again(app, &tid("nav-new")).await;
+    click_again(app, &tid("audit-source-url")).await;
+    let url = s.find(&tid("audit-url")).await.unwrap();
+    if s.value(&url).await.unwrap() != app.site().base_url() {
+        fill(app, "audit-url", &app.site().base_url()).await;
+    }
+    fill(app, "audit-max-urls", "20").await;
+    fill(app, "audit-excludes", EXCLUDED).await;
+    let nofollow = s.find(&tid("audit-follow-nofollow")).await.unwrap();
+    let checked = "return arguments[0].checked;";
+    if s.execute(checked, vec![Session::arg(&nofollow)])
+        .await
+        .unwrap()
+        == json!(true)
+    {
+        s.click(&nofollow).await.unwrap();
+    }
+    assert_eq!(
+        s.execute(checked, vec![Session::arg(&nofollow)])
+            .await
+            .unwrap(),
+        json!(false)
+    );
+    click_again(app, &tid("audit-start")).await;
+    let (id, phase) = match wait_for_phase(s, Some(&previous), Duration::from_secs(120)).await {
+        Ok(done) => done,
+        Err(e) => panic!(
+            "{e}; window saved in {}",
+            app.dump("form-audit").await.display()
+        ),
+    };
+    assert_eq!(phase, "done", "the form's audit ended with {phase:?}");
+    let id: i64 = id.parse().unwrap();
+
+    // Its stored configuration, as the list answers it and its row says it.
+    let listed = invoke(app, "list_audits", json!({})).await;
+    let item = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["id"] == json!(id))
+        .unwrap()
+        .clone();
+    assert_eq!(item["excludes"], json!([EXCLUDED]), "{item}");
+    assert_eq!(item["followNofollow"], json!(false), "{item}");
+    assert!(item["stop"].is_string(), "stopped at 20 URLs: {item}");
+    click_again(app, &tid("nav-audits")).await;
+    let row = format!("[data-testid=\"audit-row\"][data-audit-id=\"{id}\"]");
+    let rules = s
+        .wait_for_count(
+            &format!("{row} [data-testid=\"audit-row-crawl-rule\"]"),
+            2,
+            Duration::from_secs(10),
+        )
+        .await
+        .unwrap();
+    let mut said = Vec::new();
+    for r in &rules {
+        said.push(s.text_content(r).await.unwrap());
+    }
+    assert_eq!(
+        said,
+        [
+            format!("[excluding URLs matching {EXCLUDED}]"),
+            "[nofollow links not followed]".to_owned()
+        ]
+    );
+    // The first audit's row has no such rule.
+    let full = listed.as_array().unwrap().last().unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let first_row = format!(
+        "[data-testid=\"audit-row\"][data-audit-id=\"{full}\"] [data-testid=\"audit-row-crawl-rule\"]"
+    );
+    assert!(s.find_all(&first_row).await.unwrap().is_empty());
+
+    // Nothing matching the pattern was fetched (the whole site's audit fetched some).
+    let pages = app.scratch.join("pages-partial.csv");
+    export_pages(app, id, &pages).await;
+    let rows = read_csv(&pages);
+    let fetched: Vec<&str> = rows
+        .iter()
+        .filter(|r| !r["Status Code"].is_empty())
+        .map(|r| r["Address"].as_str())
+        .collect();
+    assert!(!fetched.is_empty());
+    assert!(
+        fetched.iter().all(|u| !u.contains(EXCLUDED)),
+        "excluded URLs fetched: {fetched:?}"
+    );
+    let whole = read_csv(&app.scratch.join("pages-all.csv"));
+    assert!(
+        whole
+            .iter()
+            .any(|r| r["Address"].contains(EXCLUDED) && !r["Status Code"].is_empty()),
+        "the whole site's audit fetched URLs matching {EXCLUDED}"
+    );
+    id
+}
+
+/// Compare, in the app, the partial audit (older) with the whole site's audit (newer):
+/// the warnings say the older one is partial, and no URL it did not fetch is a status
+/// change.
+async fn compare_with_the_partial_older_audit(app: &App, partial: i64) {
+    let s = app.session();
+    let listed = invoke(app, "list_audits", json!({})).await;
+    let full = listed.as_array().unwrap().last().unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let fetched: BTreeSet<String> = read_csv(&app.scratch.join("pages-partial.csv"))
+        .into_iter()
+        .filter(|r| !r["Status Code"].is_empty())
+        .map(|r| r["Address"].clone())
+        .collect();
+    click_again(app, &tid("nav-compare")).await;
+    for (id, pick) in [("compare-old", partial), ("compare-new", full)] {
+        let select = s.find(&tid(id)).await.unwrap();
+        s.execute(
+            "arguments[0].value = String(arguments[1]);\
+             arguments[0].dispatchEvent(new Event('change', { bubbles: true }));",
+            vec![Session::arg(&select), json!(pick)],
+        )
+        .await
+        .unwrap();
+    }
+    click_again(app, &tid("compare-run")).await;
+    let warnings = match s
+        .wait_for_text(&tid("compare-warnings"), Duration::from_secs(60), |t| {
+            !t.is_empty()
+        })
+        .await
+    {
+        Ok(t) => t,
+        Err(e) => panic!(
+            "{e}; window saved in {}",
+            app.dump("compare").await.display()
+        ),
+    };
+    assert!(warnings.contains("partial"), "{warnings}");
+    assert!(warnings.contains("max_urls"), "{warnings}");
+    s.find(&tid("compare-summary")).await.unwrap();
+    let changed = s
+        .execute(
+            "return [...document.querySelectorAll('[data-testid=\"compare-section\"][data-section=\"responses\"] [data-testid=\"compare-url\"]')].map(e => e.dataset.url);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    // The same rows from the command the view calls, with the status before: each is of
+    // a URL the older audit fetched, or one its own exclude pattern kept out (which it
+    // reports as skipped, by choice); none it left at its limit.
+    let diff = invoke(
+        app,
+        "compare_audits",
+        json!({ "oldAudit": partial, "newAudit": full }),
+    )
+    .await;
+    let text = |c: &Value| match c {
+        Value::String(t) => t.clone(),
+        Value::Object(o) => o
+            .values()
+            .next()
+            .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+            .unwrap_or_default(),
+        other => other.to_string(),
+    };
+    let responses = diff["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|sec| sec["key"] == "responses")
+        .cloned()
+        .unwrap_or(json!({ "rows": [] }));
+    let rows = responses["rows"].as_array().unwrap();
+    let shown: Vec<&str> = changed
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    for row in rows {
+        let (url, before) = (text(&row[0]), text(&row[1]));
+        assert!(
+            shown.contains(&url.as_str()),
+            "{url} is not shown: {shown:?}"
+        );
+        assert!(
+            fetched.contains(&url) || (url.contains(EXCLUDED) && before.contains("skipped")),
+            "{url} ({before}), not fetched by the older audit, is a status change"
+        );
+    }
+    assert!(
+        diff["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w.as_str().unwrap_or("").contains("partial")),
+        "{diff}"
+    );
+}
+
+/// The External table of the whole site's audit lists its link to the blog; the Excel
+/// workbook and the HTML report written from the Overview's buttons: every table a sheet
+/// (External among them), and a report without script whose crawled text is escaped (the
+/// long start URL's `&` as `&amp;`).
+async fn external_table_and_client_files(app: &App, long_id: i64) {
+    let s = app.session();
+    let listed = invoke(app, "list_audits", json!({})).await;
+    let full = listed.as_array().unwrap().last().unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    open_from_the_list(app, full).await;
+    click_again(app, &tid("nav-tables")).await;
+    click_again(app, &tid("table-tab-external")).await;
+    let css = "[data-table=\"external\"] [data-testid=\"table-row\"] [data-column=\"address\"]";
+    s.wait_for_count(css, 1, Duration::from_secs(20))
+        .await
+        .unwrap();
+    // Read again while the table's rows are replaced under us.
+    let mut targets = Vec::new();
+    for _ in 0..50 {
+        targets.clear();
+        for c in s.find_all(css).await.unwrap() {
+            targets.extend(s.attribute(&c, "title").await.ok().flatten());
+        }
+        if targets.iter().any(|t| t == "https://blog.example.test/") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert!(
+        targets.iter().any(|t| t == "https://blog.example.test/"),
+        "{targets:?}"
+    );
+
+    // The workbook: a sheet per table, the External table's among them.
+    click_again(app, &tid("nav-overview")).await;
+    let book = app.scratch.join("audit.xlsx");
+    s.execute(
+        "window.dustpanAutomation = { savePath: arguments[0] };",
+        vec![json!(book)],
+    )
+    .await
+    .unwrap();
+    click_again(app, &tid("export-workbook")).await;
+    let said = s
+        .wait_for_text(&tid("export-client-result"), Duration::from_secs(60), |t| {
+            t.contains("workbook")
+        })
+        .await
+        .unwrap();
+    let workbook = zipped(&book, "xl/workbook.xml");
+    let sheets: Vec<&str> = workbook
+        .split("<sheet ")
+        .skip(1)
+        .filter_map(|s| s.split("name=\"").nth(1)?.split('"').next())
+        .collect();
+    assert_eq!(sheets.len(), first_number(&said), "{said}: {sheets:?}");
+    for name in ["pages", "issue_urls", "clusters", "external_links"] {
+        assert!(sheets.contains(&name), "{name} not in {sheets:?}");
+    }
+    let external = sheets.iter().position(|n| *n == "external_links").unwrap();
+    let sheet = zipped(&book, &format!("xl/worksheets/sheet{}.xml", external + 1));
+    assert!(
+        sheet.matches("<row ").count() > 1,
+        "the External sheet has rows"
+    );
+
+    // The HTML report of the audit of the long start URL (its query has `&`).
+    open_from_the_list(app, long_id).await;
+    click_again(app, &tid("nav-overview")).await;
+    let html = app.scratch.join("audit.html");
+    s.execute(
+        "window.dustpanAutomation = { savePath: arguments[0] };",
+        vec![json!(html)],
+    )
+    .await
+    .unwrap();
+    click_again(app, &tid("export-html")).await;
+    s.wait_for_text(&tid("export-client-result"), Duration::from_secs(60), |t| {
+        t.contains("HTML report")
+    })
+    .await
+    .unwrap();
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(!page.to_ascii_lowercase().contains("<script"), "{page}");
+    assert!(page.contains("&amp;sort=price-ascending&amp;"), "{page}");
+    assert!(!page.contains("&sort="), "an unescaped crawled `&`");
+    assert!(page.contains("default-src 'none'"));
+
+    // Every keyboard shortcut, listed from the sidebar, in the window.
+    click_again(app, &tid("nav-shortcuts")).await;
+    let keys = s
+        .wait_for_count(&tid("shortcut"), 5, Duration::from_secs(5))
+        .await
+        .unwrap();
+    let mut listed = Vec::new();
+    for k in &keys {
+        listed.push(s.text_content(k).await.unwrap());
+    }
+    assert!(listed.iter().any(|k| k.contains("Ctrl+C")), "{listed:?}");
+    let fits = s
+        .execute(
+            "const r = document.querySelector('[data-testid=\"shortcuts-panel\"]').getBoundingClientRect();\
+             return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(fits, json!(true), "the shortcuts panel in the window");
+    click_again(app, &tid("shortcuts-close")).await;
+    assert!(
+        s.find_all(&tid("shortcuts-panel"))
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
+
+/// Opens audit `id` from the Audits list.
+async fn open_from_the_list(app: &App, id: i64) {
+    let s = app.session();
+    s.click(&s.find(&tid("nav-audits")).await.unwrap())
+        .await
+        .unwrap();
+    let open = s
+        .find(&format!(
+            "[data-testid=\"audit-row\"][data-audit-id=\"{id}\"] [data-testid=\"audit-open\"]"
+        ))
+        .await
+        .unwrap();
+    s.script_click(&open).await.unwrap();
+    // Its own overview, not the one open before.
+    let css = format!("{} + .muted", tid("overview-url"));
+    let own = format!("audit #{id} ");
+    s.wait_for_text(&css, Duration::from_secs(60), |t| t.contains(&own))
+        .await
+        .unwrap();
+}
+
+/// The file `name` of the zip archive `path`, as text.
+fn zipped(path: &std::path::Path, name: &str) -> String {
+    use std::io::Read as _;
+    let mut zip = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+    let mut text = String::new();
+    zip.by_name(name)
+        .unwrap()
+        .read_to_string(&mut text)
+        .unwrap();
+    text
 }
 
 /// A list audit started from the New audit form: the file dialog answered by the

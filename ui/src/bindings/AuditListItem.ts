@@ -29,6 +29,19 @@ resolve: Array<string>,
  */
 extraCaCerts: number, 
 /**
+ * The include patterns of its stored configuration (regular expressions; only
+ * matching URLs are crawled when any is given).
+ */
+includes: Array<string>, 
+/**
+ * The exclude patterns of its stored configuration (matching URLs are not crawled).
+ */
+excludes: Array<string>, 
+/**
+ * Its stored configuration follows links marked nofollow.
+ */
+followNofollow: boolean, 
+/**
  * Why its stored configuration is not run (unreadable, or start URLs that differ
  * from the audit's); `null` when it can be.
  */

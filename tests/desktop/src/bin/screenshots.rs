@@ -73,6 +73,148 @@ async fn compare(s: &Session) -> Result<()> {
     Ok(())
 }
 
+/// Sets a field's value as typing would (the form and the tables read `input` events).
+async fn set_value(s: &Session, id: &str, value: &str) -> Result<()> {
+    let field = s.find(&tid(id)).await?;
+    s.execute(
+        "arguments[0].value = arguments[1];\
+         arguments[0].dispatchEvent(new Event('input', { bubbles: true }));",
+        vec![Session::arg(&field), json!(value)],
+    )
+    .await?;
+    Ok(())
+}
+
+/// A linked 404 of audit `audit_id` with the code of an issue naming it: the URL with the
+/// most inlinks.
+async fn linked_404(s: &Session, audit_id: i64) -> Result<(String, String)> {
+    let page = invoke(
+        s,
+        "query_table",
+        json!({ "auditId": audit_id, "query": {
+            "table": "pages", "sort": { "column": "inlinks", "descending": true },
+            "search": null,
+            "filters": [{ "column": "status_code", "op": "eq", "value": "404", "upper": null }],
+            "offset": 0, "limit": 50 } }),
+    )
+    .await?;
+    for key in page["rowKeys"].as_array().into_iter().flatten() {
+        let Some(url) = key.as_str() else { continue };
+        let detail = invoke(s, "url_detail", json!({ "auditId": audit_id, "url": url })).await?;
+        let code = detail["findings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|f| {
+                f["urls"]
+                    .as_array()
+                    .is_some_and(|u| u.iter().any(|u| u == url))
+            })
+            .and_then(|f| f["id"].as_str());
+        if let Some(code) = code
+            && detail["inlinksTotal"].as_u64().unwrap_or(0) > 0
+        {
+            return Ok((url.to_owned(), code.to_owned()));
+        }
+    }
+    bail!("no linked 404 with an issue in audit {audit_id}: {page}")
+}
+
+/// A working day's views at every size: an issue's URL in the detail pane with its
+/// inlinks and its response headers, the New audit form with an exclude pattern and
+/// nofollow links not followed, and the External table.
+async fn working_day(s: &Session, shots: &mut Shots, audit_id: i64) -> Result<()> {
+    let (url, code) = linked_404(s, audit_id).await?;
+    let row = format!("[data-testid=\"issue-row\"][data-code=\"{code}\"]");
+    for size in SIZES {
+        shots.resize(s, size).await?;
+        press(s, "nav-issues").await?;
+        let issue = s.find(&row).await?;
+        s.script_click(&issue).await?;
+        s.wait_for_count(&tid("issue-url-row"), 1, Duration::from_secs(20))
+            .await?;
+        set_value(s, "table-search", &url).await?;
+        // Applied at once (Enter), before the row is chosen: a later search resets it.
+        let search = s.find(&tid("table-search")).await?;
+        s.execute(
+            "arguments[0].dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));",
+            vec![Session::arg(&search)],
+        )
+        .await?;
+        tokio::time::sleep(Duration::from_millis(800)).await;
+        let suffix = format!("\n{url}");
+        let mut clicked = false;
+        for _ in 0..50 {
+            for r in s.find_all(&tid("issue-url-row")).await? {
+                let key = s.attribute(&r, "data-row-key").await.ok().flatten();
+                if key.is_some_and(|k| k.ends_with(&suffix)) && s.script_click(&r).await.is_ok() {
+                    clicked = true;
+                    break;
+                }
+            }
+            if clicked {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        if !clicked {
+            bail!("no row of {url} under {code}");
+        }
+        press(s, "url-detail-tab-inlinks").await?;
+        s.wait_for_count(&tid("url-detail-link"), 1, Duration::from_secs(10))
+            .await?;
+        scroll_to(s, "url-detail").await?;
+        shots.take(s, "issue-inlinks", &[]).await?;
+        press(s, "url-detail-tab-headers").await?;
+        s.wait_for_count(&tid("url-detail-header"), 1, Duration::from_secs(10))
+            .await?;
+        scroll_to(s, "url-detail").await?;
+        shots.take(s, "url-headers", &[]).await?;
+
+        press(s, "nav-new").await?;
+        press(s, "audit-source-url").await?;
+        set_value(s, "audit-excludes", r"\?replytocom=").await?;
+        let nofollow = s.find(&tid("audit-follow-nofollow")).await?;
+        if s.execute(
+            "return arguments[0].checked;",
+            vec![Session::arg(&nofollow)],
+        )
+        .await?
+            == json!(true)
+        {
+            s.script_click(&nofollow).await?;
+        }
+        scroll_to(s, "audit-follow-nofollow").await?;
+        shots.take(s, "new-audit-options", &[]).await?;
+
+        press(s, "nav-tables").await?;
+        press(s, "table-tab-external").await?;
+        s.wait_for_count(&tid("table-row"), 1, Duration::from_secs(20))
+            .await?;
+        shots.take(s, "external", &[]).await?;
+    }
+    shots.resize(s, SIZES[0]).await
+}
+
+/// Clicks the element of test id `id` by script, scrolled into view first (a pane's tab
+/// may sit under another view's edge).
+async fn press(s: &Session, id: &str) -> Result<()> {
+    scroll_to(s, id).await?;
+    let e = s.find(&tid(id)).await?;
+    s.script_click(&e).await
+}
+
+/// Scrolls the element of test id `id` into the middle of its scrolling view.
+async fn scroll_to(s: &Session, id: &str) -> Result<()> {
+    let e = s.find(&tid(id)).await?;
+    s.execute(
+        "arguments[0].scrollIntoView({ block: 'center' });",
+        vec![Session::arg(&e)],
+    )
+    .await?;
+    Ok(())
+}
+
 #[tokio::main]
 async fn main() -> Result<()> {
     let dir = PathBuf::from(
@@ -120,6 +262,7 @@ async fn main() -> Result<()> {
     // The first (before) audit has the most findings.
     let first: i64 = first.parse()?;
     shots::tour(s, &mut shots, first).await?;
+    working_day(s, &mut shots, first).await?;
     compare(s).await?;
     for size in SIZES {
         shots.resize(s, size).await?;
