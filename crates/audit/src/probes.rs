@@ -14,7 +14,7 @@
 //! | `different` | 2xx with other content | note |
 //! | `error` | 5xx, or no response | unknown |
 //! | `not_fetched` | not requested: robots.txt, a limit, the scope | unknown |
-//! | `unrendered` | 2xx without such a canonical, in an audit that renders, where the page's rendered content is not its served content (a script writes it) and the variant was not rendered | unknown |
+//! | `unrendered` | 2xx without such a canonical, in an audit that renders, where what the page serves cannot show its content (a script's shell that pages with other rendered content serve too, or no text at all) and the variant was not rendered | unknown |
 //!
 //! **Content is compared as the analysis reads it** (`Site::text`: the rendered page
 //! where it was rendered). The probes are requested after the crawl and are not
@@ -23,7 +23,9 @@
 //! shell, and `/index.html` or `//` of one may render the shell's source, an empty
 //! view or the app's "not found" view. Such a probe is `unrendered` (whether it serves
 //! the page cannot be told without rendering it), never a duplicate by its served
-//! bytes. An audit without rendering compares the served HTML, as before.
+//! bytes. A page a script only adds to (a banner, a widget) serves its own text, and
+//! its variants are compared as served. An audit without rendering compares the served
+//! HTML, as before.
 //!
 //! **A rule's verdict** is the median by severity of its answered samples (`error` and
 //! `not_fetched` left out): the worst verdict that at least half the samples reach or
@@ -232,11 +234,12 @@ pub(crate) fn analyse(site: &Site<'_>, clusters: &Clusters) -> Vec<VariantRule> 
     let own = site_pages(site, clusters);
     let pages = pages_by_section(site, &own);
     let preferred: Vec<String> = own.iter().map(|&i| site.url_string(i)).collect();
+    let shells = shells(site);
     for p in probes {
         let (Some(v), Some(b)) = (site.idx(p.url), site.idx(p.base)) else {
             continue;
         };
-        let (verdict, answer) = judge(site, clusters, v, b);
+        let (verdict, answer) = judge(site, clusters, &shells, v, b);
         let row = &site.input.urls[v as usize];
         by_rule.entry(p.rule).or_default().push(VariantProbe {
             url: site.url_string(v),
@@ -377,15 +380,51 @@ fn same_page(clusters: &Clusters, a: u32, b: u32) -> bool {
         || (clusters.of[a as usize] != NONE && clusters.of[a as usize] == clusters.of[b as usize])
 }
 
-/// Whether page `b` was rendered and its rendered text is not its served text: a
-/// script writes its content, so served bytes alone do not show it.
-fn written_by_script(site: &Site<'_>, b: u32) -> bool {
-    site.rendered_dom(b)
-        .is_some_and(|r| site.fetch(b).is_none_or(|f| f.text_hash != r.text_hash))
+/// The served texts that are a script's shell, not a page: each is served by rendered
+/// pages whose rendered texts differ (every route of a single-page app serves the same
+/// bytes and renders its own content), so served bytes equal to one show nothing about
+/// the page. A page whose script only adds to server-written content (a banner, a
+/// widget) serves text of its own and is not counted here.
+fn shells(site: &Site<'_>) -> FxHashSet<u64> {
+    let mut rendered_of: FxHashMap<u64, FxHashSet<u64>> = FxHashMap::default();
+    for r in &site.input.renders {
+        let Some(i) = site.idx(r.url_id) else {
+            continue;
+        };
+        if let (Some(served), Some(rendered)) =
+            (site.fetch(i).and_then(|f| f.text_hash), r.text_hash)
+        {
+            rendered_of.entry(served).or_default().insert(rendered);
+        }
+    }
+    rendered_of
+        .into_iter()
+        .filter(|(_, rendered)| rendered.len() > 1)
+        .map(|(served, _)| served)
+        .collect()
+}
+
+/// Whether page `b` was rendered and what it serves cannot show its content: a
+/// script's shell ([`shells`]), or no text at all where the rendered page has some.
+fn written_by_script(site: &Site<'_>, shells: &FxHashSet<u64>, b: u32) -> bool {
+    site.rendered_dom(b).is_some_and(|r| {
+        let served = site.fetch(b);
+        let words = |w: Option<u32>| w.unwrap_or(0);
+        served
+            .and_then(|f| f.text_hash)
+            .is_some_and(|h| shells.contains(&h))
+            || (words(served.and_then(|f| f.word_count)) == 0 && words(r.word_count) > 0)
+    })
 }
 
 /// A probe's verdict and what the server answered.
-fn judge(site: &Site<'_>, clusters: &Clusters, v: u32, b: u32) -> (ProbeVerdict, String) {
+fn judge(
+    site: &Site<'_>,
+    clusters: &Clusters,
+    shells: &FxHashSet<u64>,
+    v: u32,
+    b: u32,
+) -> (ProbeVerdict, String) {
     let row = &site.input.urls[v as usize];
     let Some(status) = site.status(v) else {
         let why = site
@@ -410,7 +449,7 @@ fn judge(site: &Site<'_>, clusters: &Clusters, v: u32, b: u32) -> (ProbeVerdict,
                     format!("{status} with a canonical to {}", site.url(canonical)),
                 );
             }
-            if site.rendered_dom(v).is_none() && written_by_script(site, b) {
+            if site.rendered_dom(v).is_none() && written_by_script(site, shells, b) {
                 return (
                     ProbeVerdict::Unrendered,
                     format!(
@@ -420,9 +459,20 @@ fn judge(site: &Site<'_>, clusters: &Clusters, v: u32, b: u32) -> (ProbeVerdict,
                     ),
                 );
             }
-            let same_text = match (site.text(v), site.text(b)) {
-                (Some(x), Some(y)) => x.text_hash.is_some() && x.text_hash == y.text_hash,
-                _ => false,
+            // Like with like: as the analysis reads both (`Site::text`) where both were
+            // rendered, else as both were served (the base's served text is its own,
+            // not a shell: checked above).
+            let same = |x: Option<u64>, y: Option<u64>| x.is_some() && x == y;
+            let same_text = if site.rendered_dom(v).is_some() && site.rendered_dom(b).is_some() {
+                same(
+                    site.text(v).and_then(|t| t.text_hash),
+                    site.text(b).and_then(|t| t.text_hash),
+                )
+            } else {
+                same(
+                    site.fetch(v).and_then(|f| f.text_hash),
+                    site.fetch(b).and_then(|f| f.text_hash),
+                )
             };
             if same_text
                 || same_page(clusters, v, b)

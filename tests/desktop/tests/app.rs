@@ -24,7 +24,7 @@
 #![allow(clippy::unwrap_used)]
 
 use desktop_e2e::shots::{self, SIZES, png_size};
-use desktop_e2e::{App, AppOptions, Session, Shots, e2e_dir, wait_for_phase};
+use desktop_e2e::{App, AppOptions, Element, Session, Shots, e2e_dir, wait_for_phase};
 use fixture::SiteVariant;
 use serde_json::{Value, json};
 use std::collections::{BTreeSet, HashMap};
@@ -808,23 +808,28 @@ async fn frozen_header_stays_when_scrolled_right(s: &Session) {
     );
 }
 
+/// Scrolls `e` into its own scrolling pane (the pointer clicks what shows) and clicks it,
+/// by pointer or else by script; answers whether either click went through.
+async fn scroll_and_click(s: &Session, e: &Element) -> bool {
+    let _ = s
+        .execute(
+            "arguments[0].scrollIntoView({ block: 'nearest' });",
+            vec![Session::arg(e)],
+        )
+        .await;
+    s.click(e).await.is_ok() || s.script_click(e).await.is_ok()
+}
+
 /// Clicks the first element matching `css` whose `attr` is `value`, retrying while the
 /// list re-renders.
 async fn click_where(app: &App, css: &str, attr: &str, value: &str) {
     let s = app.session();
     for _ in 0..50 {
         for e in s.find_all(css).await.unwrap() {
-            if s.attribute(&e, attr).await.ok().flatten().as_deref() == Some(value) {
-                // A row scrolled out of its list: scroll it in, or click it by script.
-                let _ = s
-                    .execute(
-                        "arguments[0].scrollIntoView({block: 'nearest'});",
-                        vec![Session::arg(&e)],
-                    )
-                    .await;
-                if s.click(&e).await.is_ok() || s.script_click(&e).await.is_ok() {
-                    return;
-                }
+            if s.attribute(&e, attr).await.ok().flatten().as_deref() == Some(value)
+                && scroll_and_click(s, &e).await
+            {
+                return;
             }
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
@@ -1140,17 +1145,10 @@ async fn from_an_issue_to_its_inlinks(app: &App, url: &str, detail: &Value) {
 async fn click_again(app: &App, css: &str) {
     let s = app.session();
     for _ in 0..50 {
-        if let Ok(e) = s.find(css).await {
-            // Scrolled into its own scrolling pane first (the pointer clicks what shows).
-            let _ = s
-                .execute(
-                    "arguments[0].scrollIntoView({ block: 'nearest' });",
-                    vec![Session::arg(&e)],
-                )
-                .await;
-            if s.click(&e).await.is_ok() || s.script_click(&e).await.is_ok() {
-                return;
-            }
+        if let Ok(e) = s.find(css).await
+            && scroll_and_click(s, &e).await
+        {
+            return;
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     }

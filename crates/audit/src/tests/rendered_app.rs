@@ -182,3 +182,47 @@ fn script_only_links_count_the_pages_fetched_and_name_the_rest_apart() {
         "{f:#?}"
     );
 }
+
+#[test]
+fn variants_of_a_served_page_a_script_adds_to_are_still_compared_by_their_served_text() {
+    // Server-written pages, each with its own text, to which a script adds a banner: the
+    // rendered text differs from the served one, but the served bytes are the page's.
+    let mut b = B::new();
+    for (path, seed) in [("/", 3), ("/about", 4)] {
+        let served = format!(
+            "<html><body><main><p>{}</p></main></body></html>",
+            prose(seed, 80)
+        );
+        b.page_html(&u(path), &served);
+        let page = extract::extract(
+            served
+                .replace("</main>", "</main><div>We use cookies. Accept all?</div>")
+                .as_bytes(),
+            Some("text/html; charset=utf-8"),
+        );
+        let url_id = b.id(&u(path));
+        b.input.renders.push(RenderedPage {
+            url_id,
+            word_count: Some(page.word_count as u32),
+            text_hash: Some(page.text_hash),
+            blocks: Some(extract::blocks::encode(&page.blocks).into()),
+            ..RenderedPage::default()
+        });
+    }
+    b.probe(&u("/index.html"), &u("/"), ProbeRule::IndexFile);
+    b.page_html(
+        &u("/index.html"),
+        &format!(
+            "<html><body><main><p>{}</p></main></body></html>",
+            prose(3, 80)
+        ),
+    );
+    let a = b.analyse();
+    let p = &a
+        .url_variants
+        .iter()
+        .flat_map(|r| &r.probes)
+        .next()
+        .unwrap();
+    assert_eq!(p.verdict, ProbeVerdict::Duplicate, "{p:#?}");
+}
