@@ -88,6 +88,22 @@ impl B {
     }
 
     /// A 200 page serving `html`, fingerprinted by the real extractor as the crawl does.
+    /// `url` rendered to `html`: its rendered title, h1, words, text and blocks.
+    pub fn rendered_html(&mut self, url: &str, html: &str) -> &mut Self {
+        let page = extract::extract(html.as_bytes(), Some("text/html; charset=utf-8"));
+        let url_id = self.id(url);
+        self.input.renders.push(RenderedPage {
+            url_id,
+            title: page.title,
+            h1: page.h1,
+            word_count: Some(page.word_count as u32),
+            text_hash: Some(page.text_hash),
+            blocks: Some(extract::blocks::encode(&page.blocks).into()),
+            ..RenderedPage::default()
+        });
+        self
+    }
+
     pub fn page_html(&mut self, url: &str, html: &str) -> &mut Self {
         let page = extract::extract(html.as_bytes(), Some("text/html; charset=utf-8"));
         let f = self.fetch(url);

@@ -30,17 +30,7 @@ fn rendered(article: &str) -> String {
 fn route(b: &mut B, path: &str, html: &str) {
     let url = u(path);
     b.page_html(&url, SHELL);
-    let page = extract::extract(html.as_bytes(), Some("text/html; charset=utf-8"));
-    let url_id = b.id(&url);
-    b.input.renders.push(RenderedPage {
-        url_id,
-        title: page.title,
-        h1: page.h1,
-        word_count: Some(page.word_count as u32),
-        text_hash: Some(page.text_hash),
-        blocks: Some(extract::blocks::encode(&page.blocks).into()),
-        ..RenderedPage::default()
-    });
+    b.rendered_html(&url, html);
 }
 
 /// `from`'s rendered DOM links to `to` (no served HTML does).
@@ -146,13 +136,17 @@ fn variants_of_a_served_page_are_still_compared_by_their_served_text() {
         &format!("<html><body><p>{}</p></body></html>", prose(3, 80)),
     );
     let a = b.analyse();
-    let p = &a
-        .url_variants
+    let p = first_probe(&a);
+    assert_eq!(p.verdict, ProbeVerdict::Duplicate, "{p:#?}");
+}
+
+/// The audit's one URL-variant probe.
+fn first_probe(a: &Analysis) -> &VariantProbe {
+    a.url_variants
         .iter()
         .flat_map(|r| &r.probes)
         .next()
-        .unwrap();
-    assert_eq!(p.verdict, ProbeVerdict::Duplicate, "{p:#?}");
+        .unwrap()
 }
 
 #[test]
@@ -194,20 +188,10 @@ fn variants_of_a_served_page_a_script_adds_to_are_still_compared_by_their_served
             prose(seed, 80)
         );
         b.page_html(&u(path), &served);
-        let page = extract::extract(
-            served
-                .replace("</main>", "</main><div>We use cookies. Accept all?</div>")
-                .as_bytes(),
-            Some("text/html; charset=utf-8"),
+        b.rendered_html(
+            &u(path),
+            &served.replace("</main>", "</main><div>We use cookies. Accept all?</div>"),
         );
-        let url_id = b.id(&u(path));
-        b.input.renders.push(RenderedPage {
-            url_id,
-            word_count: Some(page.word_count as u32),
-            text_hash: Some(page.text_hash),
-            blocks: Some(extract::blocks::encode(&page.blocks).into()),
-            ..RenderedPage::default()
-        });
     }
     b.probe(&u("/index.html"), &u("/"), ProbeRule::IndexFile);
     b.page_html(
@@ -218,11 +202,6 @@ fn variants_of_a_served_page_a_script_adds_to_are_still_compared_by_their_served
         ),
     );
     let a = b.analyse();
-    let p = &a
-        .url_variants
-        .iter()
-        .flat_map(|r| &r.probes)
-        .next()
-        .unwrap();
+    let p = first_probe(&a);
     assert_eq!(p.verdict, ProbeVerdict::Duplicate, "{p:#?}");
 }

@@ -38,17 +38,7 @@ fn rendered_route(h1: &str, seed: u64) -> String {
 fn route(b: &mut B, path: &str, html: &str) {
     let url = u(path);
     b.page_html(&url, &shell());
-    let page = extract::extract(html.as_bytes(), Some("text/html; charset=utf-8"));
-    let url_id = b.id(&url);
-    b.input.renders.push(RenderedPage {
-        url_id,
-        title: page.title,
-        h1: page.h1,
-        word_count: Some(page.word_count as u32),
-        text_hash: Some(page.text_hash),
-        blocks: Some(extract::blocks::encode(&page.blocks).into()),
-        ..RenderedPage::default()
-    });
+    b.rendered_html(&url, html);
 }
 
 fn cluster_of<'a>(a: &'a Analysis, url: &str) -> Option<&'a Cluster> {
