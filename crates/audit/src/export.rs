@@ -179,7 +179,7 @@ fn inlinks(
     made_up: &rustc_hash::FxHashSet<UrlId>,
 ) -> HashMap<UrlId, (u32, u32)> {
     let hyperlinks_known = input.links.iter().any(|l| l.region.is_some());
-    let counted = |l: &&crate::input::LinkRow| {
+    let counted = |l: &crate::input::LinkRow| {
         !l.kind.is_declared()
             && (!hyperlinks_known || l.region.is_some())
             && !made_up.contains(&l.from)
@@ -195,8 +195,8 @@ fn inlinks(
         }
         e.0 += 1;
     };
-    if input.links.is_sorted_by_key(|l| l.from) {
-        for l in input.links.iter().filter(counted) {
+    if input.links.is_sorted_by_from() {
+        for l in input.links.iter().filter(|l| counted(l)) {
             if let Some(to) = l.to {
                 count(l.from, to);
             }
@@ -205,7 +205,7 @@ fn inlinks(
         let mut pairs: Vec<(UrlId, UrlId)> = input
             .links
             .iter()
-            .filter(counted)
+            .filter(|l| counted(l))
             .filter_map(|l| Some((l.from, l.to?)))
             .collect();
         pairs.sort_unstable();
@@ -1001,7 +1001,9 @@ mod tests {
 
         // Links in any order count the same.
         let mut shuffled = input.clone();
-        shuffled.links.reverse();
+        let mut reversed: Vec<_> = input.links.iter().collect();
+        reversed.reverse();
+        shuffled.links = reversed.into();
         let again = table_data(Table::Pages, &shuffled, &analysis);
         assert_eq!(again, data);
     }

@@ -262,6 +262,7 @@ pub use finding::{
     Comparison, Family, Finding, FindingId, Fix, MetaElement, Severity, Tier, compare,
 };
 pub use fixes::{CanonicalTag, FixFiles, RedirectLine, RedirectState, SitemapChange};
+pub use input::Links;
 pub use input::{
     AnchorRow, AuditInput, CanonicalRow, ChainProblem, DeclarationSource, FetchErrorKind, FetchRow,
     FoundVia, HopKind, HreflangRow, JsLinkRow, LinkKind, LinkRegion, LinkRow, ProbeRow, ProbeRule,

@@ -785,35 +785,73 @@ impl<'a> Site<'a> {
         }
     }
 
+    /// The inlink index: each URL's distinct internal linking pages, sorted. Two passes
+    /// over the links (count, then place), so the index is the only copy held: four
+    /// bytes a link until each URL's sources are sorted and deduplicated in place.
     fn load_links(&mut self) {
-        let mut pairs: Vec<u64> = Vec::with_capacity(self.input.links.len());
+        let mut start = vec![0u32; self.n + 1];
         for l in &self.input.links {
-            let (Some(f), Some(t)) = (self.idx(l.from), l.to.and_then(|t| self.idx(t))) else {
-                continue;
-            };
-            if f == t
-                || self.external[f as usize]
-                || self.external[t as usize]
-                || self.made_up[f as usize]
+            if let Some((_, t)) = self.inlink(&l) {
+                start[t as usize + 1] += 1;
+            } else if l.kind.is_declared()
+                && let (Some(f), Some(t)) = (self.idx(l.from), l.to.and_then(|t| self.idx(t)))
+                && self.internal_pair((f, t))
             {
-                continue;
-            }
-            if l.kind.is_declared() {
                 self.declared_in[t as usize] = true;
-                continue;
             }
-            pairs.push((u64::from(t) << 32) | u64::from(f));
-        }
-        pairs.sort_unstable();
-        pairs.dedup();
-        self.in_start = vec![0; self.n + 1];
-        for &p in &pairs {
-            self.in_start[(p >> 32) as usize + 1] += 1;
         }
         for i in 0..self.n {
-            self.in_start[i + 1] += self.in_start[i];
+            start[i + 1] += start[i];
         }
-        self.in_src = pairs.iter().map(|&p| p as u32).collect();
+        let mut src = vec![0u32; start[self.n] as usize];
+        let mut next = start.clone();
+        for l in &self.input.links {
+            if let Some((f, t)) = self.inlink(&l) {
+                src[next[t as usize] as usize] = f;
+                next[t as usize] += 1;
+            }
+        }
+        drop(next);
+        // Each URL's sources sorted and deduplicated, moved down over the duplicates.
+        let mut kept = 0usize;
+        for t in 0..self.n {
+            let (a, b) = (start[t] as usize, start[t + 1] as usize);
+            src[a..b].sort_unstable();
+            start[t] = kept as u32;
+            let mut last = None;
+            for k in a..b {
+                if last != Some(src[k]) {
+                    last = Some(src[k]);
+                    src[kept] = src[k];
+                    kept += 1;
+                }
+            }
+        }
+        start[self.n] = kept as u32;
+        src.truncate(kept);
+        src.shrink_to_fit();
+        self.in_start = start;
+        self.in_src = src;
+    }
+
+    /// A link's (source, target) indexes when it is an internal link of the site's own
+    /// pages (see [`Site::internal_pair`]) and no URL a page declares (shortlink,
+    /// og:url, ...).
+    fn inlink(&self, l: &crate::input::LinkRow) -> Option<(u32, u32)> {
+        if l.kind.is_declared() {
+            return None;
+        }
+        let pair = (self.idx(l.from)?, self.idx(l.to?)?);
+        self.internal_pair(pair).then_some(pair)
+    }
+
+    /// Whether a link (source, target indexes) joins two internal URLs, from a page the
+    /// site serves (not one Dustpan made up), and is no link to itself.
+    fn internal_pair(&self, (f, t): (u32, u32)) -> bool {
+        f != t
+            && !self.external[f as usize]
+            && !self.external[t as usize]
+            && !self.made_up[f as usize]
     }
 
     /// The site's preferred scheme and hosts, from its redirects.

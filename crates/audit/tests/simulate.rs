@@ -59,7 +59,7 @@ fn site() -> AuditInput {
                 ..FetchRow::default()
             },
         ],
-        links: vec![link(1, 2), link(1, 3), link(1, 4), link(1, 5), link(4, 1)],
+        links: vec![link(1, 2), link(1, 3), link(1, 4), link(1, 5), link(4, 1)].into(),
         ..AuditInput::default()
     }
 }

@@ -93,7 +93,11 @@ impl Check {
 pub async fn load(store: &store::Store, audit: store::AuditId) -> Result<AuditInput, LoadError> {
     let check = Check::default();
     let ck = &check;
-    let mut input = AuditInput::default();
+    let mut input = AuditInput {
+        // The links, the largest table, are packed to a temporary file too.
+        links: audit::Links::spilled(),
+        ..AuditInput::default()
+    };
     let mut shared: FxHashMap<String, Arc<str>> = FxHashMap::default();
     // Pages' text blocks go to a temporary file, so the analysis does not hold every
     // page's text; without a writable temporary folder they stay in memory.
@@ -261,7 +265,6 @@ pub async fn load(store: &store::Store, audit: store::AuditId) -> Result<AuditIn
     // Large vectors shrink in place (the allocator remaps their pages).
     urls.shrink_to_fit();
     fetches.shrink_to_fit();
-    links.shrink_to_fit();
     check.result(audit)?;
     Ok(input)
 }

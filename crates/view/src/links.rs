@@ -6,7 +6,7 @@ use crate::error::ViewError;
 use crate::types::{LINK_PAGE_MAX, LinkDirection, LinkPage};
 use crate::url_detail::UrlIndex;
 use audit::export::{ColumnType, csv_cell};
-use audit::{AuditInput, UrlId};
+use audit::{AuditInput, LinkRow, UrlId};
 use std::io::Write;
 use std::path::Path;
 
@@ -60,14 +60,14 @@ pub fn link_page(
 fn write_rows<W: Write>(
     input: &AuditInput,
     index: &UrlIndex,
-    rows: impl Iterator<Item = u32>,
+    rows: impl Iterator<Item = LinkRow>,
     out: W,
 ) -> csv::Result<usize> {
     let mut w = csv::Writer::from_writer(out);
     w.write_record(LINK_HEADERS.iter().map(|(title, _)| *title))?;
     let mut n = 0;
-    for row in rows {
-        let l = &input.links[row as usize];
+    for l in rows {
+        let l = &l;
         let anchor = l.to.and_then(|to| index.anchor(input, l.from, to));
         let status = l.to.and_then(|to| index.status(input, to));
         let cells: [String; 7] = [
@@ -100,7 +100,10 @@ pub fn export_url_links(
     path: &Path,
 ) -> Result<usize, ViewError> {
     let file = std::fs::File::create(path).map_err(|e| ViewError::io(path, e))?;
-    let rows = index.link_rows(id, direction).iter().copied();
+    let rows = index
+        .link_rows(id, direction)
+        .iter()
+        .filter_map(|&row| input.links.get(row as usize));
     write_rows(input, index, rows, std::io::BufWriter::new(file))
         .map_err(|e| ViewError::Csv(path.display().to_string(), e))
 }
@@ -125,12 +128,11 @@ pub fn export_all_links(
     path: &Path,
 ) -> Result<usize, ViewError> {
     let file = std::fs::File::create(path).map_err(|e| ViewError::io(path, e))?;
-    let rows = all_rows(input, index, direction);
-    write_rows(
-        input,
-        index,
-        rows.into_iter(),
-        std::io::BufWriter::new(file),
-    )
-    .map_err(|e| ViewError::Csv(path.display().to_string(), e))
+    // Every row read in one pass (the rows are asked for out of order).
+    let links: Vec<LinkRow> = input.links.iter().collect();
+    let rows = all_rows(input, index, direction)
+        .into_iter()
+        .filter_map(|row| links.get(row as usize).cloned());
+    write_rows(input, index, rows, std::io::BufWriter::new(file))
+        .map_err(|e| ViewError::Csv(path.display().to_string(), e))
 }

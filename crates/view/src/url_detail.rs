@@ -95,7 +95,7 @@ impl UrlIndex {
     /// Link row `row` seen from its target (inlinks: the other end is the linking page)
     /// or from its source (outlinks: the other end is the target).
     pub fn link_view(&self, input: &AuditInput, row: u32, direction: LinkDirection) -> LinkView {
-        let l = &input.links[row as usize];
+        let l = &input.links.get(row as usize).unwrap_or_default();
         let other = match direction {
             LinkDirection::Inlinks => Some(l.from),
             LinkDirection::Outlinks => l.to,

@@ -266,7 +266,8 @@ impl<'s, 'a> Ctx<'s, 'a> {
         };
         // Targets whose linking pages are most pages of one host (or that the template's
         // regions link), with those pages.
-        let mut linking: FxHashMap<UrlId, (u32, FxHashSet<UrlId>)> = FxHashMap::default();
+        // The pages are indexes, sorted (as `linkers` gives them): four bytes a page.
+        let mut linking: FxHashMap<UrlId, (u32, Vec<u32>)> = FxHashMap::default();
         for i in 0..site.n as u32 {
             // First on every page linking it (no list to make): most URLs fail here.
             if site.inlinks(i) < TEMPLATE_LINK_MIN_PAGES
@@ -278,8 +279,7 @@ impl<'s, 'a> Ctx<'s, 'a> {
             if linkers.len() as u32 >= TEMPLATE_LINK_MIN_PAGES
                 && (by_region(i) || most_of_a_host(&mut linkers.iter().copied()))
             {
-                let pages = linkers.iter().map(|&p| site.id(p)).collect();
-                linking.insert(site.id(i), (i, pages));
+                linking.insert(site.id(i), (i, linkers));
             }
         }
         if linking.is_empty() {
@@ -287,6 +287,10 @@ impl<'s, 'a> Ctx<'s, 'a> {
         }
         // Where in the page: pages carrying the link, by host and region.
         type Place = (u32, Option<crate::LinkRegion>);
+        // A page counts once per target and region. Where a page's links are contiguous
+        // (as stored), the set holds one page's links at a time.
+        let contiguous = site.input.links.is_sorted_by_from();
+        let mut page: Option<UrlId> = None;
         let mut seen: FxHashSet<(UrlId, UrlId, Option<crate::LinkRegion>)> = FxHashSet::default();
         let mut by_place: FxHashMap<UrlId, FxHashMap<Place, u32>> = FxHashMap::default();
         for l in &site.input.links {
@@ -297,10 +301,17 @@ impl<'s, 'a> Ctx<'s, 'a> {
             let Some((_, pages)) = linking.get(&to) else {
                 continue;
             };
-            if !pages.contains(&l.from) || !seen.insert((to, l.from, l.region)) {
+            let Some(p) = site.idx(l.from) else { continue };
+            if pages.binary_search(&p).is_err() {
                 continue;
             }
-            let Some(p) = site.idx(l.from) else { continue };
+            if contiguous && page != Some(l.from) {
+                seen.clear();
+                page = Some(l.from);
+            }
+            if !seen.insert((to, l.from, l.region)) {
+                continue;
+            }
             *by_place
                 .entry(to)
                 .or_default()

@@ -4,6 +4,9 @@
 //! field that the schema lets be absent has a serde default, so a fixture only writes
 //! what matters to it.
 
+mod links;
+
+pub use links::Links;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 /// The words the analysis shares with the store and the crawl (one definition, in
@@ -36,8 +39,8 @@ pub struct AuditInput {
     pub redirects: Vec<RedirectRow>,
     /// rel=canonical declarations (`canonicals`).
     pub canonicals: Vec<CanonicalRow>,
-    /// Links found in pages (`links`).
-    pub links: Vec<LinkRow>,
+    /// Links found in pages (`links`), packed and, from the loader, spilled to disk.
+    pub links: Links,
     /// Anchor texts of links (see [`AnchorRow`] for which).
     pub anchors: Vec<AnchorRow>,
     /// hreflang alternates (`hreflang`).
