@@ -347,14 +347,14 @@ export class FakeBackend implements Backend {
     this.log("fixPlanPage", auditId, file, offset, limit);
     const table = this.planFiles.get(file) ?? { columns: [], rows: [] };
     return {
-      file: { redirectMap: "redirect_map.csv", canonicalsToSet: "canonicals_to_set.csv", sitemapChanges: "sitemap_changes.csv" }[file],
+      file: { redirect_map: "redirect_map.csv", canonicals_to_set: "canonicals_to_set.csv", sitemap_changes: "sitemap_changes.csv" }[file],
       columns: table.columns,
       total: table.rows.length,
       offset,
       rows: table.rows.slice(offset, offset + Math.min(limit, MAX_LIMIT)),
-      redirectsToWrite: this.planFiles.get("redirectMap")?.rows.length ?? 0,
-      canonicals: this.planFiles.get("canonicalsToSet")?.rows.length ?? 0,
-      sitemapLines: this.planFiles.get("sitemapChanges")?.rows.length ?? 0,
+      redirectsToWrite: this.planFiles.get("redirect_map")?.rows.length ?? 0,
+      canonicals: this.planFiles.get("canonicals_to_set")?.rows.length ?? 0,
+      sitemapLines: this.planFiles.get("sitemap_changes")?.rows.length ?? 0,
       links: 0,
     };
   }
