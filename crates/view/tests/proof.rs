@@ -80,6 +80,29 @@ fn request(site: &Site) -> StartAuditRequest {
     }
 }
 
+/// The configuration of a list audit of `files`, read off the async runtime as the app
+/// reads it.
+async fn list_config(site: &Site, files: Vec<String>) -> crawl::CrawlConfig {
+    let request = request(site);
+    let ca = [site.server.ca_pem().to_owned()];
+    tokio::task::spawn_blocking(move || {
+        view::lists::list_crawl_config(
+            &request,
+            &view::ListAuditRequest {
+                files,
+                site: None,
+                log_agent: None,
+                follow: false,
+            },
+            &ca,
+            view::lists::BotCheck::Off,
+        )
+    })
+    .await
+    .unwrap()
+    .unwrap()
+}
+
 /// Runs `config` to its end as the app runs it; answers the audit's id.
 async fn run(site: &Site, config: crawl::CrawlConfig, policy: AnalysisPolicy) -> i64 {
     let rec = Arc::new(Recorder::default());
@@ -232,18 +255,7 @@ async fn a_migration_lists_the_unmatched_first() {
     // The new site: one page of the old one, audited alone.
     let list = site.dir.path().join("one.txt");
     std::fs::write(&list, "https://example.test/\n").unwrap();
-    let config = view::lists::list_crawl_config(
-        &request(&site),
-        &view::ListAuditRequest {
-            files: vec![list.display().to_string()],
-            site: None,
-            log_agent: None,
-            follow: false,
-        },
-        &[site.server.ca_pem().to_owned()],
-        view::lists::BotCheck::Off,
-    )
-    .unwrap();
+    let config = list_config(&site, vec![list.display().to_string()]).await;
     let new = run(&site, config, AnalysisPolicy::default()).await;
     let m = view::migrate::map_stored(&site.store, store::AuditId(old), store::AuditId(new))
         .await
@@ -286,18 +298,7 @@ async fn a_search_console_url_is_explained_in_its_detail() {
         "inspection.jsonl",
     ]
     .map(|f| Path::new(SEARCH_CONSOLE).join(f).display().to_string());
-    let config = view::lists::list_crawl_config(
-        &request(&site),
-        &view::ListAuditRequest {
-            files: files.to_vec(),
-            site: None,
-            log_agent: None,
-            follow: false,
-        },
-        &[site.server.ca_pem().to_owned()],
-        view::lists::BotCheck::Off,
-    )
-    .unwrap();
+    let config = list_config(&site, files.to_vec()).await;
     let id = run(&site, config, AnalysisPolicy::default()).await;
     let open = OpenAudit::open(&site.store, id, &AnalysisPolicy::default())
         .await
