@@ -48,7 +48,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let report = runtime.block_on(verify(&args))?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        // Through a JSON value: every object's keys in alphabetical order, as this
+        // document has always been printed.
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::to_value(&report)?)?
+        );
     } else {
         print(&report);
     }

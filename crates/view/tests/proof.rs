@@ -142,7 +142,10 @@ async fn the_fixtures_plan_pages_simulates_clean_and_verifies_as_a_run() {
     let cache = SimulationCache::new();
     let sim = cache.get(&site.store, id, policy.clone()).await.unwrap();
     let again = cache.get(&site.store, id, policy.clone()).await.unwrap();
-    assert!(Arc::ptr_eq(&sim, &again), "the second page reuses the simulation");
+    assert!(
+        Arc::ptr_eq(&sim, &again),
+        "the second page reuses the simulation"
+    );
     let page = simulation_page(&sim, None, 0, 100).unwrap();
     assert!(page.clean, "{page:?}");
     assert_eq!(page.matched, 0);
@@ -288,7 +291,10 @@ async fn a_migration_lists_the_unmatched_first() {
     );
 }
 
-const SEARCH_CONSOLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/search-console");
+const SEARCH_CONSOLE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/data/search-console"
+);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_search_console_url_is_explained_in_its_detail() {
