@@ -59,14 +59,6 @@ pub fn read_plan(path: &Path) -> Result<FixFiles, ViewError> {
     .map_err(|e| ViewError::Invalid(format!("cannot read the plan in {}: {e}", path.display())))
 }
 
-/// Audit `id`'s own fix plan, as `dustpan export` writes its files.
-pub async fn own_plan(store: &Store, id: AuditId) -> Result<FixFiles, ViewError> {
-    let (loaded, _) = crate::workflow::load_as_stored(store, id, None).await?;
-    tokio::task::spawn_blocking(move || audit::analyse(&loaded.input, &loaded.config).fix_files())
-        .await
-        .map_err(|e| ViewError::Task(e.to_string()))
-}
-
 /// Where a verification's requests go instead of where the audit sent them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Redirected {
