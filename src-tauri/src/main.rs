@@ -539,7 +539,7 @@ mod handlers {
         new_audit: i64,
         dir: PathBuf,
     ) -> Answer<Vec<String>> {
-        state.chosen.check(&dir, PathPurpose::ReportFolder)?;
+        state.chosen.check(&dir, PathPurpose::MigrationFolder)?;
         let m = view::migrate::map_stored(
             &state.store,
             store::AuditId(old_audit),
@@ -641,7 +641,9 @@ mod handlers {
                 }
                 dialog.add_filter("HTML", &["html"]).blocking_save_file()
             }
-            PathPurpose::ReportFolder | PathPurpose::PlanFolder => dialog.blocking_pick_folder(),
+            PathPurpose::ReportFolder | PathPurpose::PlanFolder | PathPurpose::MigrationFolder => {
+                dialog.blocking_pick_folder()
+            }
             PathPurpose::ListFile => dialog.blocking_pick_file(),
             PathPurpose::PolicyFile => dialog
                 .add_filter("Policy", &["toml", "json"])

@@ -115,6 +115,7 @@ export class FakeBackend implements Backend {
   directory: string | null = "/tmp/report";
   listFile: string | null = "/home/me/Documents/urls.txt";
   planFolder: string | null = "/home/me/plan";
+  migrationFolder: string | null = "/home/me/migration";
   /** The fix plan's files: header and rows, paged as `view::fixplan::fix_plan_page` pages them. */
   planFiles = new Map<FixPlanFile, { columns: string[]; rows: string[][] }>();
   /** The simulation, every problem in `problems` (paged by `simulateFixPlan`). */
@@ -341,6 +342,11 @@ export class FakeBackend implements Backend {
   async pickPlanFolder(): Promise<string | null> {
     this.log("pickPlanFolder");
     return this.planFolder;
+  }
+
+  async pickMigrationFolder(): Promise<string | null> {
+    this.log("pickMigrationFolder");
+    return this.migrationFolder;
   }
 
   async fixPlanPage(auditId: number, file: FixPlanFile, offset: number, limit: number): Promise<FixPlanPage> {

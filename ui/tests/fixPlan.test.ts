@@ -213,7 +213,7 @@ describe("Migrate", () => {
 
     await fireEvent.click(screen.getByTestId("migrate-export"));
     const done = await screen.findByTestId("migrate-exported");
-    expect(backend.callsOf("exportMigration")).toEqual([[1, 2, "/tmp/report"]]);
+    expect(backend.callsOf("exportMigration")).toEqual([[1, 2, "/home/me/migration"]]);
     expect(done.textContent).toContain("migration.csv");
   });
 });

@@ -153,7 +153,7 @@ macro_rules! ipc_commands {
             /// migrate`).
             migrate_audits(old_audit: i64, new_audit: i64) -> $crate::migrate::MigrationView;
             /// Writes `migration.csv` and the redirect map's files for every server into a
-            /// folder chosen with `choose_path`; answers the files written.
+            /// folder chosen with `choose_path` (`migrationFolder`); answers the files written.
             export_migration(
                 old_audit: i64,
                 new_audit: i64,

@@ -32,6 +32,8 @@ pub enum PathPurpose {
     PolicyFile,
     /// A fix plan's folder to read (written by `dustpan export`, perhaps edited).
     PlanFolder,
+    /// A folder to write a migration's `migration.csv` and redirect map into.
+    MigrationFolder,
 }
 
 impl PathPurpose {
@@ -45,6 +47,7 @@ impl PathPurpose {
             PathPurpose::ListFile => "Audit a URL list, sitemap, CSV file or access log",
             PathPurpose::PolicyFile => "Choose a normalization policy file",
             PathPurpose::PlanFolder => "Choose the folder of the fix plan to verify",
+            PathPurpose::MigrationFolder => "Choose a folder for the migration's files",
         }
     }
 
@@ -58,6 +61,7 @@ impl PathPurpose {
             PathPurpose::ListFile => "a list to audit",
             PathPurpose::PolicyFile => "a policy file",
             PathPurpose::PlanFolder => "a fix plan's folder",
+            PathPurpose::MigrationFolder => "a folder for the migration's files",
         }
     }
 }

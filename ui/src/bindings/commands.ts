@@ -143,7 +143,7 @@ export interface Commands {
   migrateAudits(oldAudit: number, newAudit: number): Promise<MigrationView>;
   /**
    * Writes `migration.csv` and the redirect map's files for every server into a
-   * folder chosen with `choose_path`; answers the files written.
+   * folder chosen with `choose_path` (`migrationFolder`); answers the files written.
    */
   exportMigration(oldAudit: number, newAudit: number, dir: string): Promise<Array<string>>;
   /**

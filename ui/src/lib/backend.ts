@@ -28,6 +28,8 @@ export interface Backend extends Omit<Commands, "choosePath"> {
   pickListFile(): Promise<string | null>;
   /** Asks the user for a fix plan's folder (written by `dustpan export`) to verify; `null` when they cancel. */
   pickPlanFolder(): Promise<string | null>;
+  /** Asks the user for a folder to write a migration's files into; `null` when they cancel. */
+  pickMigrationFolder(): Promise<string | null>;
   /** Opens an `http:` or `https:` URL in the default browser (anything else is refused). */
   openUrl(url: string): Promise<void>;
   /** Puts text on the clipboard. */
@@ -81,6 +83,8 @@ interface AutomationPaths {
   listFile?: string;
   /** The folder the fix plan's folder dialog answers. */
   planFolder?: string;
+  /** The folder the migration's export dialog answers. */
+  migrationFolder?: string;
   /** Every text the app put on the clipboard, appended here too. */
   copied?: string[];
 }
@@ -173,6 +177,11 @@ export async function tauriBackend(): Promise<Backend> {
     },
     async pickPlanFolder() {
       const chosen = await choose("planFolder", automationPaths()?.planFolder);
+      rememberFolder(chosen);
+      return chosen;
+    },
+    async pickMigrationFolder() {
+      const chosen = await choose("migrationFolder", automationPaths()?.migrationFolder);
       rememberFolder(chosen);
       return chosen;
     },
