@@ -32,6 +32,9 @@ fn a_migration_between_the_before_and_after_sites_keeps_their_pages_and_lists_wh
     // Exit 1: an old page is unmatched.
     assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
     let m: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    // The document is the type its schema is generated from (docs/json/v1/), whole.
+    let typed: view::migrate::Migration = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(serde_json::to_value(&typed).unwrap(), m);
     let rows = m["rows"].as_array().unwrap();
     let row = |url: &str| {
         rows.iter()

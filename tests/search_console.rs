@@ -263,6 +263,9 @@ fn hostile_search_console_inputs_are_rejected_lines_and_escaped_text() {
     assert!(!text.contains('\u{1b}'), "{text}");
     assert!(text.contains("Search Console   Duplicate"), "{text}");
     let doc: Value = serde_json::from_str(&explain(&site, "json").stdout).unwrap();
+    // The document is the type its schema is generated from (docs/json/v1/), whole.
+    let typed: view::explain::Explanation = serde_json::from_value(doc.clone()).unwrap();
+    assert_eq!(serde_json::to_value(&typed).unwrap(), doc);
     let shoes = url(&doc, "https://example.test/shoes/");
     assert_eq!(shoes["agrees"], true);
     assert_eq!(

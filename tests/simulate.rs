@@ -83,6 +83,9 @@ fn the_fixture_plans_simulate_clean_and_a_broken_plan_is_reported() {
     );
     assert_eq!(json.code, 1, "{}", json.stderr);
     let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    // The document is the type its schema is generated from (docs/json/v1/), whole.
+    let typed: view::fixplan::Simulation = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(serde_json::to_value(&typed).unwrap(), v);
     let kinds: Vec<&str> = v["problems"]
         .as_array()
         .unwrap()

@@ -300,6 +300,9 @@ fn a_plan_deployed_in_nginx_in_front_of_the_fixture_verifies_done() {
     // The verification is a stored audit: judged again later, with nginx gone, it
     // gives the same verdicts without a request.
     let stored: serde_json::Value = serde_json::from_str(&after.stdout).unwrap();
+    // The document is the type its schema is generated from (docs/json/v1/), whole.
+    let typed: view::verify::Verification = serde_json::from_str(&after.stdout).unwrap();
+    assert_eq!(serde_json::to_value(&typed).unwrap(), stored);
     let verification = stored["verification"].as_i64().unwrap().to_string();
     assert_ne!(verification, id);
     let again = run(&[

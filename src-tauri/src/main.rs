@@ -419,6 +419,157 @@ mod handlers {
         )
     }
 
+    pub async fn fix_plan_page(
+        _app: AppHandle,
+        state: State<'_, AppState>,
+        audit_id: i64,
+        file: view::fixplan::FixPlanFile,
+        offset: u32,
+        limit: u32,
+    ) -> Answer<view::fixplan::FixPlanPage> {
+        let open = state.open(audit_id).await?;
+        Ok(tauri::async_runtime::spawn_blocking(move || {
+            view::fixplan::fix_plan_page(&open, file, offset, limit)
+        })
+        .await
+        .map_err(task)??)
+    }
+
+    pub async fn simulate_fix_plan(
+        _app: AppHandle,
+        state: State<'_, AppState>,
+        audit_id: i64,
+        kind: Option<String>,
+        offset: u32,
+        limit: u32,
+    ) -> Answer<view::fixplan::SimulationPage> {
+        let policy = state.policy_of(audit_id).await?;
+        let sim = state
+            .simulations
+            .get(&state.store, audit_id, policy)
+            .await?;
+        Ok(tauri::async_runtime::spawn_blocking(move || {
+            view::fixplan::simulation_page(&sim, kind.as_deref(), offset, limit)
+        })
+        .await
+        .map_err(task)??)
+    }
+
+    /// The plan in `plan_dir` (chosen in a dialog), or the opened audit's own.
+    async fn plan_of(
+        state: &AppState,
+        audit_id: i64,
+        plan_dir: Option<PathBuf>,
+    ) -> Answer<view::verify::FixFiles> {
+        Ok(match plan_dir {
+            Some(dir) => {
+                state.chosen.check(&dir, PathPurpose::PlanFolder)?;
+                tauri::async_runtime::spawn_blocking(move || view::verify::read_plan(&dir))
+                    .await
+                    .map_err(task)??
+            }
+            None => {
+                let open = state.open(audit_id).await?;
+                view::fixplan::fix_files(&open)
+            }
+        })
+    }
+
+    pub async fn start_verification(
+        app: AppHandle,
+        state: State<'_, AppState>,
+        audit_id: i64,
+        plan_dir: Option<PathBuf>,
+    ) -> Answer<i64> {
+        let plan = plan_of(&state, audit_id, plan_dir).await?;
+        let redirected = view::verify::Redirected {
+            resolves: Vec::new(),
+            ca_pems: state.ca_pems.clone(),
+        };
+        let planned = view::verify::plan_verification(
+            &state.store,
+            store::AuditId(audit_id),
+            &plan,
+            &redirected,
+        )
+        .await?;
+        start_run(app, &state, planned.config, planned.policy).await
+    }
+
+    pub async fn verification_result(
+        _app: AppHandle,
+        state: State<'_, AppState>,
+        audit_id: i64,
+        verification_id: i64,
+        plan_dir: Option<PathBuf>,
+    ) -> Answer<view::verify::VerificationView> {
+        if state.runs.is_running(verification_id) {
+            return Err(ViewError::Busy(verification_id).into());
+        }
+        let plan = plan_of(&state, audit_id, plan_dir).await?;
+        let verification = view::verify::judge_stored(
+            &state.store,
+            store::AuditId(audit_id),
+            store::AuditId(verification_id),
+            &plan,
+        )
+        .await?;
+        Ok(view::verify::VerificationView::from(&verification))
+    }
+
+    pub async fn migrate_audits(
+        _app: AppHandle,
+        state: State<'_, AppState>,
+        old_audit: i64,
+        new_audit: i64,
+    ) -> Answer<view::migrate::MigrationView> {
+        let m = view::migrate::map_stored(
+            &state.store,
+            store::AuditId(old_audit),
+            store::AuditId(new_audit),
+        )
+        .await?;
+        Ok(view::migrate::migration_view(old_audit, new_audit, &m))
+    }
+
+    pub async fn export_migration(
+        _app: AppHandle,
+        state: State<'_, AppState>,
+        old_audit: i64,
+        new_audit: i64,
+        dir: PathBuf,
+    ) -> Answer<Vec<String>> {
+        state.chosen.check(&dir, PathPurpose::MigrationFolder)?;
+        let m = view::migrate::map_stored(
+            &state.store,
+            store::AuditId(old_audit),
+            store::AuditId(new_audit),
+        )
+        .await?;
+        Ok(
+            tauri::async_runtime::spawn_blocking(move || view::migrate::write_migration(&m, &dir))
+                .await
+                .map_err(task)??,
+        )
+    }
+
+    pub async fn explain_url(
+        _app: AppHandle,
+        state: State<'_, AppState>,
+        audit_id: i64,
+        url: String,
+    ) -> Answer<Option<view::explain::SearchConsoleView>> {
+        if state.runs.is_running(audit_id) {
+            return Ok(None);
+        }
+        let open = state.open(audit_id).await?;
+        Ok(
+            tauri::async_runtime::spawn_blocking(move || view::explain::explain_url(&open, &url))
+                .await
+                .map_err(task)??,
+        )
+    }
+
     pub async fn choose_path(
         app: AppHandle,
         state: State<'_, AppState>,
@@ -490,7 +641,9 @@ mod handlers {
                 }
                 dialog.add_filter("HTML", &["html"]).blocking_save_file()
             }
-            PathPurpose::ReportFolder => dialog.blocking_pick_folder(),
+            PathPurpose::ReportFolder | PathPurpose::PlanFolder | PathPurpose::MigrationFolder => {
+                dialog.blocking_pick_folder()
+            }
             PathPurpose::ListFile => dialog.blocking_pick_file(),
             PathPurpose::PolicyFile => dialog
                 .add_filter("Policy", &["toml", "json"])

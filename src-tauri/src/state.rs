@@ -25,6 +25,8 @@ pub struct AppState {
     /// Started for automation (`$DUSTPAN_AUTOMATION` = 1): a dialog takes the answer the
     /// window gives (a test's) instead of opening.
     pub automation: bool,
+    /// The last fix-plan simulation, kept for paging its problems.
+    pub simulations: view::fixplan::SimulationCache,
     session: Session,
 }
 
@@ -63,6 +65,7 @@ impl AppState {
             ca_pems,
             chosen: ChosenPaths::new(),
             automation: std::env::var_os("DUSTPAN_AUTOMATION").is_some_and(|v| v == "1"),
+            simulations: view::fixplan::SimulationCache::new(),
         })
     }
 
@@ -79,6 +82,7 @@ impl AppState {
     /// Drops audit `id` from the opened audits (it changes or goes away).
     pub fn forget(&self, id: i64) {
         self.session.forget(id);
+        self.simulations.forget(id);
     }
 
     /// Audit `id`, opened on first use; concurrent callers share one open.

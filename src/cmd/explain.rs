@@ -7,9 +7,8 @@ use super::output::{Format, print_json, print_jsonl};
 use super::report::Target;
 use crate::terminal::safe;
 use anyhow::{Context, Result};
-use audit::search_console::{Explained, Explanation, UrlSignals, explain};
-use audit::{Analysis, AuditInput};
 use std::process::ExitCode;
+use view::explain::{Explained, Explanation, UrlSignals};
 
 /// Explain Search Console's verdicts on the URLs of a list audit made from Search
 /// Console inputs (page-indexing exports, URL Inspection results: `dustpan audit --list`):
@@ -26,32 +25,13 @@ pub struct Args {
     format: Format,
 }
 
-/// The explanation of a stored audit's Search Console URLs; `None` when its list came
-/// from no Search Console input.
-pub fn of_audit(
-    audit: &store::Audit,
-    input: &AuditInput,
-    analysis: &Analysis,
-) -> Result<Option<Explanation>> {
-    let Some(list) = crawl::stored_config(audit)?.list else {
-        return Ok(None);
-    };
-    let listed: Vec<(&str, &urllist::SearchConsole)> = list
-        .urls
-        .iter()
-        .filter_map(|u| u.search_console.as_ref().map(|f| (u.url.as_str(), f)))
-        .collect();
-    if listed.is_empty() {
-        return Ok(None);
-    }
-    Ok(Some(explain(input, analysis, listed)))
-}
-
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let report = runtime.block_on(args.target.report())?;
-    let Some(explanation) = of_audit(&report.audit, &report.input, &report.analysis)? else {
+    let Some(explanation) =
+        view::explain::of_audit(&report.audit, &report.input, &report.analysis)?
+    else {
         anyhow::bail!(
             "audit {} was not made from Search Console inputs: run `dustpan audit --list` on a page-indexing export (Table.csv, named by its reason) or URL Inspection results (JSON)",
             report.audit.id.0

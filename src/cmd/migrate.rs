@@ -4,10 +4,10 @@
 use super::db::DbArgs;
 use crate::terminal::safe;
 use anyhow::{Context, Result};
-use audit::migrate::{MatchBasis, Migration};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use store::AuditId;
+use view::migrate::{MatchBasis, Migration};
 
 /// Map a site migration: each page of the old audit matched to its best URL on the new
 /// one by identical or near-identical main content, title and h1, then the URL (same
@@ -40,14 +40,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let m = runtime.block_on(load_and_map(&args))?;
     if let Some(dir) = &args.out {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        let mut files = vec![("migration.csv", m.csv())];
-        files.extend(m.fix_files().redirect_files());
-        for (name, text) in files {
-            let path = dir.join(name);
-            std::fs::write(&path, text)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-        }
+        view::migrate::write_migration(&m, dir)?;
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&m)?);
@@ -63,18 +56,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
 async fn load_and_map(args: &Args) -> Result<Migration> {
     let store = args.db.open().await?;
-    let (old, _) = view::workflow::load_as_stored(&store, AuditId(args.old), None)
-        .await
-        .with_context(|| format!("cannot load the old audit {}", args.old))?;
-    let (new, _) = view::workflow::load_as_stored(&store, AuditId(args.new), None)
-        .await
-        .with_context(|| format!("cannot load the new audit {}", args.new))?;
+    let m = view::migrate::map_stored(&store, AuditId(args.old), AuditId(args.new)).await;
     store.close().await;
-    tokio::task::spawn_blocking(move || {
-        audit::migrate::migrate(&old.input, &old.config, &new.input, &new.config)
-    })
-    .await
-    .context("the mapping stopped")
+    Ok(m?)
 }
 
 /// Rows shown per part in the terminal; the CSV holds them all.

@@ -235,7 +235,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         println!();
         print_list(&list);
         print_log_waste(&analysis, args.top);
-        if let Some(explanation) = super::explain::of_audit(&audit, &input, &analysis)? {
+        if let Some(explanation) = view::explain::of_audit(&audit, &input, &analysis)? {
             println!();
             super::explain::print(&explanation, args.top);
         }

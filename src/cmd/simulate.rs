@@ -66,7 +66,7 @@ async fn load_and_simulate(args: &Args) -> Result<(AuditId, Simulation)> {
     let store = args.db.open().await?;
     let id = audit_id(&store, args.audit, &args.db).await?;
     let explicit = match &args.plan {
-        Some(dir) => Some(super::verify::read_plan(dir)?),
+        Some(dir) => Some(view::verify::read_plan(dir)?),
         None => None,
     };
     let sim = view::fixplan::simulate_stored(&store, id, None, explicit).await;

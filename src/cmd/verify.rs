@@ -2,51 +2,11 @@
 
 use super::db::DbArgs;
 use crate::terminal::safe;
-use anyhow::{Context, Result, bail};
-use audit::verify::{Check, Verdict, audited_origins, judge, plan_requests};
-use std::path::{Path, PathBuf};
+use anyhow::{Context, Result};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use store::AuditId;
-
-/// The plan in `path`: a folder written by `dustpan export` (its redirect_map.csv,
-/// canonicals_to_set.csv and sitemap_changes.csv, each optional), or one
-/// redirect_map.csv.
-pub fn read_plan(path: &Path) -> Result<audit::FixFiles> {
-    let read = |p: &Path| -> Result<Option<String>> {
-        match std::fs::read_to_string(p) {
-            Ok(text) => Ok(Some(text)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(e).with_context(|| format!("cannot read {}", p.display())),
-        }
-    };
-    let (redirects, canonicals, sitemap) = if path.is_dir() {
-        let files = [
-            "redirect_map.csv",
-            "canonicals_to_set.csv",
-            "sitemap_changes.csv",
-        ]
-        .map(|f| read(&path.join(f)));
-        let [r, c, s] = files;
-        let (r, c, s) = (r?, c?, s?);
-        if r.is_none() && c.is_none() && s.is_none() {
-            anyhow::bail!(
-                "{} holds no redirect_map.csv, canonicals_to_set.csv or sitemap_changes.csv",
-                path.display()
-            );
-        }
-        (r, c, s)
-    } else {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        (Some(text), None, None)
-    };
-    audit::simulate::read_fix_files(
-        redirects.as_deref(),
-        canonicals.as_deref(),
-        sitemap.as_deref(),
-    )
-    .with_context(|| format!("cannot read the plan in {}", path.display()))
-}
+use view::verify::{Verdict, Verification};
 
 /// Verify a deployed fix plan on the live site: each planned redirect, canonical and
 /// sitemap line is requested (a list audit of the plan's URLs and sitemaps, with the
@@ -83,119 +43,58 @@ pub struct Args {
     pub db: DbArgs,
 }
 
-/// What a verification found.
-struct Report {
-    /// The audit the plan was made from.
-    audit: i64,
-    /// The stored list audit of the live answers.
-    verification: i64,
-    /// Lines left out: not on one of the audit's origins.
-    outside_scope: u32,
-    checks: Vec<Check>,
-}
-
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let report = runtime.block_on(verify(&args))?;
     if args.json {
-        let json = serde_json::json!({
-            "audit": report.audit,
-            "verification": report.verification,
-            "outside_scope": report.outside_scope,
-            "checks": report.checks,
-        });
-        println!("{}", serde_json::to_string_pretty(&json)?);
+        // Through a JSON value: every object's keys in alphabetical order, as this
+        // document has always been printed.
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::to_value(&report)?)?
+        );
     } else {
         print(&report);
     }
-    let all_done = report
-        .checks
-        .iter()
-        .all(|c| matches!(c.verdict, Verdict::Done | Verdict::NotChecked));
-    Ok(if all_done {
+    Ok(if report.all_done() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
 }
 
-async fn verify(args: &Args) -> Result<Report> {
-    let plan = read_plan(&args.plan)?;
+async fn verify(args: &Args) -> Result<Verification> {
+    let plan = view::verify::read_plan(&args.plan)?;
     let store = args.db.open().await?;
     let id = AuditId(args.audit);
-    let row = store.audit(id).await?;
-    let policy = view::AnalysisPolicy::of_audit(&row)?;
-    let original = view::workflow::load(&store, id, policy.policy.clone()).await?;
-    let requests = plan_requests(&plan, &audited_origins(&original.input));
-    let verification = match args.audit_of {
-        Some(v) => AuditId(v),
+    let report = match args.audit_of {
+        Some(v) => view::verify::judge_stored(&store, id, AuditId(v), &plan).await,
         None => {
-            if requests.urls.is_empty() && requests.sitemaps.is_empty() {
-                bail!(
-                    "the plan names no URL on the origins audit {} crawled",
-                    id.0
-                );
-            }
-            let mut config = crawl::stored_config(&row)?;
-            for r in &args.resolves {
-                let host = r.split(':').next().unwrap_or("").to_owned();
-                config
-                    .resolve
-                    .retain(|old| old.split(':').next() != Some(host.as_str()));
-                config.resolve.push(r.clone());
-            }
+            let mut redirected = view::verify::Redirected {
+                resolves: args.resolves.clone(),
+                ca_pems: Vec::new(),
+            };
             for ca in &args.ca_certs {
-                config.extra_root_certs_pem.push(
+                redirected.ca_pems.push(
                     std::fs::read_to_string(ca)
                         .with_context(|| format!("cannot read {}", ca.display()))?,
                 );
             }
-            config.sitemaps = requests.sitemaps.clone();
-            config.probe_variants = false;
-            config.learn_dust = false;
-            config.learned_rules = None;
-            config.learned_during_crawl = None;
-            config.follow_canonicals = false;
-            config.follow_hreflang = false;
-            config.default_sitemap = false;
-            let site = config.list.as_ref().and_then(|l| l.site.clone());
-            config.set_list(crawl::ListMode {
-                urls: requests
-                    .urls
-                    .iter()
-                    .map(|u| crawl::ListedUrl {
-                        url: u.clone(),
-                        ..crawl::ListedUrl::default()
-                    })
-                    .collect(),
-                site,
-                ..crawl::ListMode::default()
-            });
-            let (progress, _watch) = tokio::sync::watch::channel(crawl::Progress::default());
-            let cancel = crawl::CancellationToken::new();
-            let summary = crawl::start_audit(&store, &config, &progress, &cancel).await?;
-            view::workflow::finish_audit(&store, summary.audit).await?;
-            summary.audit
+            view::verify::verify(&store, id, &plan, &redirected).await
         }
     };
-    let live = view::workflow::load(&store, verification, policy.policy).await?;
     store.close().await;
-    Ok(Report {
-        audit: id.0,
-        verification: verification.0,
-        outside_scope: requests.outside,
-        checks: judge(&plan, &live.input),
-    })
+    Ok(report?)
 }
 
-fn print(report: &Report) {
+fn print(report: &Verification) {
     println!(
         "Plan of audit {} verified on the live site (stored as audit {}):",
         report.audit, report.verification
     );
     for v in Verdict::ALL {
-        let n = report.checks.iter().filter(|c| c.verdict == v).count();
+        let n = report.count(v);
         println!("  {:<12} {n}", v.as_str());
     }
     if report.outside_scope > 0 {

@@ -26,6 +26,12 @@ import type {
   LinkPage,
   UrlDetail,
   ViewQuery,
+  FixPlanFile,
+  FixPlanPage,
+  SimulationPage,
+  VerificationView,
+  MigrationView,
+  SearchConsoleView,
 } from "../src/lib/api";
 import { MAX_PATTERN_LEN } from "../src/lib/api";
 import type { Backend, SavePurpose, Unsubscribe } from "../src/lib/backend";
@@ -108,6 +114,17 @@ export class FakeBackend implements Backend {
   savePath: string | null = "/tmp/out.csv";
   directory: string | null = "/tmp/report";
   listFile: string | null = "/home/me/Documents/urls.txt";
+  planFolder: string | null = "/home/me/plan";
+  migrationFolder: string | null = "/home/me/migration";
+  /** The fix plan's files: header and rows, paged as `view::fixplan::fix_plan_page` pages them. */
+  planFiles = new Map<FixPlanFile, { columns: string[]; rows: string[][] }>();
+  /** The simulation, every problem in `problems` (paged by `simulateFixPlan`). */
+  simulation: SimulationPage | null = null;
+  /** Verification audit id → its judged view. */
+  verifications = new Map<number, VerificationView>();
+  migration: MigrationView | null = null;
+  /** URL → its Search Console explanation. */
+  explanations = new Map<string, SearchConsoleView>();
   /** Texts put on the clipboard, in order. */
   clipboard: string[] = [];
   /** URLs opened in the browser, in order. */
@@ -320,6 +337,72 @@ export class FakeBackend implements Backend {
   async pickListFile(): Promise<string | null> {
     this.log("pickListFile");
     return this.listFile;
+  }
+
+  async pickPlanFolder(): Promise<string | null> {
+    this.log("pickPlanFolder");
+    return this.planFolder;
+  }
+
+  async pickMigrationFolder(): Promise<string | null> {
+    this.log("pickMigrationFolder");
+    return this.migrationFolder;
+  }
+
+  async fixPlanPage(auditId: number, file: FixPlanFile, offset: number, limit: number): Promise<FixPlanPage> {
+    this.log("fixPlanPage", auditId, file, offset, limit);
+    const table = this.planFiles.get(file) ?? { columns: [], rows: [] };
+    return {
+      file: { redirect_map: "redirect_map.csv", canonicals_to_set: "canonicals_to_set.csv", sitemap_changes: "sitemap_changes.csv" }[file],
+      columns: table.columns,
+      total: table.rows.length,
+      offset,
+      rows: table.rows.slice(offset, offset + Math.min(limit, MAX_LIMIT)),
+      redirectsToWrite: this.planFiles.get("redirect_map")?.rows.length ?? 0,
+      canonicals: this.planFiles.get("canonicals_to_set")?.rows.length ?? 0,
+      sitemapLines: this.planFiles.get("sitemap_changes")?.rows.length ?? 0,
+      links: 0,
+    };
+  }
+
+  async simulateFixPlan(auditId: number, kind: string | null, offset: number, limit: number): Promise<SimulationPage> {
+    this.log("simulateFixPlan", auditId, kind, offset, limit);
+    if (!this.simulation) throw ipcError("not_found", `no audit ${auditId}`);
+    const matched = this.simulation.problems.filter((p) => kind === null || p.kind === kind);
+    return {
+      ...this.simulation,
+      matched: matched.length,
+      offset,
+      problems: matched.slice(offset, offset + Math.min(limit, MAX_LIMIT)),
+    };
+  }
+
+  async startVerification(auditId: number, planDir: string | null): Promise<number> {
+    this.log("startVerification", auditId, planDir);
+    return this.nextAuditId++;
+  }
+
+  async verificationResult(auditId: number, verificationId: number, planDir: string | null): Promise<VerificationView> {
+    this.log("verificationResult", auditId, verificationId, planDir);
+    const found = this.verifications.get(verificationId);
+    if (!found) throw ipcError("not_found", `no audit ${verificationId}`);
+    return found;
+  }
+
+  async migrateAudits(oldAudit: number, newAudit: number): Promise<MigrationView> {
+    this.log("migrateAudits", oldAudit, newAudit);
+    if (!this.migration) throw ipcError("not_found", `no audit ${oldAudit}`);
+    return { ...this.migration, oldAudit, newAudit };
+  }
+
+  async exportMigration(oldAudit: number, newAudit: number, dir: string): Promise<string[]> {
+    this.log("exportMigration", oldAudit, newAudit, dir);
+    return ["migration.csv", "redirect_map.csv", "nginx_redirects.conf"];
+  }
+
+  async explainUrl(auditId: number, url: string): Promise<SearchConsoleView | null> {
+    this.log("explainUrl", auditId, url);
+    return this.explanations.get(url) ?? null;
   }
 
   async startListAudit(request: StartAuditRequest, list: ListAuditRequest): Promise<number> {

@@ -1138,7 +1138,7 @@ impl Finding {
 }
 
 /// How two audits' findings compare, matched by [`Finding::key`].
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Comparison {
     /// Keys only in the newer audit.
     pub new: Vec<String>,

@@ -39,7 +39,7 @@ const MAX_POSTINGS: usize = 64;
 const CANDIDATES: usize = 4;
 
 /// Why an old page was matched to a new URL.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "by", rename_all = "snake_case")]
 pub enum MatchBasis {
     /// The same URL serves a page on the new site.
@@ -82,7 +82,7 @@ impl MatchBasis {
 }
 
 /// One old page and where it goes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct MigrationRow {
     /// The old page's URL.
     pub old_url: String,
@@ -99,7 +99,7 @@ pub struct MigrationRow {
 }
 
 /// Every old page mapped.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Migration {
     /// One row per old page: kept, then mapped by confidence (lowest first), then
     /// unmatched by inlinks and requests (most first); by URL within each.

@@ -27,7 +27,7 @@ pub const REASON_GOOGLE_CHOSE_OTHER: &str = "Duplicate, Google chose different c
 pub const REASON_NO_USER_CANONICAL: &str = "Duplicate without user-selected canonical";
 
 /// One URL's signals, as a row of the signal table.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct UrlSignals {
     /// The URL.
     pub url: String,
@@ -56,7 +56,7 @@ pub struct UrlSignals {
 }
 
 /// The signal that sides with Google's choice against the user's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ContradictionKind {
     /// The page declares no canonical: Google chose on the other signals.
@@ -102,7 +102,7 @@ impl ContradictionKind {
 }
 
 /// The contradicting signal and its fix.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Contradiction {
     /// Which signal.
     pub kind: ContradictionKind,
@@ -116,7 +116,7 @@ pub struct Contradiction {
 }
 
 /// One URL Search Console names, explained.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Explained {
     /// The URL.
     pub url: String,
@@ -143,7 +143,7 @@ pub struct Explained {
 }
 
 /// Every URL Search Console names, explained, with the prediction's agreement.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Explanation {
     /// One per listed URL with Search Console facts, in list order.
     pub urls: Vec<Explained>,

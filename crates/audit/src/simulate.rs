@@ -106,7 +106,19 @@ impl Plan {
 }
 
 /// What a plan would create, by kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum ProblemKind {
     /// Redirects that come back to a URL they visited.
@@ -172,7 +184,7 @@ impl ProblemKind {
 }
 
 /// One thing the plan would create.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Problem {
     /// What it is.
     pub kind: ProblemKind,
@@ -183,7 +195,9 @@ pub struct Problem {
 }
 
 /// How much of the plan was applied.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub struct Applied {
     /// Redirects.
     pub redirects: u32,
@@ -198,7 +212,7 @@ pub struct Applied {
 }
 
 /// The result of [`simulate`].
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Simulation {
     /// What was applied.
     pub applied: Applied,

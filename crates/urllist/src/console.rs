@@ -25,7 +25,7 @@ pub const MAX_FIELD_CHARS: usize = 2048;
 
 /// What Google Search Console says about one URL: the page-indexing reasons whose
 /// exports list it and what a URL inspection answered.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct SearchConsole {
     /// The page-indexing reasons whose exports list the URL ("Duplicate, Google chose

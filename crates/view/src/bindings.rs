@@ -8,7 +8,11 @@
 //! committed files differ from what this generates.
 
 use crate::chosen::{PathChoice, PathPurpose};
+use crate::explain::{SearchConsoleView, SignalRowView};
+use crate::fixplan::{FixPlanFile, FixPlanPage, ProblemCount, ProblemView, SimulationPage};
+use crate::migrate::{MigrationRowView, MigrationView};
 use crate::types::*;
+use crate::verify::{CheckView, VerdictCount, VerificationView};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use ts_rs::{Config, TS};
@@ -112,6 +116,55 @@ macro_rules! ipc_commands {
             /// Why pages cannot be rendered in Chromium on this machine (`null`: they can),
             /// for the start form's "Render with Chromium" box.
             render_unavailable() -> ::std::option::Option<::std::string::String>;
+            /// A page of one file of an opened audit's fix plan (at most `fixplan::MAX_PAGE`
+            /// rows), as `dustpan export` writes it, with the size of every part of the plan.
+            fix_plan_page(
+                audit_id: i64,
+                file: $crate::fixplan::FixPlanFile,
+                offset: u32,
+                limit: u32
+            ) -> $crate::fixplan::FixPlanPage;
+            /// The opened audit's fix plan simulated (`dustpan simulate`): whether it is
+            /// clean, what it would create by kind, the findings resolved, remaining and new,
+            /// and a page of the problems (of one kind when given).
+            simulate_fix_plan(
+                audit_id: i64,
+                kind: ::std::option::Option<::std::string::String>,
+                offset: u32,
+                limit: u32
+            ) -> $crate::fixplan::SimulationPage;
+            /// Starts verifying a fix plan on the live site (`dustpan verify`): a list audit
+            /// of the plan's URLs with the audit's crawl configuration, reporting progress
+            /// like any run; the plan is a folder chosen with `choose_path`, or `null`: the
+            /// audit's own. Answers the verification audit's id.
+            start_verification(
+                audit_id: i64,
+                plan_dir: ::std::option::Option<::std::path::PathBuf>
+            ) -> i64;
+            /// A fix plan (a folder chosen with `choose_path`, or `null`: the audit's own)
+            /// judged on a stored verification audit: each line done, missing, wrong,
+            /// harmful or not checked.
+            verification_result(
+                audit_id: i64,
+                verification_id: i64,
+                plan_dir: ::std::option::Option<::std::path::PathBuf>
+            ) -> $crate::verify::VerificationView;
+            /// Every page of the old audit mapped to its best URL on the new one (`dustpan
+            /// migrate`).
+            migrate_audits(old_audit: i64, new_audit: i64) -> $crate::migrate::MigrationView;
+            /// Writes `migration.csv` and the redirect map's files for every server into a
+            /// folder chosen with `choose_path` (`migrationFolder`); answers the files written.
+            export_migration(
+                old_audit: i64,
+                new_audit: i64,
+                dir: ::std::path::PathBuf
+            ) -> ::std::vec::Vec<::std::string::String>;
+            /// A URL of a list audit made from Search Console files, explained as `dustpan
+            /// explain` explains it (`null`: no Search Console file named it).
+            explain_url(
+                audit_id: i64,
+                url: ::std::string::String
+            ) -> ::std::option::Option<$crate::explain::SearchConsoleView>;
             /// Opens a file or folder dialog; answers the path chosen (`null`: cancelled),
             /// the only kind of path the commands above accept.
             choose_path(choice: $crate::PathChoice) -> ::std::option::Option<::std::string::String>;
@@ -253,6 +306,18 @@ exported!(
     FindingPage,
     DiffSection,
     DiffView,
+    FixPlanFile,
+    FixPlanPage,
+    ProblemCount,
+    ProblemView,
+    SimulationPage,
+    VerdictCount,
+    CheckView,
+    VerificationView,
+    MigrationRowView,
+    MigrationView,
+    SignalRowView,
+    SearchConsoleView,
 );
 
 /// The first line of every module written here (ts-rs writes its own).

@@ -30,6 +30,10 @@ pub enum PathPurpose {
     ListFile,
     /// A TOML or JSON policy file to read.
     PolicyFile,
+    /// A fix plan's folder to read (written by `dustpan export`, perhaps edited).
+    PlanFolder,
+    /// A folder to write a migration's `migration.csv` and redirect map into.
+    MigrationFolder,
 }
 
 impl PathPurpose {
@@ -42,6 +46,8 @@ impl PathPurpose {
             PathPurpose::ReportFolder => "Choose a folder for the report",
             PathPurpose::ListFile => "Audit a URL list, sitemap, CSV file or access log",
             PathPurpose::PolicyFile => "Choose a normalization policy file",
+            PathPurpose::PlanFolder => "Choose the folder of the fix plan to verify",
+            PathPurpose::MigrationFolder => "Choose a folder for the migration's files",
         }
     }
 
@@ -54,6 +60,8 @@ impl PathPurpose {
             PathPurpose::ReportFolder => "a folder for the report",
             PathPurpose::ListFile => "a list to audit",
             PathPurpose::PolicyFile => "a policy file",
+            PathPurpose::PlanFolder => "a fix plan's folder",
+            PathPurpose::MigrationFolder => "a folder for the migration's files",
         }
     }
 }

@@ -1,5 +1,5 @@
 //! An audit's fix plan and its simulation, paged for readers that cannot take it whole
-//! (the MCP server): the plan's files as `dustpan export` writes them, and
+//! (the MCP server and the app's Fix plan view): the plan's files as `dustpan export` writes them, and
 //! [`audit::simulate`] over the stored audit, as `dustpan simulate` runs it.
 
 use crate::error::ViewError;
@@ -9,14 +9,15 @@ pub use audit::simulate::Simulation;
 use audit::simulate::{Plan, ProblemKind};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 use store::{AuditId, Store};
+use ts_rs::TS;
 
 /// Most rows or problems one page holds.
 pub const MAX_PAGE: u32 = 1000;
 
 /// One file of the fix plan.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum FixPlanFile {
     /// `redirect_map.csv`: every non-preferred URL and the preferred URL it should
@@ -56,7 +57,7 @@ impl FixPlanFile {
 }
 
 /// A page of one fix-plan file, with the size of every part of the plan.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct FixPlanPage {
     /// The file this page is of.
@@ -160,6 +161,61 @@ pub fn fix_plan_page(
     })
 }
 
+/// The fix plan's files of `open` (Dustpan's own plan under the policy it is analysed
+/// under), as its Fix plan pages show them.
+pub fn fix_files(open: &OpenAudit) -> FixFiles {
+    open.fix_plan().plan.fixes.clone()
+}
+
+/// The last simulation run, kept for paging: one audit under one policy at a time.
+#[derive(Debug, Default)]
+pub struct SimulationCache {
+    last: Mutex<Option<(i64, String, Arc<Simulation>)>>,
+}
+
+impl SimulationCache {
+    /// No simulation yet.
+    pub fn new() -> SimulationCache {
+        SimulationCache::default()
+    }
+
+    /// Audit `id`'s own fix plan simulated under `policy`: the kept simulation when it is
+    /// of the same audit and policy, else a new one (which replaces it).
+    pub async fn get(
+        &self,
+        store: &Store,
+        id: i64,
+        policy: AnalysisPolicy,
+    ) -> Result<Arc<Simulation>, ViewError> {
+        let kept = self
+            .lock()
+            .as_ref()
+            .filter(|(audit, name, _)| *audit == id && *name == policy.name)
+            .map(|(_, _, sim)| Arc::clone(sim));
+        if let Some(sim) = kept {
+            return Ok(sim);
+        }
+        let name = policy.name.clone();
+        let sim = Arc::new(simulate_stored(store, AuditId(id), Some(policy), None).await?);
+        *self.lock() = Some((id, name, Arc::clone(&sim)));
+        Ok(sim)
+    }
+
+    /// Forgets the simulation of audit `id` (it changed or went away).
+    pub fn forget(&self, id: i64) {
+        let mut last = self.lock();
+        if last.as_ref().is_some_and(|(audit, _, _)| *audit == id) {
+            *last = None;
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<(i64, String, Arc<Simulation>)>> {
+        self.last
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
 /// Audit `id`'s fix plan (Dustpan's own, or `explicit` files in its place) applied to its
 /// stored graph and analysed again, under `policy` (the audit's own when `None`).
 pub async fn simulate_stored(
@@ -186,7 +242,7 @@ pub async fn simulate_stored(
 }
 
 /// How many problems of one kind a simulation found.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct ProblemCount {
     /// The kind (`redirect_chain`, `orphan`, ...).
     pub kind: String,
@@ -197,7 +253,7 @@ pub struct ProblemCount {
 }
 
 /// One thing the plan would create.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct ProblemView {
     /// Its kind (`redirect_chain`, ...).
     pub kind: String,
@@ -208,7 +264,7 @@ pub struct ProblemView {
 }
 
 /// A simulation of the fix plan, its problems paged.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SimulationPage {
     /// The plan creates no problem.

@@ -13,7 +13,9 @@
 //! - [`runs`]: starting, resuming and cancelling audits, with throttled [`Progress`].
 //! - [`session`]: what the app keeps between commands: a few opened audits, shared
 //!   opens, and the policy each audit is analysed under ([`Session`]).
-//! - [`fixplan`]: the fix plan's files and its simulation, paged.
+//! - [`fixplan`]: the fix plan's files and its simulation, paged; [`verify`]: the plan
+//!   checked on the live site; [`migrate`]: a site migration mapped; [`explain`]: Search
+//!   Console's verdicts explained.
 //! - [`list_audits`]: the history; [`compare`]: what changed between two audits.
 //! - [`live_url_detail`]: one URL as the store holds it while its audit is crawled.
 //! - [`chosen`]: the paths the user chose in the app's dialogs, the only ones its
@@ -27,6 +29,7 @@ mod compare;
 pub mod deliver;
 mod detail;
 mod error;
+pub mod explain;
 pub mod external;
 pub mod family;
 mod findings;
@@ -37,6 +40,7 @@ pub mod links;
 mod list;
 pub mod lists;
 mod live;
+pub mod migrate;
 mod normalize;
 mod open;
 pub mod options;
@@ -49,6 +53,7 @@ pub mod table;
 pub mod tables;
 pub mod types;
 mod url_detail;
+pub mod verify;
 pub mod workflow;
 
 pub use chosen::{ChosenPaths, PathChoice, PathPurpose};

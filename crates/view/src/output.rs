@@ -156,7 +156,10 @@ pub struct UrlDocument {
 }
 
 /// Every document's JSON Schema, by the file name it is committed under in
-/// `docs/json/v1/` (the folder is named by [`SCHEMA_VERSION`]).
+/// `docs/json/v1/` (the folder is named by [`SCHEMA_VERSION`]). The documents of
+/// `simulate --json`, `verify --json`, `migrate --json` and `explain --format json`
+/// (and a line of its `jsonl`) are the analysis's own types, in snake_case and without
+/// `schemaVersion`.
 pub fn schemas() -> Vec<(&'static str, schemars::Schema)> {
     vec![
         ("audits.schema.json", schemars::schema_for!(AuditsDocument)),
@@ -169,6 +172,26 @@ pub fn schemas() -> Vec<(&'static str, schemars::Schema)> {
             schemars::schema_for!(NormalizeDocument),
         ),
         ("url.schema.json", schemars::schema_for!(UrlDocument)),
+        (
+            "simulate.schema.json",
+            schemars::schema_for!(crate::fixplan::Simulation),
+        ),
+        (
+            "verify.schema.json",
+            schemars::schema_for!(crate::verify::Verification),
+        ),
+        (
+            "migrate.schema.json",
+            schemars::schema_for!(crate::migrate::Migration),
+        ),
+        (
+            "explain.schema.json",
+            schemars::schema_for!(crate::explain::Explanation),
+        ),
+        (
+            "explain-url.schema.json",
+            schemars::schema_for!(crate::explain::Explained),
+        ),
     ]
 }
 

@@ -222,8 +222,8 @@ async fn click(s: &Session, id: &str) -> Result<()> {
 
 /// The views of audit `audit_id` (opened here) and the Audits list, at every one of
 /// [`SIZES`], each checked and pictured: audits, overview, issues, clusters, a cluster's
-/// page, findings, tables and the URL detail pane under the Pages table. Ends at the first
-/// size, on the Tables view.
+/// page, findings, tables, the URL detail pane under the Pages table and the Fix plan
+/// (whose simulation must be clean). Ends at the first size, on the Fix plan view.
 pub async fn tour(s: &Session, shots: &mut Shots, audit_id: i64) -> Result<()> {
     for size in SIZES {
         shots.resize(s, size).await?;
@@ -268,6 +268,17 @@ pub async fn tour(s: &Session, shots: &mut Shots, audit_id: i64) -> Result<()> {
         s.wait_for_count(&tid("url-detail-field"), 1, Duration::from_secs(10))
             .await?;
         shots.take(s, "url-detail", &[]).await?;
+        // The Fix plan: the fixture's plan simulates clean.
+        click(s, "nav-fixplan").await?;
+        s.wait_for_count(
+            "[data-testid=\"fixplan-verdict\"][data-clean=\"true\"]",
+            1,
+            Duration::from_secs(60),
+        )
+        .await?;
+        s.wait_for_count(&tid("fixplan-row"), 1, Duration::from_secs(10))
+            .await?;
+        shots.take(s, "fix-plan", &[]).await?;
     }
     shots.resize(s, SIZES[0]).await
 }

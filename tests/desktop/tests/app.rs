@@ -510,6 +510,7 @@ async fn layout_at_both_sizes(app: &App) -> i64 {
         "findings",
         "tables",
         "url-detail",
+        "fix-plan",
     ];
     assert_eq!(pictures.written().len(), names.len() * SIZES.len());
     for (w, h) in SIZES {

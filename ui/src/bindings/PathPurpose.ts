@@ -3,4 +3,4 @@
 /**
  * What a path is chosen for: the kind of dialog, and what the command may do with it.
  */
-export type PathPurpose = "saveCsv" | "saveWorkbook" | "saveHtml" | "reportFolder" | "listFile" | "policyFile";
+export type PathPurpose = "saveCsv" | "saveWorkbook" | "saveHtml" | "reportFolder" | "listFile" | "policyFile" | "planFolder" | "migrationFolder";

@@ -17,6 +17,12 @@ import type { ClusterDetail } from "./ClusterDetail";
 import type { FindingQuery } from "./FindingQuery";
 import type { FindingPage } from "./FindingPage";
 import type { DiffView } from "./DiffView";
+import type { FixPlanFile } from "./FixPlanFile";
+import type { FixPlanPage } from "./FixPlanPage";
+import type { SimulationPage } from "./SimulationPage";
+import type { VerificationView } from "./VerificationView";
+import type { MigrationView } from "./MigrationView";
+import type { SearchConsoleView } from "./SearchConsoleView";
 
 /** Calls one command of the desktop shell by name, as Tauri's `invoke` does. */
 export type Invoke = <T>(command: string, args?: Record<string, unknown>) => Promise<T>;
@@ -107,6 +113,45 @@ export interface Commands {
    */
   renderUnavailable(): Promise<string | null>;
   /**
+   * A page of one file of an opened audit's fix plan (at most `fixplan::MAX_PAGE`
+   * rows), as `dustpan export` writes it, with the size of every part of the plan.
+   */
+  fixPlanPage(auditId: number, file: FixPlanFile, offset: number, limit: number): Promise<FixPlanPage>;
+  /**
+   * The opened audit's fix plan simulated (`dustpan simulate`): whether it is
+   * clean, what it would create by kind, the findings resolved, remaining and new,
+   * and a page of the problems (of one kind when given).
+   */
+  simulateFixPlan(auditId: number, kind: string | null, offset: number, limit: number): Promise<SimulationPage>;
+  /**
+   * Starts verifying a fix plan on the live site (`dustpan verify`): a list audit
+   * of the plan's URLs with the audit's crawl configuration, reporting progress
+   * like any run; the plan is a folder chosen with `choose_path`, or `null`: the
+   * audit's own. Answers the verification audit's id.
+   */
+  startVerification(auditId: number, planDir: string | null): Promise<number>;
+  /**
+   * A fix plan (a folder chosen with `choose_path`, or `null`: the audit's own)
+   * judged on a stored verification audit: each line done, missing, wrong,
+   * harmful or not checked.
+   */
+  verificationResult(auditId: number, verificationId: number, planDir: string | null): Promise<VerificationView>;
+  /**
+   * Every page of the old audit mapped to its best URL on the new one (`dustpan
+   * migrate`).
+   */
+  migrateAudits(oldAudit: number, newAudit: number): Promise<MigrationView>;
+  /**
+   * Writes `migration.csv` and the redirect map's files for every server into a
+   * folder chosen with `choose_path` (`migrationFolder`); answers the files written.
+   */
+  exportMigration(oldAudit: number, newAudit: number, dir: string): Promise<Array<string>>;
+  /**
+   * A URL of a list audit made from Search Console files, explained as `dustpan
+   * explain` explains it (`null`: no Search Console file named it).
+   */
+  explainUrl(auditId: number, url: string): Promise<SearchConsoleView | null>;
+  /**
    * Opens a file or folder dialog; answers the path chosen (`null`: cancelled),
    * the only kind of path the commands above accept.
    */
@@ -140,6 +185,13 @@ export function commands(invoke: Invoke): Commands {
     exportView: (auditId, query, path) => invoke<number>("export_view", { auditId, query, path }),
     exportReport: (auditId, dir) => invoke<Array<string>>("export_report", { auditId, dir }),
     renderUnavailable: () => invoke<string | null>("render_unavailable"),
+    fixPlanPage: (auditId, file, offset, limit) => invoke<FixPlanPage>("fix_plan_page", { auditId, file, offset, limit }),
+    simulateFixPlan: (auditId, kind, offset, limit) => invoke<SimulationPage>("simulate_fix_plan", { auditId, kind, offset, limit }),
+    startVerification: (auditId, planDir) => invoke<number>("start_verification", { auditId, planDir }),
+    verificationResult: (auditId, verificationId, planDir) => invoke<VerificationView>("verification_result", { auditId, verificationId, planDir }),
+    migrateAudits: (oldAudit, newAudit) => invoke<MigrationView>("migrate_audits", { oldAudit, newAudit }),
+    exportMigration: (oldAudit, newAudit, dir) => invoke<Array<string>>("export_migration", { oldAudit, newAudit, dir }),
+    explainUrl: (auditId, url) => invoke<SearchConsoleView | null>("explain_url", { auditId, url }),
     choosePath: (choice) => invoke<string | null>("choose_path", { choice }),
   };
 }

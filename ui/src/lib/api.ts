@@ -49,6 +49,18 @@ export type {
   LinkPage,
   ListInputView,
   ViewQuery,
+  FixPlanFile,
+  FixPlanPage,
+  ProblemCount,
+  ProblemView,
+  SimulationPage,
+  VerdictCount,
+  CheckView,
+  VerificationView,
+  MigrationRowView,
+  MigrationView,
+  SignalRowView,
+  SearchConsoleView,
 } from "../bindings";
 export type { Commands, Events, Invoke } from "../bindings";
 export {

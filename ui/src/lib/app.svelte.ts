@@ -16,10 +16,12 @@ export type View =
   | "cluster"
   | "findings"
   | "tables"
-  | "compare";
+  | "fixplan"
+  | "compare"
+  | "migrate";
 
 /** Views that need an opened audit. */
-export const AUDIT_VIEWS: readonly View[] = ["overview", "issues", "clusters", "cluster", "findings", "tables"];
+export const AUDIT_VIEWS: readonly View[] = ["overview", "issues", "clusters", "cluster", "findings", "tables", "fixplan"];
 
 /** Navigation and the opened audit. */
 export class AppState {

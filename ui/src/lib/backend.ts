@@ -26,6 +26,10 @@ export interface Backend extends Omit<Commands, "choosePath"> {
   pickDirectory(): Promise<string | null>;
   /** Asks the user for a URL list, sitemap, CSV file or access log to audit; `null` when they cancel. */
   pickListFile(): Promise<string | null>;
+  /** Asks the user for a fix plan's folder (written by `dustpan export`) to verify; `null` when they cancel. */
+  pickPlanFolder(): Promise<string | null>;
+  /** Asks the user for a folder to write a migration's files into; `null` when they cancel. */
+  pickMigrationFolder(): Promise<string | null>;
   /** Opens an `http:` or `https:` URL in the default browser (anything else is refused). */
   openUrl(url: string): Promise<void>;
   /** Puts text on the clipboard. */
@@ -77,6 +81,10 @@ interface AutomationPaths {
   directory?: string;
   /** The file the "From a list or log file" dialog answers. */
   listFile?: string;
+  /** The folder the fix plan's folder dialog answers. */
+  planFolder?: string;
+  /** The folder the migration's export dialog answers. */
+  migrationFolder?: string;
   /** Every text the app put on the clipboard, appended here too. */
   copied?: string[];
 }
@@ -164,6 +172,16 @@ export async function tauriBackend(): Promise<Backend> {
     },
     async pickListFile() {
       const chosen = await choose("listFile", automationPaths()?.listFile);
+      rememberFolder(chosen);
+      return chosen;
+    },
+    async pickPlanFolder() {
+      const chosen = await choose("planFolder", automationPaths()?.planFolder);
+      rememberFolder(chosen);
+      return chosen;
+    },
+    async pickMigrationFolder() {
+      const chosen = await choose("migrationFolder", automationPaths()?.migrationFolder);
       rememberFolder(chosen);
       return chosen;
     },
