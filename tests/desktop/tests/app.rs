@@ -153,7 +153,7 @@ async fn audit_the_fixture_open_a_cluster_and_export() {
     // The table re-renders as the search narrows it: wait for the count, then find and
     // click the row, retrying when a row is replaced under our feet.
     s.wait_for_text(&tid("table-matched"), Duration::from_secs(10), |t| {
-        t.contains("matched")
+        t.contains("match")
     })
     .await
     .unwrap();
@@ -526,15 +526,15 @@ async fn layout_at_both_sizes(app: &App) -> i64 {
     long_id
 }
 
-/// `(matched, total)` of the table's count: "N rows" or "N matched of M".
+/// `(matched, rows)` of the table's count: "N rows" or "N of M rows match".
 fn counts(text: &str) -> Option<(u64, u64)> {
     let numbers: Vec<u64> = text
         .split(|c: char| !c.is_ascii_digit() && c != ',')
         .filter_map(|w| w.replace(',', "").parse().ok())
         .collect();
     match numbers.as_slice() {
-        [n] if text.contains("rows") => Some((*n, *n)),
-        [m, t] if text.contains("matched of") => Some((*m, *t)),
+        [n] if text.contains("row") => Some((*n, *n)),
+        [m, t] if text.contains(" of ") && text.contains("match") => Some((*m, *t)),
         _ => None,
     }
 }
@@ -1333,8 +1333,8 @@ async fn compare_with_the_partial_older_audit(app: &App, partial: i64) {
         .await
         .unwrap();
     // The same rows from the command the view calls, with the status before: each is of
-    // a URL the older audit fetched, or one its own exclude pattern kept out (which it
-    // reports as skipped, by choice); none it left at its limit.
+    // a URL the older audit fetched; none its own exclude pattern kept out, none it left
+    // at its limit (those are not compared, counted apart with the reason).
     let diff = invoke(
         app,
         "compare_audits",
@@ -1371,10 +1371,49 @@ async fn compare_with_the_partial_older_audit(app: &App, partial: i64) {
             "{url} is not shown: {shown:?}"
         );
         assert!(
-            fetched.contains(&url) || (url.contains(EXCLUDED) && before.contains("skipped")),
+            fetched.contains(&url) && !url.contains(EXCLUDED),
             "{url} ({before}), not fetched by the older audit, is a status change"
         );
     }
+    assert!(
+        shown.iter().all(|u| !u.contains(EXCLUDED)),
+        "a URL the older audit excluded is a status change: {shown:?}"
+    );
+    // The URLs its pattern kept out: counted apart in the summary, listed with the reason.
+    let summary = s
+        .text_content(&s.find(&tid("compare-summary")).await.unwrap())
+        .await
+        .unwrap();
+    let counted = diff["summary"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["label"].as_str().unwrap_or("").starts_with("URLs not compared"))
+        .unwrap_or_else(|| panic!("no not-compared count: {diff}"))["count"]
+        .as_u64()
+        .unwrap();
+    assert!(counted > 0, "{diff}");
+    assert!(summary.contains("URLs not compared"), "{summary}");
+    let reasons = s
+        .execute(
+            "return [...document.querySelectorAll('[data-testid=\"compare-section\"][data-section=\"not_compared\"] tbody tr')].map(r => r.textContent);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let reasons: Vec<&str> = reasons
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let because = format!("outside the older audit's crawl rules: excluded by pattern `{EXCLUDED}`");
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.contains(EXCLUDED) && r.contains(&because)),
+        "{reasons:?}"
+    );
     assert!(
         diff["warnings"]
             .as_array()
