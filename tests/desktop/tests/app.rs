@@ -302,8 +302,91 @@ async fn audit_the_fixture_open_a_cluster_and_export() {
     compare_with_the_partial_older_audit(&app, partial).await;
     let long_id = layout_at_both_sizes(&app).await;
     external_table_and_client_files(&app, long_id).await;
+    report_file_list_in_view(&app).await;
 
     app.stop().await.unwrap();
+}
+
+/// The full report exported from the Overview at both window sizes: the last file of its
+/// list, scrolled into view, is inside the window, is what the window shows at its place,
+/// and is drawn (the window's pixels over its text are not one flat colour).
+async fn report_file_list_in_view(app: &App) {
+    let s = app.session();
+    for size in SIZES {
+        shots::set_size(s, size).await.unwrap();
+        click_again(app, &tid("nav-overview")).await;
+        let dir = app.scratch.join(format!("report-{}", size.0));
+        std::fs::create_dir_all(&dir).unwrap();
+        s.execute(
+            "window.dustpanAutomation = { directory: arguments[0] };",
+            vec![json!(dir)],
+        )
+        .await
+        .unwrap();
+        click_again(app, &tid("export-report")).await;
+        let files = s
+            .wait_for_count(
+                &format!("{} li", tid("export-report-result")),
+                2,
+                Duration::from_secs(120),
+            )
+            .await
+            .unwrap();
+        let last = files.last().unwrap();
+        s.execute(
+            "arguments[0].scrollIntoView({ block: 'end' });",
+            vec![Session::arg(last)],
+        )
+        .await
+        .unwrap();
+        tokio::time::sleep(Duration::from_millis(800)).await;
+        let seen = s
+            .execute(
+                "const e = arguments[0]; const range = document.createRange();\
+                 range.selectNodeContents(e); const r = range.getBoundingClientRect();\
+                 const hit = document.elementFromPoint(r.left + Math.min(r.width, 60) / 2, r.top + r.height / 2);\
+                 return { left: r.left, top: r.top, width: r.width, height: r.height,\
+                   inside: r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth,\
+                   shown: hit !== null && (hit === e || e.contains(hit)) };",
+                vec![Session::arg(last)],
+            )
+            .await
+            .unwrap();
+        let dump = || async { app.dump(&format!("report-files-{}", size.0)).await };
+        if seen["inside"] != json!(true) || seen["shown"] != json!(true) {
+            panic!(
+                "at {}×{} the last exported file is not in view: {seen}; window saved in {}",
+                size.0,
+                size.1,
+                dump().await.display()
+            );
+        }
+        let png = s.screenshot().await.unwrap();
+        let shot = app.scratch.join(format!("report-files-{}.png", size.0));
+        std::fs::write(&shot, &png).unwrap();
+        let px = |k: &str| seen[k].as_f64().unwrap();
+        let (w, h) = (px("width").min(120.0).ceil(), px("height").ceil());
+        let out = std::process::Command::new("convert")
+            .arg(&shot)
+            .args([
+                "-crop",
+                &format!("{w}x{h}+{}+{}", px("left").floor(), px("top").floor()),
+                "-format",
+                "%[fx:standard_deviation]",
+                "info:",
+            ])
+            .output()
+            .unwrap();
+        let spread: f64 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap_or(0.0);
+        assert!(
+            spread > 0.02,
+            "at {}×{} the last exported file is not drawn (pixel spread {spread}); see {}",
+            size.0,
+            size.1,
+            shot.display()
+        );
+    }
+    shots::set_size(s, SIZES[0]).await.unwrap();
 }
 
 /// The first number of a text, words apart (`Wrote 1,234 rows to /tmp/x1` → 1234).
