@@ -454,7 +454,6 @@ fn what_the_older_audit_did_not_fetch_is_not_new_nor_a_status_change() {
 #[test]
 fn what_the_older_audit_s_own_rules_kept_out_is_not_compared() {
     let cfg = AnalysisConfig::default();
-    let full = build(&before(), &[0, 1, 2, 3, 4, 5]);
     let mut narrow = build(&before(), &[0, 1, 2, 3, 4, 5]);
     let id = |input: &AuditInput, url: &str| input.urls.iter().find(|u| u.url == url).unwrap().id;
     let kept_out = [
@@ -521,7 +520,9 @@ fn what_the_older_audit_s_own_rules_kept_out_is_not_compared() {
     };
     assert!(!d.findings.new.iter().any(on_kept_out), "{:#?}", d.findings);
     assert!(
-        !d.clusters.iter().any(|c| c.kind == ClusterChangeKind::Formed),
+        !d.clusters
+            .iter()
+            .any(|c| c.kind == ClusterChangeKind::Formed),
         "{:#?}",
         d.clusters
     );

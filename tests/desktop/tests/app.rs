@@ -377,7 +377,10 @@ async fn report_file_list_in_view(app: &App) {
             ])
             .output()
             .unwrap();
-        let spread: f64 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap_or(0.0);
+        let spread: f64 = String::from_utf8_lossy(&out.stdout)
+            .trim()
+            .parse()
+            .unwrap_or(0.0);
         assert!(
             spread > 0.02,
             "at {}×{} the last exported file is not drawn (pixel spread {spread}); see {}",
@@ -1471,7 +1474,12 @@ async fn compare_with_the_partial_older_audit(app: &App, partial: i64) {
         .as_array()
         .unwrap()
         .iter()
-        .find(|c| c["label"].as_str().unwrap_or("").starts_with("URLs not compared"))
+        .find(|c| {
+            c["label"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with("URLs not compared")
+        })
         .unwrap_or_else(|| panic!("no not-compared count: {diff}"))["count"]
         .as_u64()
         .unwrap();
@@ -1490,7 +1498,8 @@ async fn compare_with_the_partial_older_audit(app: &App, partial: i64) {
         .iter()
         .filter_map(Value::as_str)
         .collect();
-    let because = format!("outside the older audit's crawl rules: excluded by pattern `{EXCLUDED}`");
+    let because =
+        format!("outside the older audit's crawl rules: excluded by pattern `{EXCLUDED}`");
     assert!(
         reasons
             .iter()
