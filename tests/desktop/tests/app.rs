@@ -362,7 +362,9 @@ async fn report_file_list_in_view(app: &App) {
             );
         }
         let png = s.screenshot().await.unwrap();
-        let shot = app.scratch.join(format!("report-files-{}.png", size.0));
+        let shot = e2e_dir()
+            .join("screenshots")
+            .join(format!("report-files-{}.png", size.0));
         std::fs::write(&shot, &png).unwrap();
         let px = |k: &str| seen[k].as_f64().unwrap();
         let (w, h) = (px("width").min(120.0).ceil(), px("height").ceil());

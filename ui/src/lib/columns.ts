@@ -155,7 +155,7 @@ export function setHidden(columns: Column[], layout: ColumnLayout, key: string, 
  * column keeps room for the origin and the path's distinguishing end
  * (`http://site.test:8480/shoes/red-sneaker`).
  */
-export const FIT_FLOORS: Record<ColumnKind, number> = { url: 280, text: 100, number: 72 };
+export const FIT_FLOORS: Record<ColumnKind, number> = { url: 280, text: 100, number: 80 };
 
 /**
  * The order in which kinds of columns give up width to fit: text first, then numbers (whose
