@@ -307,9 +307,10 @@ async fn audit_the_fixture_open_a_cluster_and_export() {
     app.stop().await.unwrap();
 }
 
-/// The full report exported from the Overview at both window sizes: the last file of its
-/// list, scrolled into view, is inside the window, is what the window shows at its place,
-/// and is drawn (the window's pixels over its text are not one flat colour).
+/// The full report exported from the Overview at both window sizes: its file list is whole
+/// in the page (no box of its own cutting it off), and the last file, scrolled into view,
+/// is inside the window, is what the window shows at its place, and is drawn (the
+/// window's pixels over its text are not one flat colour).
 async fn report_file_list_in_view(app: &App) {
     let s = app.session();
     for size in SIZES {
@@ -345,15 +346,21 @@ async fn report_file_list_in_view(app: &App) {
                 "const e = arguments[0]; const range = document.createRange();\
                  range.selectNodeContents(e); const r = range.getBoundingClientRect();\
                  const hit = document.elementFromPoint(r.left + Math.min(r.width, 60) / 2, r.top + r.height / 2);\
+                 const list = e.parentElement;\
                  return { left: r.left, top: r.top, width: r.width, height: r.height,\
                    inside: r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth,\
-                   shown: hit !== null && (hit === e || e.contains(hit)) };",
+                   shown: hit !== null && (hit === e || e.contains(hit)),\
+                   whole: list.scrollHeight <= list.clientHeight + 1 };",
                 vec![Session::arg(last)],
             )
             .await
             .unwrap();
         let dump = || async { app.dump(&format!("report-files-{}", size.0)).await };
-        if seen["inside"] != json!(true) || seen["shown"] != json!(true) {
+        // The list is in the page's flow, not a box of its own that cuts it off.
+        if seen["inside"] != json!(true)
+            || seen["shown"] != json!(true)
+            || seen["whole"] != json!(true)
+        {
             panic!(
                 "at {}×{} the last exported file is not in view: {seen}; window saved in {}",
                 size.0,
