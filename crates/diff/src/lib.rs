@@ -71,9 +71,10 @@ pub struct AuditDiff {
     pub findings: FindingsDiff,
     /// Clusters that formed, dissolved or changed, sorted by preferred URL.
     pub clusters: Vec<ClusterChange>,
-    /// Clusters of the newer audit with no earlier counterpart that hold a URL the older
-    /// audit did not fetch (it stopped at a limit, was cancelled, or listed its URLs):
-    /// not known to have formed, since the older audit could not see them.
+    /// Cluster changes one audit could not see: a cluster that formed, grew or regrouped
+    /// with a URL the older audit did not fetch (it stopped at a limit, was cancelled,
+    /// listed its URLs, or its own crawl rules kept the URL out), or one that dissolved,
+    /// shrank or regrouped losing a URL the newer audit did not fetch.
     pub clusters_not_comparable: Vec<ClusterChange>,
     /// URLs whose status code or redirect target changed.
     pub responses: Vec<ResponseChange>,
@@ -115,11 +116,17 @@ pub fn diff_with_rules(
     );
     let (old_views, new_views) = (clusters::views(old.1), clusters::views(new.1));
     let (old_seen, new_seen) = (Coverage::of(old.0, rules[0]), Coverage::of(new.0, rules[1]));
-    let (clusters, clusters_not_comparable) = clusters::compare(&old_views, &new_views)
-        .into_iter()
-        .partition(|c| {
-            c.kind != ClusterChangeKind::Formed || c.added.iter().all(|u| old_seen.covers(u))
-        });
+    // A cluster change is known only where both audits saw its URLs: the URLs it gained
+    // fetched by the older audit, those it lost by the newer one.
+    let older_saw = |c: &ClusterChange| c.added.iter().all(|u| old_seen.covers(u));
+    let (clusters, clusters_not_comparable): (Vec<_>, Vec<_>) =
+        clusters::compare(&old_views, &new_views)
+            .into_iter()
+            .partition(|c| older_saw(c) && c.removed.iter().all(|u| new_seen.covers(u)));
+    let clusters_older_partial = clusters_not_comparable
+        .iter()
+        .filter(|c| !older_saw(c))
+        .count();
     let mut not_compared = Vec::new();
     let responses = pages::response_changes(&old_urls, &new_urls, rules, &mut not_compared);
     let urls = pages::url_changes(&old_urls, &new_urls, rules, &mut not_compared);
@@ -135,7 +142,7 @@ pub fn diff_with_rules(
         urls,
         sitemap_entries: pages::sitemap_changes(old.0, &old_urls, new.0, &new_urls),
     };
-    d.warnings = coverage_warnings(old.0, new.0, &d);
+    d.warnings = coverage_warnings(old.0, new.0, &d, clusters_older_partial);
     d
 }
 
@@ -205,9 +212,9 @@ pub const NOT_CRAWLED: &str = "findings not crawled";
 /// change: the older audit could not see them).
 pub const NOT_IN_OLDER: &str = "findings not comparable: the older audit did not fetch their URLs";
 
-/// The summary label of newer clusters holding a URL the older audit did not fetch.
+/// The summary label of cluster changes on URLs one audit did not fetch.
 pub const CLUSTERS_NOT_IN_OLDER: &str =
-    "clusters not comparable: the older audit did not fetch their URLs";
+    "clusters not comparable: one audit did not fetch their URLs";
 
 /// The summary label of URLs an audit's own configuration kept out ([`NotCompared`]).
 pub const NOT_COMPARED: &str =
@@ -282,7 +289,12 @@ fn uncrawled(input: &AuditInput) -> usize {
 
 /// Differences in coverage between the two audits, as sentences, with what the diff
 /// left out of the changes because of them.
-fn coverage_warnings(old: &AuditInput, new: &AuditInput, d: &AuditDiff) -> Vec<String> {
+fn coverage_warnings(
+    old: &AuditInput,
+    new: &AuditInput,
+    d: &AuditDiff,
+    clusters_older_partial: usize,
+) -> Vec<String> {
     let mut out = Vec::new();
     for (which, input) in [("older", old), ("newer", new)] {
         let n = uncrawled(input);
@@ -292,10 +304,7 @@ fn coverage_warnings(old: &AuditInput, new: &AuditInput, d: &AuditDiff) -> Vec<S
             ));
         }
     }
-    let (f, c) = (
-        d.findings.not_in_older.len(),
-        d.clusters_not_comparable.len(),
-    );
+    let (f, c) = (d.findings.not_in_older.len(), clusters_older_partial);
     if f + c > 0 {
         out.push(format!(
             "the older audit is partial: it did not fetch every URL the newer one did, so {f} findings and {c} clusters on those URLs are not counted as new or formed"

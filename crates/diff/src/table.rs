@@ -218,7 +218,7 @@ impl AuditDiff {
                 .chain(
                     self.clusters_not_comparable
                         .iter()
-                        .map(|c| ("not in the older audit", c)),
+                        .map(|c| ("not comparable: one audit did not fetch its URLs", c)),
                 )
                 .map(|(change, c)| {
                     vec![

@@ -537,6 +537,39 @@ fn what_the_older_audit_s_own_rules_kept_out_is_not_compared() {
     assert_eq!(table.rows.len(), 4);
     assert_eq!(table.rows[1][1], "not fetched (skipped)");
     assert_eq!(table.rows[1][2], "200");
+    // The other way round, the newer audit's rules kept them out: nothing about them is
+    // resolved, dissolved or removed.
+    let back = crate::diff_with_rules((&full_more, &y), (&narrow, &x), [&none, &rules]);
+    assert_eq!(back.not_compared.len(), 4, "{:#?}", back.not_compared);
+    assert!(
+        back.not_compared
+            .iter()
+            .all(|n| n.why.starts_with("outside the newer audit's crawl rules: ")),
+        "{:#?}",
+        back.not_compared
+    );
+    assert!(back.urls.is_empty(), "{:#?}", back.urls);
+    assert!(
+        !back.findings.resolved.iter().any(on_kept_out),
+        "{:#?}",
+        back.findings
+    );
+    assert!(
+        !back
+            .clusters
+            .iter()
+            .any(|c| c.kind == ClusterChangeKind::Dissolved),
+        "{:#?}",
+        back.clusters
+    );
+    assert!(
+        !back
+            .warnings
+            .iter()
+            .any(|w| w.contains("older audit is partial")),
+        "{:?}",
+        back.warnings
+    );
     // Without the patterns the reason is still said, less precisely.
     let plain = diff((&narrow, &x), (&full_more, &y));
     assert_eq!(
