@@ -42,7 +42,7 @@ fn section(t: diff::DiffTable) -> DiffSection {
 
 /// What changed from `old` to `new`.
 pub fn compare(old: &OpenAudit, new: &OpenAudit) -> DiffView {
-    let (old_rules, new_rules) = (crawl_rules(old), crawl_rules(new));
+    let (old_rules, new_rules) = (crawl_rules(old.audit()), crawl_rules(new.audit()));
     let d = diff::diff_with_rules(
         (old.input(), old.analysis()),
         (new.input(), new.analysis()),
@@ -98,10 +98,10 @@ pub fn compare(old: &OpenAudit, new: &OpenAudit) -> DiffView {
     }
 }
 
-/// The include / exclude patterns of an audit's stored configuration (none when it
-/// cannot be read).
-fn crawl_rules(a: &OpenAudit) -> diff::CrawlRules {
-    crawl::stored_config(a.audit()).map_or_else(
+/// The include / exclude patterns of an audit's stored configuration, for
+/// [`diff::diff_with_rules`] (none when it cannot be read).
+pub fn crawl_rules(row: &store::Audit) -> diff::CrawlRules {
+    crawl::stored_config(row).map_or_else(
         |_| diff::CrawlRules::default(),
         |c| diff::CrawlRules::new(&c.include_patterns, &c.exclude_patterns),
     )
