@@ -116,13 +116,14 @@ pub fn diff_with_rules(
     );
     let (old_views, new_views) = (clusters::views(old.1), clusters::views(new.1));
     let (old_seen, new_seen) = (Coverage::of(old.0, rules[0]), Coverage::of(new.0, rules[1]));
-    // A cluster change is known only where both audits saw its URLs: the URLs it gained
-    // fetched by the older audit, those it lost by the newer one.
+    // A cluster change is known only where both audits could see its URLs: the URLs it
+    // gained covered by the older audit, none it lost kept out by the newer one's own
+    // configuration.
     let older_saw = |c: &ClusterChange| c.added.iter().all(|u| old_seen.covers(u));
     let (clusters, clusters_not_comparable): (Vec<_>, Vec<_>) =
         clusters::compare(&old_views, &new_views)
             .into_iter()
-            .partition(|c| older_saw(c) && c.removed.iter().all(|u| new_seen.covers(u)));
+            .partition(|c| older_saw(c) && !c.removed.iter().any(|u| new_seen.kept_out(u)));
     let clusters_older_partial = clusters_not_comparable
         .iter()
         .filter(|c| !older_saw(c))
@@ -237,6 +238,9 @@ pub(crate) struct Coverage<'a> {
     fetched: rustc_hash::FxHashSet<&'a str>,
     /// URLs it found, fetched or not.
     found: rustc_hash::FxHashSet<&'a str>,
+    /// URLs it found and did not fetch because of its own configuration
+    /// ([`rules::configured_out`]).
+    kept_out: rustc_hash::FxHashSet<&'a str>,
     /// It left URLs uncrawled at a limit.
     stopped: bool,
     /// Its include / exclude patterns.
@@ -256,9 +260,22 @@ impl<'a> Coverage<'a> {
                 .flat_map(forms)
                 .collect(),
             found: input.urls.iter().flat_map(forms).collect(),
+            kept_out: input
+                .urls
+                .iter()
+                .filter(|u| !ids.contains(&u.id) && rules::configured_out(u, rules, "").is_some())
+                .flat_map(forms)
+                .collect(),
             stopped: uncrawled(input) > 0,
             rules,
         }
+    }
+
+    /// The audit's own configuration kept `url` out: it found the URL and did not fetch
+    /// it for its patterns, nofollow or a limit, or its patterns refuse a URL it never met.
+    pub(crate) fn kept_out(&self, url: &str) -> bool {
+        self.kept_out.contains(url)
+            || (!self.found.contains(url) && self.rules.refusal(url).is_some())
     }
 
     /// The audit can tell what was at `url`: it fetched the URL, or it ran to completion
