@@ -104,13 +104,16 @@ describe("fitting a table into a narrow window", () => {
     expect(fitWidths(shown, {}, 500)).toBe(shown);
   });
 
-  it("narrows the URL column first, then text, then numbers, and keeps the last column", () => {
+  it("narrows text first, then numbers, the URL column last, and keeps the last column", () => {
     const shown = arrange(clusters, emptyLayout());
-    const fitted = fitWidths(shown, {}, 777);
-    expect(sum(fitted)).toBe(777);
-    expect(widths(fitted)).toEqual([98, 200, 98, 121, 100, 160]);
+    const fitted = fitWidths(shown, {}, 800);
+    expect(sum(fitted)).toBe(800);
+    expect(widths(fitted)).toEqual([80, 300, 80, 80, 100, 160]);
+    // Just too wide: the URL column keeps its whole width.
     const gentle = fitWidths(shown, {}, 904);
-    expect(widths(gentle)).toEqual([100, 260, 100, 124, 160, 160]);
+    expect(widths(gentle)).toEqual([90, 360, 90, 104, 100, 160]);
+    // A URL column keeps the origin and the path's end: `http://site.test:8480/a-b…` no more.
+    expect(FIT_FLOORS.url).toBeGreaterThanOrEqual(280);
     for (const s of fitted) expect(s.width).toBeGreaterThanOrEqual(FIT_FLOORS[s.column.kind]);
   });
 

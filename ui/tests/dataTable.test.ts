@@ -127,13 +127,13 @@ describe("DataTable", () => {
     await waitFor(() => expect(queries(backend).at(-1)?.sort).toEqual({ column: "title", descending: false }));
   });
 
-  it("searches and filters, and shows matched of total", async () => {
+  it("searches and filters, and shows how many of the rows match", async () => {
     const { backend } = setup(1000);
     await screen.findByText("https://site.test/p/0");
     await fireEvent.input(screen.getByTestId("table-search"), { target: { value: "Page 99" } });
     await waitFor(() => expect(queries(backend).at(-1)?.search).toBe("Page 99"));
     // "Page 99" and "Page 990" .. "Page 999".
-    await waitFor(() => expect(screen.getByTestId("table-matched").textContent).toContain("11 matched of 1,000"));
+    await waitFor(() => expect(screen.getByTestId("table-matched").textContent).toContain("11 of 1,000 rows match"));
     await fireEvent.input(screen.getByTestId("filter-status"), { target: { value: "404" } });
     await waitFor(() =>
       expect(queries(backend).at(-1)).toMatchObject({
@@ -141,7 +141,7 @@ describe("DataTable", () => {
         filters: [{ column: "status", op: "eq", value: "404", upper: null }],
       }),
     );
-    await waitFor(() => expect(screen.getByTestId("table-matched").textContent).toContain("1 matched of 1,000"));
+    await waitFor(() => expect(screen.getByTestId("table-matched").textContent).toContain("1 of 1,000 rows matches"));
     expect(screen.getAllByTestId("table-row")).toHaveLength(1);
   });
 

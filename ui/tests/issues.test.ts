@@ -35,6 +35,22 @@ describe("Issues", () => {
     expect(query.filters).toEqual([{ column: "issue", op: "equals", value: "CANON-TO-ERROR", upper: null }]);
   });
 
+  it("counts an issue's URL rows as the issue's, and a search of them against those", async () => {
+    const backend = backendWithIssues();
+    renderWith(Issues, { auditId: 1 }, backend);
+    const rows = await screen.findAllByTestId("issue-row");
+    await fireEvent.click(rows[2]);
+    await waitFor(() => expect(screen.getAllByTestId("issue-url-row")).toHaveLength(1));
+    // One count: the issue's rows, not "1 matched of" every issue's.
+    const count = () => screen.getByTestId("table-matched").textContent?.trim();
+    await waitFor(() => expect(count()).toBe("1 row"));
+    await fireEvent.click(rows[0]);
+    await waitFor(() => expect(count()).toBe("3 rows"));
+    await fireEvent.input(screen.getByTestId("table-search"), { target: { value: "zzz-no-such-url" } });
+    await fireEvent.keyDown(screen.getByTestId("table-search"), { key: "Enter" });
+    await waitFor(() => expect(count()).toBe("0 of 3 rows match"));
+  });
+
   it("selects another issue by click and by arrow keys", async () => {
     const backend = backendWithIssues();
     const { app } = renderWith(Issues, { auditId: 1 }, backend);

@@ -33,7 +33,7 @@ describe("column filters", () => {
       expect(lastQuery(backend).filters).toEqual([{ column: "status", op: "ge", value: "300", upper: null }]),
     );
     // Every tenth page answers 404.
-    await waitFor(() => expect(screen.getByTestId("table-matched").textContent).toContain("100 matched of 1,000"));
+    await waitFor(() => expect(screen.getByTestId("table-matched").textContent).toContain("100 of 1,000 rows match"));
     expect(chips()).toEqual(["Status ≥ 300"]);
   });
 
@@ -45,7 +45,7 @@ describe("column filters", () => {
       expect(lastQuery(backend).filters).toEqual([{ column: "url", op: "contains", value: "P/99", upper: null }]),
     );
     // p/99 and p/990 .. p/999.
-    await waitFor(() => expect(screen.getByTestId("table-matched").textContent).toContain("11 matched of 1,000"));
+    await waitFor(() => expect(screen.getByTestId("table-matched").textContent).toContain("11 of 1,000 rows match"));
   });
 
   it("marks a quick filter it cannot read and sends nothing for it", async () => {
@@ -78,7 +78,7 @@ describe("column filters", () => {
     // Depths 2, 3, 4, 5 of 0..6.
     const expected = matchingRows(backend.tables.get("pages")!, lastQuery(backend)).length;
     expect(expected).toBe(572);
-    await waitFor(() => expect(screen.getByTestId("table-matched").textContent).toContain("572 matched"));
+    await waitFor(() => expect(screen.getByTestId("table-matched").textContent).toContain("572 of 1,000 rows match"));
     await fireEvent.click(screen.getByTestId("filter-chip-remove"));
     await waitFor(() => expect(lastQuery(backend).filters).toEqual([]));
     expect((screen.getByTestId("filter-depth") as HTMLInputElement).value).toBe("");
@@ -105,7 +105,7 @@ describe("column filters", () => {
     await fireEvent.input(screen.getByTestId("filter-title"), { target: { value: "/page 1[0-9]$/" } });
     await waitFor(() => expect(chips()).toEqual(["Status = 404", "Title matches /page 1[0-9]$/"]));
     // Of pages 10 .. 19 only page 10 answers 404.
-    await waitFor(() => expect(screen.getByTestId("table-matched").textContent).toContain("1 matched of 1,000"));
+    await waitFor(() => expect(screen.getByTestId("table-matched").textContent).toContain("1 of 1,000 rows matches"));
     await fireEvent.click(screen.getByTestId("filter-chips-clear"));
     await waitFor(() => expect(lastQuery(backend).filters).toEqual([]));
     await fireEvent.input(screen.getByTestId("filter-title"), { target: { value: "/(unclosed/" } });
@@ -117,7 +117,7 @@ describe("column filters", () => {
     await screen.findByText("https://site.test/p/0");
     await fireEvent.input(screen.getByTestId("filter-status"), { target: { value: ">=300" } });
     await fireEvent.click(screen.getByTestId("sort-depth"));
-    await waitFor(() => expect(screen.getByTestId("table-matched").textContent).toContain("30 matched"));
+    await waitFor(() => expect(screen.getByTestId("table-matched").textContent).toContain("30 of 300 rows match"));
     await fireEvent.click(screen.getByTestId("export-csv"));
     await screen.findByText("Exported 30 rows (filtered view) to /tmp/out.csv");
     const [[, view]] = backend.callsOf("exportView");

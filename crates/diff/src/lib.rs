@@ -47,13 +47,17 @@
 mod clusters;
 mod findings;
 mod pages;
+mod rules;
 mod table;
 mod traps;
 mod urls;
 
 pub use clusters::{ClusterChange, ClusterChangeKind, MemberChange};
 pub use findings::{FindingRef, FindingsDiff};
-pub use pages::{CanonicalChange, Presence, ResponseChange, SitemapEntryChange, UrlChange};
+pub use pages::{
+    CanonicalChange, NotCompared, Presence, ResponseChange, SitemapEntryChange, UrlChange,
+};
+pub use rules::CrawlRules;
 pub use table::DiffTable;
 
 use audit::{Analysis, AuditInput};
@@ -67,16 +71,18 @@ pub struct AuditDiff {
     pub findings: FindingsDiff,
     /// Clusters that formed, dissolved or changed, sorted by preferred URL.
     pub clusters: Vec<ClusterChange>,
-    /// Clusters of the newer audit with no earlier counterpart that hold a URL the older
-    /// audit did not fetch (it stopped at a limit, was cancelled, or listed its URLs):
-    /// not known to have formed, since the older audit could not see them.
+    /// Cluster changes one audit could not see: a cluster that formed, grew or regrouped
+    /// with a URL the older audit did not fetch (it stopped at a limit, was cancelled,
+    /// listed its URLs, or its own crawl rules kept the URL out), or one that dissolved,
+    /// shrank or regrouped losing a URL the newer audit did not fetch.
     pub clusters_not_comparable: Vec<ClusterChange>,
     /// URLs whose status code or redirect target changed.
     pub responses: Vec<ResponseChange>,
-    /// URLs both audits found, answered differently, that the older audit left unfetched at a limit (queued,
-    /// skipped for `max_urls` or `max_depth`): their status is not in the older audit,
-    /// so not compared.
-    pub responses_not_compared: usize,
+    /// URLs one audit did not fetch, or never met, because of its own configuration (its
+    /// hosts and include / exclude patterns, nofollow, its depth and URL limits, a stop
+    /// before the end), sorted by URL: not compared, whatever the other audit got. What the
+    /// site decided (robots.txt, a redirect, an error) stays a change.
+    pub not_compared: Vec<NotCompared>,
     /// Pages whose canonical declarations changed.
     pub canonicals: Vec<CanonicalChange>,
     /// URLs only one audit saw.
@@ -88,34 +94,56 @@ pub struct AuditDiff {
     pub warnings: Vec<String>,
 }
 
-/// Compares an older audit with a newer one.
+/// Compares an older audit with a newer one, without their include / exclude patterns
+/// ([`diff_with_rules`] names the pattern that kept a URL out).
 pub fn diff(old: (&AuditInput, &Analysis), new: (&AuditInput, &Analysis)) -> AuditDiff {
+    let none = CrawlRules::default();
+    diff_with_rules(old, new, [&none, &none])
+}
+
+/// Compares an older audit with a newer one, each with the include / exclude patterns of
+/// its configuration (`rules`: older, newer): a URL one audit's patterns keep out is not
+/// compared, and the reason names the pattern.
+pub fn diff_with_rules(
+    old: (&AuditInput, &Analysis),
+    new: (&AuditInput, &Analysis),
+    rules: [&CrawlRules; 2],
+) -> AuditDiff {
     let traps = traps::Traps::new([old.0, new.0]);
     let (old_urls, new_urls) = (
         urls::Urls::new(old.0, &traps),
         urls::Urls::new(new.0, &traps),
     );
     let (old_views, new_views) = (clusters::views(old.1), clusters::views(new.1));
-    let (old_seen, new_seen) = (Coverage::of(old.0), Coverage::of(new.0));
-    let (clusters, clusters_not_comparable) = clusters::compare(&old_views, &new_views)
-        .into_iter()
-        .partition(|c| {
-            c.kind != ClusterChangeKind::Formed || c.added.iter().all(|u| old_seen.covers(u))
-        });
-    let (responses, responses_not_compared) =
-        pages::response_changes(&old_urls, &new_urls, &old_seen);
+    let (old_seen, new_seen) = (Coverage::of(old.0, rules[0]), Coverage::of(new.0, rules[1]));
+    // A cluster change is known only where both audits could see its URLs: the URLs it
+    // gained covered by the older audit, none it lost kept out by the newer one's own
+    // configuration.
+    let older_saw = |c: &ClusterChange| c.added.iter().all(|u| old_seen.covers(u));
+    let (clusters, clusters_not_comparable): (Vec<_>, Vec<_>) =
+        clusters::compare(&old_views, &new_views)
+            .into_iter()
+            .partition(|c| older_saw(c) && !c.removed.iter().any(|u| new_seen.kept_out(u)));
+    let clusters_older_partial = clusters_not_comparable
+        .iter()
+        .filter(|c| !older_saw(c))
+        .count();
+    let mut not_compared = Vec::new();
+    let responses = pages::response_changes(&old_urls, &new_urls, rules, &mut not_compared);
+    let urls = pages::url_changes(&old_urls, &new_urls, rules, &mut not_compared);
+    not_compared.sort_by(|a, b| a.url.cmp(&b.url));
     let mut d = AuditDiff {
         warnings: Vec::new(),
         findings: findings::compare(&old.1.findings, &new.1.findings, &old_seen, &new_seen),
         clusters,
         clusters_not_comparable,
         responses,
-        responses_not_compared,
+        not_compared,
         canonicals: pages::canonical_changes(old.0, &old_urls, new.0, &new_urls),
-        urls: pages::url_changes(&old_urls, &new_urls),
+        urls,
         sitemap_entries: pages::sitemap_changes(old.0, &old_urls, new.0, &new_urls),
     };
-    d.warnings = coverage_warnings(old.0, new.0, &d);
+    d.warnings = coverage_warnings(old.0, new.0, &d, clusters_older_partial);
     d
 }
 
@@ -164,7 +192,7 @@ impl AuditDiff {
                 self.clusters.iter().map(|c| c.members.len()).sum(),
             ),
             ("status or redirect changes", self.responses.len()),
-            (STATUS_NOT_IN_OLDER, self.responses_not_compared),
+            (NOT_COMPARED, self.not_compared.len()),
             ("canonical changes", self.canonicals.len()),
             ("URLs added", urls(Presence::Added)),
             ("URLs removed", urls(Presence::Removed)),
@@ -185,12 +213,13 @@ pub const NOT_CRAWLED: &str = "findings not crawled";
 /// change: the older audit could not see them).
 pub const NOT_IN_OLDER: &str = "findings not comparable: the older audit did not fetch their URLs";
 
-/// The summary label of newer clusters holding a URL the older audit did not fetch.
+/// The summary label of cluster changes on URLs one audit did not fetch.
 pub const CLUSTERS_NOT_IN_OLDER: &str =
-    "clusters not comparable: the older audit did not fetch their URLs";
+    "clusters not comparable: one audit did not fetch their URLs";
 
-/// The summary label of URLs whose status the older audit does not have.
-pub const STATUS_NOT_IN_OLDER: &str = "statuses not in the older audit (URLs it did not fetch)";
+/// The summary label of URLs an audit's own configuration kept out ([`NotCompared`]).
+pub const NOT_COMPARED: &str =
+    "URLs not compared: an audit's own crawl rules or limits kept them out";
 
 /// The summary labels that count something other than a change.
 const NOT_CHANGES: [&str; 5] = [
@@ -198,7 +227,7 @@ const NOT_CHANGES: [&str; 5] = [
     NOT_CRAWLED,
     NOT_IN_OLDER,
     CLUSTERS_NOT_IN_OLDER,
-    STATUS_NOT_IN_OLDER,
+    NOT_COMPARED,
 ];
 
 /// What one audit saw of the URLs the other names: an older finding whose URLs the newer
@@ -209,14 +238,17 @@ pub(crate) struct Coverage<'a> {
     fetched: rustc_hash::FxHashSet<&'a str>,
     /// URLs it found, fetched or not.
     found: rustc_hash::FxHashSet<&'a str>,
-    /// URLs it found and left uncrawled at a limit ([`left_at_limit`]).
-    left: rustc_hash::FxHashSet<&'a str>,
+    /// URLs it found and did not fetch because of its own configuration
+    /// ([`rules::configured_out`]).
+    kept_out: rustc_hash::FxHashSet<&'a str>,
     /// It left URLs uncrawled at a limit.
     stopped: bool,
+    /// Its include / exclude patterns.
+    rules: &'a CrawlRules,
 }
 
 impl<'a> Coverage<'a> {
-    fn of(input: &'a AuditInput) -> Self {
+    fn of(input: &'a AuditInput, rules: &'a CrawlRules) -> Self {
         let ids: rustc_hash::FxHashSet<u32> = input.fetches.iter().map(|f| f.url_id).collect();
         // Findings name URLs in their rfc3986 form; the URL as first found may differ.
         let forms = |u: &'a audit::UrlRow| [u.url_rfc3986.as_str(), u.found_url()];
@@ -228,26 +260,30 @@ impl<'a> Coverage<'a> {
                 .flat_map(forms)
                 .collect(),
             found: input.urls.iter().flat_map(forms).collect(),
-            left: input
+            kept_out: input
                 .urls
                 .iter()
-                .filter(|u| left_at_limit(u))
+                .filter(|u| !ids.contains(&u.id) && rules::configured_out(u, rules, "").is_some())
                 .flat_map(forms)
                 .collect(),
             stopped: uncrawled(input) > 0,
+            rules,
         }
     }
 
-    /// The audit can tell what was at `url`: it fetched the URL, or it ran to completion
-    /// without meeting it (the site did not, or no longer, links it).
-    pub(crate) fn covers(&self, url: &str) -> bool {
-        self.fetched.contains(url) || (!self.stopped && !self.found.contains(url))
+    /// The audit's own configuration kept `url` out: it found the URL and did not fetch
+    /// it for its patterns, nofollow or a limit, or its patterns refuse a URL it never met.
+    pub(crate) fn kept_out(&self, url: &str) -> bool {
+        self.kept_out.contains(url)
+            || (!self.found.contains(url) && self.rules.refusal(url).is_some())
     }
 
-    /// The audit has no status for `url` because it stopped before fetching it; a URL it
-    /// chose not to fetch (blocked by robots.txt, out of scope) has that as its status.
-    pub(crate) fn left(&self, url: &str) -> bool {
-        self.left.contains(url)
+    /// The audit can tell what was at `url`: it fetched the URL, or it ran to completion
+    /// without meeting it (the site did not, or no longer, links it) and its patterns
+    /// would have admitted it.
+    pub(crate) fn covers(&self, url: &str) -> bool {
+        self.fetched.contains(url)
+            || (!self.stopped && !self.found.contains(url) && self.rules.refusal(url).is_none())
     }
 }
 
@@ -270,7 +306,12 @@ fn uncrawled(input: &AuditInput) -> usize {
 
 /// Differences in coverage between the two audits, as sentences, with what the diff
 /// left out of the changes because of them.
-fn coverage_warnings(old: &AuditInput, new: &AuditInput, d: &AuditDiff) -> Vec<String> {
+fn coverage_warnings(
+    old: &AuditInput,
+    new: &AuditInput,
+    d: &AuditDiff,
+    clusters_older_partial: usize,
+) -> Vec<String> {
     let mut out = Vec::new();
     for (which, input) in [("older", old), ("newer", new)] {
         let n = uncrawled(input);
@@ -280,14 +321,16 @@ fn coverage_warnings(old: &AuditInput, new: &AuditInput, d: &AuditDiff) -> Vec<S
             ));
         }
     }
-    let (f, c, s) = (
-        d.findings.not_in_older.len(),
-        d.clusters_not_comparable.len(),
-        d.responses_not_compared,
-    );
-    if f + c + s > 0 {
+    let (f, c) = (d.findings.not_in_older.len(), clusters_older_partial);
+    if f + c > 0 {
         out.push(format!(
-            "the older audit is partial: it did not fetch every URL the newer one did, so {f} findings and {c} clusters on those URLs are not counted as new or formed, and {s} URLs' statuses are not compared"
+            "the older audit is partial: it did not fetch every URL the newer one did, so {f} findings and {c} clusters on those URLs are not counted as new or formed"
+        ));
+    }
+    if !d.not_compared.is_empty() {
+        out.push(format!(
+            "{} URLs are not compared: one audit's own crawl rules or limits kept them out (see \"URLs not compared\")",
+            d.not_compared.len()
         ));
     }
     let (a, b) = (old.fetches.len(), new.fetches.len());

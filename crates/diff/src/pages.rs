@@ -1,6 +1,7 @@
 //! URL-level changes: URLs added to and removed from the crawl, status codes and redirect
 //! targets, canonical declarations, sitemap entries.
 
+use crate::rules::{CrawlRules, configured_out, patterns_out};
 use crate::urls::{Response, Urls, identity};
 use audit::{AuditInput, DeclarationSource};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -54,6 +55,21 @@ pub struct ResponseChange {
     pub new_target: Option<String>,
 }
 
+/// A URL one audit did not fetch, or never met, because of its own configuration (its
+/// patterns, nofollow, its limits): not compared, whatever the other audit got.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NotCompared {
+    /// The URL.
+    pub url: String,
+    /// What the older audit has for it (empty when it never met the URL).
+    pub old_status: String,
+    /// What the newer audit has for it (empty when it never met the URL).
+    pub new_status: String,
+    /// Why, in words: `outside the older audit's crawl rules: excluded by pattern `shoes``.
+    pub why: String,
+}
+
 /// A page whose canonical declarations changed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -78,19 +94,42 @@ pub struct SitemapEntryChange {
     pub url: String,
 }
 
-/// URLs only one audit saw, sorted by URL.
-pub(crate) fn url_changes(old: &Urls<'_>, new: &Urls<'_>) -> Vec<UrlChange> {
+/// URLs only one audit saw, sorted by URL; a URL the other audit's patterns keep out
+/// goes to `not_compared` instead.
+pub(crate) fn url_changes(
+    old: &Urls<'_>,
+    new: &Urls<'_>,
+    rules: [&CrawlRules; 2],
+    not_compared: &mut Vec<NotCompared>,
+) -> Vec<UrlChange> {
     let mut out = Vec::new();
-    for (side, other, change) in [(old, new, Presence::Removed), (new, old, Presence::Added)] {
+    for (side, other, change, other_rules, which) in [
+        (old, new, Presence::Removed, rules[1], "newer"),
+        (new, old, Presence::Added, rules[0], "older"),
+    ] {
         for (i, row) in side.rows.iter().enumerate() {
             let url = identity(row);
             if !other.by_identity.contains_key(url)
                 && side.by_identity.get(url) == Some(&(i as u32))
             {
+                let status = side.response(i).status_text();
+                if let Some(why) = patterns_out(url, other_rules, which) {
+                    let (old_status, new_status) = match change {
+                        Presence::Removed => (status, String::new()),
+                        Presence::Added => (String::new(), status),
+                    };
+                    not_compared.push(NotCompared {
+                        url: url.to_owned(),
+                        old_status,
+                        new_status,
+                        why,
+                    });
+                    continue;
+                }
                 out.push(UrlChange {
                     change,
                     url: url.to_owned(),
-                    status: side.response(i).status_text(),
+                    status,
                 });
             }
         }
@@ -109,27 +148,41 @@ fn common<'s>(old: &'s Urls<'_>, new: &'s Urls<'_>) -> impl Iterator<Item = (usi
     })
 }
 
-/// URLs whose status or redirect target changed, sorted by URL, and how many URLs in
-/// both audits that differ were left out because the older audit stopped before
-/// fetching them (`old_seen`).
+/// URLs whose status or redirect target changed, sorted by URL; a URL either audit left
+/// unfetched by its own configuration ([`configured_out`]) goes to `not_compared`
+/// instead, whatever the other audit got.
 pub(crate) fn response_changes(
     old: &Urls<'_>,
     new: &Urls<'_>,
-    old_seen: &crate::Coverage<'_>,
-) -> (Vec<ResponseChange>, usize) {
-    let mut unseen = 0;
+    rules: [&CrawlRules; 2],
+    not_compared: &mut Vec<NotCompared>,
+) -> Vec<ResponseChange> {
     let mut out: Vec<ResponseChange> = common(old, new)
         .filter_map(|(i, j)| {
             let (a, b): (Response<'_>, Response<'_>) = (old.response(i), new.response(j));
             if a == b {
                 return None;
             }
-            if !a.fetched() && old_seen.left(identity(&old.rows[i])) {
-                unseen += 1;
+            let url = identity(&old.rows[i]);
+            let why = (!a.fetched())
+                .then(|| configured_out(&old.rows[i], rules[0], "older"))
+                .flatten()
+                .or_else(|| {
+                    (!b.fetched())
+                        .then(|| configured_out(&new.rows[j], rules[1], "newer"))
+                        .flatten()
+                });
+            if let Some(why) = why {
+                not_compared.push(NotCompared {
+                    url: url.to_owned(),
+                    old_status: a.status_text(),
+                    new_status: b.status_text(),
+                    why,
+                });
                 return None;
             }
             Some(ResponseChange {
-                url: identity(&old.rows[i]).to_owned(),
+                url: url.to_owned(),
                 old_status: a.status_text(),
                 new_status: b.status_text(),
                 old_target: a.target().map(str::to_owned),
@@ -138,7 +191,7 @@ pub(crate) fn response_changes(
         })
         .collect();
     out.sort_by(|a, b| a.url.cmp(&b.url));
-    (out, unseen)
+    out
 }
 
 /// Each page's canonical declarations, as sorted text, by row index.

@@ -148,6 +148,7 @@ impl AuditDiff {
             self.members_table(),
             self.preferred_table(),
             self.responses_table(),
+            self.not_compared_table(),
             self.canonicals_table(),
             self.urls_table(),
             self.sitemap_table(),
@@ -217,7 +218,7 @@ impl AuditDiff {
                 .chain(
                     self.clusters_not_comparable
                         .iter()
-                        .map(|c| ("not in the older audit", c)),
+                        .map(|c| ("not comparable: one audit did not fetch its URLs", c)),
                 )
                 .map(|(change, c)| {
                     vec![
@@ -329,6 +330,32 @@ impl AuditDiff {
                         r.new_status.clone(),
                         opt(&r.old_target),
                         opt(&r.new_target),
+                    ]
+                })
+                .collect(),
+        }
+    }
+
+    /// `not_compared`: the URLs one audit's own configuration kept out, with why.
+    fn not_compared_table(&self) -> DiffTable {
+        DiffTable {
+            key: "not_compared",
+            title: "URLs not compared: an audit's own crawl rules or limits kept them out",
+            headers: vec![
+                url("URL"),
+                number("Status before"),
+                number("Status now"),
+                text("Why not compared"),
+            ],
+            rows: self
+                .not_compared
+                .iter()
+                .map(|n| {
+                    vec![
+                        n.url.clone(),
+                        n.old_status.clone(),
+                        n.new_status.clone(),
+                        n.why.clone(),
                     ]
                 })
                 .collect(),

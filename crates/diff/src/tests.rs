@@ -404,7 +404,14 @@ fn what_the_older_audit_did_not_fetch_is_not_new_nor_a_status_change() {
         d.findings
     );
     assert!(d.responses.is_empty(), "{:#?}", d.responses);
-    assert_eq!(d.responses_not_compared, 1);
+    assert_eq!(d.not_compared.len(), 1, "{:#?}", d.not_compared);
+    assert!(
+        d.not_compared[0]
+            .why
+            .starts_with("the older audit stopped before fetching it"),
+        "{:?}",
+        d.not_compared[0]
+    );
     assert!(
         !d.clusters
             .iter()
@@ -420,18 +427,154 @@ fn what_the_older_audit_did_not_fetch_is_not_new_nor_a_status_change() {
     assert!(
         d.warnings
             .iter()
-            .any(|w| w.starts_with("the older audit is partial")
-                && w.contains("1 clusters")
-                && w.contains("1 URLs' statuses are not compared")),
+            .any(|w| w.starts_with("the older audit is partial") && w.contains("1 clusters")),
+        "{:?}",
+        d.warnings
+    );
+    assert!(
+        d.warnings
+            .iter()
+            .any(|w| w.starts_with("1 URLs are not compared")),
         "{:?}",
         d.warnings
     );
     let summary: std::collections::HashMap<_, _> = d.summary().into_iter().collect();
-    assert_eq!(summary[crate::STATUS_NOT_IN_OLDER], 1);
+    assert_eq!(summary[crate::NOT_COMPARED], 1);
     let rows = &d.sections()[0].rows;
     assert!(
         rows.iter().any(|r| r[0] == "not in the older audit"),
         "{rows:?}"
+    );
+}
+
+/// An older audit whose own configuration kept URLs out (an exclude pattern, nofollow not
+/// followed) has no status for them: they are not compared, counted apart with the
+/// reason in words, and no finding or cluster on them is new. What the site decided
+/// (robots.txt) stays a change.
+#[test]
+fn what_the_older_audit_s_own_rules_kept_out_is_not_compared() {
+    let cfg = AnalysisConfig::default();
+    let mut narrow = build(&before(), &[0, 1, 2, 3, 4, 5]);
+    let id = |input: &AuditInput, url: &str| input.urls.iter().find(|u| u.url == url).unwrap().id;
+    let kept_out = [
+        ("https://example.com/shoes", audit::ReasonKind::OutOfScope),
+        ("https://example.com/shoes/", audit::ReasonKind::OutOfScope),
+        ("https://example.com/hats", audit::ReasonKind::Nofollow),
+        ("https://example.com/socks", audit::ReasonKind::RobotsTxt),
+    ];
+    for (url, kind) in kept_out {
+        let gone = id(&narrow, url);
+        narrow.fetches.retain(|f| f.url_id != gone);
+        narrow.sitemap_entries.retain(|e| e.url_id != Some(gone));
+        let row = narrow.urls.iter_mut().find(|u| u.id == gone).unwrap();
+        row.state = if kind == audit::ReasonKind::RobotsTxt {
+            audit::UrlState::Blocked
+        } else {
+            audit::UrlState::Skipped
+        };
+        row.reason = Some(kind.into());
+    }
+    // A URL the older audit never met, that its pattern would keep out.
+    let mut wider = before();
+    wider.push(page("https://example.com/shoes/boots", 9));
+    let mut order: Vec<usize> = (0..before().len()).collect();
+    order.push(before().len());
+    let full_more = build(&wider, &order);
+    let rules = crate::CrawlRules::new(&[], &["shoes".to_owned()]);
+    let none = crate::CrawlRules::default();
+    let (x, y) = (analyse(&narrow, &cfg), analyse(&full_more, &cfg));
+    let d = crate::diff_with_rules((&narrow, &x), (&full_more, &y), [&rules, &none]);
+    let changed: Vec<&str> = d.responses.iter().map(|r| r.url.as_str()).collect();
+    assert_eq!(changed, ["https://example.com/socks"], "{:#?}", d.responses);
+    let not: Vec<(&str, &str)> = d
+        .not_compared
+        .iter()
+        .map(|n| (n.url.as_str(), n.why.as_str()))
+        .collect();
+    assert_eq!(
+        not,
+        [
+            (
+                "https://example.com/hats",
+                "outside the older audit's crawl rules: found only through nofollow links, not followed"
+            ),
+            (
+                "https://example.com/shoes",
+                "outside the older audit's crawl rules: excluded by pattern `shoes`"
+            ),
+            (
+                "https://example.com/shoes/",
+                "outside the older audit's crawl rules: excluded by pattern `shoes`"
+            ),
+            (
+                "https://example.com/shoes/boots",
+                "outside the older audit's crawl rules: excluded by pattern `shoes`"
+            ),
+        ]
+    );
+    assert!(d.urls.is_empty(), "{:#?}", d.urls);
+    let on_kept_out = |f: &crate::FindingRef| {
+        f.urls
+            .iter()
+            .any(|u| u.contains("/shoes") || u.ends_with("/hats"))
+    };
+    assert!(!d.findings.new.iter().any(on_kept_out), "{:#?}", d.findings);
+    assert!(
+        !d.clusters
+            .iter()
+            .any(|c| c.kind == ClusterChangeKind::Formed),
+        "{:#?}",
+        d.clusters
+    );
+    let summary: std::collections::HashMap<_, _> = d.summary().into_iter().collect();
+    assert_eq!(summary[crate::NOT_COMPARED], 4);
+    assert_eq!(summary["status or redirect changes"], 1);
+    let table = d
+        .sections()
+        .into_iter()
+        .find(|t| t.key == "not_compared")
+        .unwrap();
+    assert_eq!(table.rows.len(), 4);
+    assert_eq!(table.rows[1][1], "not fetched (skipped)");
+    assert_eq!(table.rows[1][2], "200");
+    // The other way round, the newer audit's rules kept them out: nothing about them is
+    // resolved, dissolved or removed.
+    let back = crate::diff_with_rules((&full_more, &y), (&narrow, &x), [&none, &rules]);
+    assert_eq!(back.not_compared.len(), 4, "{:#?}", back.not_compared);
+    assert!(
+        back.not_compared
+            .iter()
+            .all(|n| n.why.starts_with("outside the newer audit's crawl rules: ")),
+        "{:#?}",
+        back.not_compared
+    );
+    assert!(back.urls.is_empty(), "{:#?}", back.urls);
+    assert!(
+        !back.findings.resolved.iter().any(on_kept_out),
+        "{:#?}",
+        back.findings
+    );
+    assert!(
+        !back
+            .clusters
+            .iter()
+            .any(|c| c.kind == ClusterChangeKind::Dissolved),
+        "{:#?}",
+        back.clusters
+    );
+    assert!(
+        !back
+            .warnings
+            .iter()
+            .any(|w| w.contains("older audit is partial")),
+        "{:?}",
+        back.warnings
+    );
+    // Without the patterns the reason is still said, less precisely.
+    let plain = diff((&narrow, &x), (&full_more, &y));
+    assert_eq!(
+        plain.not_compared[1].why,
+        "outside the older audit's crawl rules: outside its hosts or patterns"
     );
 }
 

@@ -42,7 +42,12 @@ fn section(t: diff::DiffTable) -> DiffSection {
 
 /// What changed from `old` to `new`.
 pub fn compare(old: &OpenAudit, new: &OpenAudit) -> DiffView {
-    let d = diff::diff((old.input(), old.analysis()), (new.input(), new.analysis()));
+    let (old_rules, new_rules) = (crawl_rules(old.audit()), crawl_rules(new.audit()));
+    let d = diff::diff_with_rules(
+        (old.input(), old.analysis()),
+        (new.input(), new.analysis()),
+        [&old_rules, &new_rules],
+    );
     let sections = d.sections().into_iter().map(section).collect();
     DiffView {
         old_audit: old.id(),
@@ -91,6 +96,15 @@ pub fn compare(old: &OpenAudit, new: &OpenAudit) -> DiffView {
             out
         },
     }
+}
+
+/// The include / exclude patterns of an audit's stored configuration, for
+/// [`diff::diff_with_rules`] (none when it cannot be read).
+pub fn crawl_rules(row: &store::Audit) -> diff::CrawlRules {
+    crawl::stored_config(row).map_or_else(
+        |_| diff::CrawlRules::default(),
+        |c| diff::CrawlRules::new(&c.include_patterns, &c.exclude_patterns),
+    )
 }
 
 /// The diff's coverage warnings, with each audit's recorded stop (a limit or a budget).

@@ -2,8 +2,9 @@
 //! link, from the stored links (nothing is requested again). "Another site" is a host
 //! outside the audit's own hosts as its crawl scope decides them ([`crawl::OwnHosts`]:
 //! the start hosts and their `www.` twins, subdomains when the audit included them,
-//! extra hosts); a URL of an own host left out by an include / exclude pattern is not
-//! external.
+//! extra hosts, and the IP addresses those hosts were put at: [`own_hosts`]); a URL of an
+//! own host left out by an include / exclude pattern, or by the scope of an IP alias, is
+//! not external: it is an internal URL not crawled, with its reason.
 
 use crate::url_detail::UrlIndex;
 use audit::export::{Cell, ColumnType, Header, TableData};
@@ -41,6 +42,42 @@ const HEADERS: [Header; 7] = [
         kind: ColumnType::Number,
     },
 ];
+
+/// The own hosts of a stored audit ([`crawl::OwnHosts::of_audit`]), with the IP
+/// addresses its hosts were put at: a `resolve` override's address, and what a start
+/// host resolved to when a run started. A server that answers on its address serves the
+/// site again under that host (the crawl takes it in scope as the site's IP alias), so a
+/// link to `http://127.0.0.1:8480/` of an audit of `http://site.test:8480/` that
+/// resolves there is no link to another site.
+pub fn own_hosts(row: &store::Audit) -> crawl::OwnHosts {
+    let named = crawl::OwnHosts::of_audit(row);
+    let Ok(mut config) = crawl::stored_config(row) else {
+        return named;
+    };
+    let host = |ip: std::net::IpAddr| match ip {
+        std::net::IpAddr::V4(v4) => v4.to_string(),
+        std::net::IpAddr::V6(v6) => format!("[{v6}]"),
+    };
+    let overrides = config
+        .resolve
+        .iter()
+        .filter_map(|entry| crawl::parse_resolve(entry).ok())
+        .map(|(name, at)| (name, at.ip()));
+    let resolved = config
+        .start_addresses
+        .iter()
+        .flat_map(|(name, ips)| ips.iter().map(move |&ip| (name.to_ascii_lowercase(), ip)));
+    let aliases: Vec<String> = overrides
+        .chain(resolved)
+        .filter(|(name, _)| named.contains(name))
+        .map(|(_, ip)| host(ip.to_canonical()))
+        .collect();
+    if aliases.is_empty() {
+        return named;
+    }
+    config.extra_hosts.extend(aliases);
+    crawl::OwnHosts::new(&config).unwrap_or(named)
+}
 
 /// Marks the links whose other end is on another site.
 pub fn mark(links: &mut [crate::types::LinkView], own: &crawl::OwnHosts) {
@@ -126,4 +163,123 @@ pub fn external_links(
         },
         keys,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use audit::{FetchRow, LinkRow, ReasonKind, UrlRow, UrlState};
+
+    /// An audit of `http://site.test:8480/` put at 127.0.0.1 by a `resolve` override,
+    /// stored in a real store: its links to the server's own address (one crawled, one on
+    /// another port it left out of scope) are internal, its link to another site external.
+    #[tokio::test]
+    async fn links_to_the_audit_s_own_address_are_internal() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = store::Store::open(&dir.path().join("audits.sqlite"))
+            .await
+            .unwrap();
+        let url = |id, url: &str, state, reason: Option<ReasonKind>| UrlRow {
+            id,
+            url: url.into(),
+            url_rfc3986: url.into(),
+            state,
+            reason: reason.map(Into::into),
+            ..UrlRow::default()
+        };
+        let fetched = |id| FetchRow {
+            url_id: id,
+            status: Some(200),
+            ..FetchRow::default()
+        };
+        let input = audit::AuditInput {
+            urls: vec![
+                url(1, "http://site.test:8480/", UrlState::Done, None),
+                url(2, "http://127.0.0.1:8480/a", UrlState::Done, None),
+                url(
+                    3,
+                    "http://127.0.0.1:9999/b",
+                    UrlState::Skipped,
+                    Some(ReasonKind::OutOfScope),
+                ),
+                url(
+                    4,
+                    "https://other.test/",
+                    UrlState::Skipped,
+                    Some(ReasonKind::OutOfScope),
+                ),
+            ],
+            fetches: vec![fetched(1), fetched(2)],
+            links: (2..=4)
+                .map(|to| LinkRow {
+                    from: 1,
+                    to: Some(to),
+                    ..LinkRow::default()
+                })
+                .collect(),
+            ..audit::AuditInput::default()
+        };
+        let id = synthetic::write(&store, &input).await;
+        let config = crawl::CrawlConfig {
+            start_urls: vec!["http://site.test:8480/".into()],
+            resolve: vec!["site.test:8480:127.0.0.1".into()],
+            ..crawl::CrawlConfig::default()
+        };
+        store
+            .replace_audit_config(id, &serde_json::to_string(&config).unwrap())
+            .await
+            .unwrap();
+        let session = crate::session::Session::new(store.clone());
+        let open = session.open(id.0).await.unwrap();
+        let own = open.own_hosts();
+        assert!(own.contains("site.test") && own.contains("127.0.0.1"));
+        assert!(!own.contains("other.test") && !own.contains("127.0.0.2"));
+
+        let page = open
+            .query_table(&crate::types::TableQuery {
+                table: crate::types::TableName::External,
+                sort: None,
+                search: None,
+                filters: vec![],
+                offset: 0,
+                limit: 100,
+            })
+            .unwrap();
+        let addresses: Vec<String> = page
+            .rows
+            .iter()
+            .map(|r| match &r[0] {
+                crate::types::Cell::Text(t) => t.clone(),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(addresses, ["https://other.test/"]);
+
+        // The home page's outlinks: only the other site's is external; the address's
+        // URL left out of scope is an internal URL not crawled, with its reason.
+        let home = open.url_detail("http://site.test:8480/").unwrap();
+        let external: Vec<(&str, bool)> = home
+            .outlinks
+            .iter()
+            .map(|l| (l.url.as_str(), l.external))
+            .collect();
+        assert_eq!(
+            external,
+            [
+                ("http://127.0.0.1:8480/a", false),
+                ("http://127.0.0.1:9999/b", false),
+                ("https://other.test/", true),
+            ]
+        );
+        let left = open.url_detail("http://127.0.0.1:9999/b").unwrap();
+        let field = |key: &str| {
+            left.fields
+                .iter()
+                .find(|f| f.key == key)
+                .map(|f| f.value.as_str())
+        };
+        assert_eq!(field("indexability_status"), Some("Not crawled"));
+        assert_eq!(field("reason"), Some("out_of_scope"));
+    }
 }

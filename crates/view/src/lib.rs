@@ -57,7 +57,7 @@ pub mod verify;
 pub mod workflow;
 
 pub use chosen::{ChosenPaths, PathChoice, PathPurpose};
-pub use compare::compare;
+pub use compare::{compare, crawl_rules};
 pub use error::ViewError;
 pub use list::list_audits;
 pub use live::{LIVE_LINKS, live_url_detail};

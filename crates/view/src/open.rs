@@ -279,10 +279,9 @@ impl OpenAudit {
         })
     }
 
-    /// The audit's own hosts, as its stored crawl configuration's scope decides them
-    /// (its start URLs' when that configuration cannot be read).
+    /// The audit's own hosts ([`crate::external::own_hosts`]).
     pub fn own_hosts(&self) -> crawl::OwnHosts {
-        crawl::OwnHosts::of_audit(&self.audit)
+        crate::external::own_hosts(&self.audit)
     }
 
     /// A page of a table.
@@ -402,7 +401,7 @@ impl OpenAudit {
         let id = self.url_id(url)?;
         // The Pages table has one row per URL, in the input's order.
         let pages = self.table(TableName::Pages);
-        let fields = index
+        let mut fields: Vec<crate::types::DetailField> = index
             .row_of(id)
             .and_then(|i| pages.rows().get(i))
             .map(|row| {
@@ -418,6 +417,19 @@ impl OpenAudit {
                     .collect()
             })
             .unwrap_or_default();
+        // Why a URL was not crawled (out of scope, nofollow, a limit), as the live detail
+        // says it.
+        if let Some(reason) = index
+            .row_of(id)
+            .and_then(|i| self.input.urls.get(i))
+            .and_then(|u| u.reason.as_ref())
+        {
+            fields.push(crate::types::DetailField {
+                key: "reason".to_owned(),
+                label: "Reason".to_owned(),
+                value: reason.to_string(),
+            });
+        }
         let mut detail = crate::url_detail::url_detail(&self.input, index, id, fields);
         let own = self.own_hosts();
         crate::external::mark(&mut detail.inlinks, &own);

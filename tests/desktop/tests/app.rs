@@ -153,7 +153,7 @@ async fn audit_the_fixture_open_a_cluster_and_export() {
     // The table re-renders as the search narrows it: wait for the count, then find and
     // click the row, retrying when a row is replaced under our feet.
     s.wait_for_text(&tid("table-matched"), Duration::from_secs(10), |t| {
-        t.contains("matched")
+        t.contains("match")
     })
     .await
     .unwrap();
@@ -302,8 +302,103 @@ async fn audit_the_fixture_open_a_cluster_and_export() {
     compare_with_the_partial_older_audit(&app, partial).await;
     let long_id = layout_at_both_sizes(&app).await;
     external_table_and_client_files(&app, long_id).await;
+    report_file_list_in_view(&app).await;
 
     app.stop().await.unwrap();
+}
+
+/// The full report exported from the Overview at both window sizes: its file list is whole
+/// in the page (no box of its own cutting it off), and the last file, scrolled into view,
+/// is inside the window, is what the window shows at its place, and is drawn (the
+/// window's pixels over its text are not one flat colour).
+async fn report_file_list_in_view(app: &App) {
+    let s = app.session();
+    for size in SIZES {
+        shots::set_size(s, size).await.unwrap();
+        click_again(app, &tid("nav-overview")).await;
+        let dir = app.scratch.join(format!("report-{}", size.0));
+        std::fs::create_dir_all(&dir).unwrap();
+        s.execute(
+            "window.dustpanAutomation = { directory: arguments[0] };",
+            vec![json!(dir)],
+        )
+        .await
+        .unwrap();
+        click_again(app, &tid("export-report")).await;
+        let files = s
+            .wait_for_count(
+                &format!("{} li", tid("export-report-result")),
+                2,
+                Duration::from_secs(120),
+            )
+            .await
+            .unwrap();
+        let last = files.last().unwrap();
+        s.execute(
+            "arguments[0].scrollIntoView({ block: 'end' });",
+            vec![Session::arg(last)],
+        )
+        .await
+        .unwrap();
+        tokio::time::sleep(Duration::from_millis(800)).await;
+        let seen = s
+            .execute(
+                "const e = arguments[0]; const range = document.createRange();\
+                 range.selectNodeContents(e); const r = range.getBoundingClientRect();\
+                 const hit = document.elementFromPoint(r.left + Math.min(r.width, 60) / 2, r.top + r.height / 2);\
+                 const list = e.parentElement;\
+                 return { left: r.left, top: r.top, width: r.width, height: r.height,\
+                   inside: r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth,\
+                   shown: hit !== null && (hit === e || e.contains(hit)),\
+                   whole: list.scrollHeight <= list.clientHeight + 1 };",
+                vec![Session::arg(last)],
+            )
+            .await
+            .unwrap();
+        let dump = || async { app.dump(&format!("report-files-{}", size.0)).await };
+        // The list is in the page's flow, not a box of its own that cuts it off.
+        if seen["inside"] != json!(true)
+            || seen["shown"] != json!(true)
+            || seen["whole"] != json!(true)
+        {
+            panic!(
+                "at {}×{} the last exported file is not in view: {seen}; window saved in {}",
+                size.0,
+                size.1,
+                dump().await.display()
+            );
+        }
+        let png = s.screenshot().await.unwrap();
+        let shot = e2e_dir()
+            .join("screenshots")
+            .join(format!("report-files-{}.png", size.0));
+        std::fs::write(&shot, &png).unwrap();
+        let px = |k: &str| seen[k].as_f64().unwrap();
+        let (w, h) = (px("width").min(120.0).ceil(), px("height").ceil());
+        let out = std::process::Command::new("convert")
+            .arg(&shot)
+            .args([
+                "-crop",
+                &format!("{w}x{h}+{}+{}", px("left").floor(), px("top").floor()),
+                "-format",
+                "%[fx:standard_deviation]",
+                "info:",
+            ])
+            .output()
+            .unwrap();
+        let spread: f64 = String::from_utf8_lossy(&out.stdout)
+            .trim()
+            .parse()
+            .unwrap_or(0.0);
+        assert!(
+            spread > 0.02,
+            "at {}×{} the last exported file is not drawn (pixel spread {spread}); see {}",
+            size.0,
+            size.1,
+            shot.display()
+        );
+    }
+    shots::set_size(s, SIZES[0]).await.unwrap();
 }
 
 /// The first number of a text, words apart (`Wrote 1,234 rows to /tmp/x1` → 1234).
@@ -527,15 +622,15 @@ async fn layout_at_both_sizes(app: &App) -> i64 {
     long_id
 }
 
-/// `(matched, total)` of the table's count: "N rows" or "N matched of M".
+/// `(matched, rows)` of the table's count: "N rows" or "N of M rows match".
 fn counts(text: &str) -> Option<(u64, u64)> {
     let numbers: Vec<u64> = text
         .split(|c: char| !c.is_ascii_digit() && c != ',')
         .filter_map(|w| w.replace(',', "").parse().ok())
         .collect();
     match numbers.as_slice() {
-        [n] if text.contains("rows") => Some((*n, *n)),
-        [m, t] if text.contains("matched of") => Some((*m, *t)),
+        [n] if text.contains("row") => Some((*n, *n)),
+        [m, t] if text.contains(" of ") && text.contains("match") => Some((*m, *t)),
         _ => None,
     }
 }
@@ -1334,8 +1429,8 @@ async fn compare_with_the_partial_older_audit(app: &App, partial: i64) {
         .await
         .unwrap();
     // The same rows from the command the view calls, with the status before: each is of
-    // a URL the older audit fetched, or one its own exclude pattern kept out (which it
-    // reports as skipped, by choice); none it left at its limit.
+    // a URL the older audit fetched; none its own exclude pattern kept out, none it left
+    // at its limit (those are not compared, counted apart with the reason).
     let diff = invoke(
         app,
         "compare_audits",
@@ -1372,10 +1467,55 @@ async fn compare_with_the_partial_older_audit(app: &App, partial: i64) {
             "{url} is not shown: {shown:?}"
         );
         assert!(
-            fetched.contains(&url) || (url.contains(EXCLUDED) && before.contains("skipped")),
+            fetched.contains(&url) && !url.contains(EXCLUDED),
             "{url} ({before}), not fetched by the older audit, is a status change"
         );
     }
+    assert!(
+        shown.iter().all(|u| !u.contains(EXCLUDED)),
+        "a URL the older audit excluded is a status change: {shown:?}"
+    );
+    // The URLs its pattern kept out: counted apart in the summary, listed with the reason.
+    let summary = s
+        .text_content(&s.find(&tid("compare-summary")).await.unwrap())
+        .await
+        .unwrap();
+    let counted = diff["summary"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| {
+            c["label"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with("URLs not compared")
+        })
+        .unwrap_or_else(|| panic!("no not-compared count: {diff}"))["count"]
+        .as_u64()
+        .unwrap();
+    assert!(counted > 0, "{diff}");
+    assert!(summary.contains("URLs not compared"), "{summary}");
+    let reasons = s
+        .execute(
+            "return [...document.querySelectorAll('[data-testid=\"compare-section\"][data-section=\"not_compared\"] tbody tr')].map(r => r.textContent);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let reasons: Vec<&str> = reasons
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let because =
+        format!("outside the older audit's crawl rules: excluded by pattern `{EXCLUDED}`");
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.contains(EXCLUDED) && r.contains(&because)),
+        "{reasons:?}"
+    );
     assert!(
         diff["warnings"]
             .as_array()

@@ -150,17 +150,24 @@ export function setHidden(columns: Column[], layout: ColumnLayout, key: string, 
   return { ...layout, hidden: [...hidden] };
 }
 
-/** The narrowest a column gets when a table is fitted into a narrow window, by kind. */
-export const FIT_FLOORS: Record<ColumnKind, number> = { url: 200, text: 100, number: 64 };
+/**
+ * The narrowest a column gets when a table is fitted into a narrow window, by kind: a URL
+ * column keeps room for the origin and the path's distinguishing end
+ * (`http://site.test:8480/shoes/red-sneaker`).
+ */
+export const FIT_FLOORS: Record<ColumnKind, number> = { url: 280, text: 100, number: 80 };
 
-/** The order in which kinds of columns give up width to fit: URLs first, numbers last. */
-const FIT_ORDER: ColumnKind[] = ["url", "text", "number"];
+/**
+ * The order in which kinds of columns give up width to fit: text first, then numbers (whose
+ * values are short), URLs last (what tells one URL from another is at its end).
+ */
+const FIT_ORDER: ColumnKind[] = ["text", "number", "url"];
 
 /**
  * The columns of `shown` fitted into `available` pixels, so that a table just too wide for its
  * window (the clusters table at 1024 px) keeps its last columns in view without scrolling
- * sideways. Columns the user did not resize (not in `resized`) give up width, URL columns
- * first, then text, then numbers, each in proportion to its width above its kind's floor
+ * sideways. Columns the user did not resize (not in `resized`) give up width, text columns
+ * first, then numbers, then URLs, each in proportion to its width above its kind's floor
  * ([`FIT_FLOORS`]); the last column keeps its width (it grows into any room left). When even
  * the floors do not fit, or nothing needs to give, the widths stay as they are.
  */

@@ -77,3 +77,16 @@ export function formatTime(ms: number): string {
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
+
+/**
+ * A table's row count, one count per concept: `2,417 rows`; with a search or column filter
+ * of the user's, how many of the rows the table holds without them match (`1 of 214 rows
+ * match`), or how many match when that is not known yet. A filter the view itself sets (the
+ * issue of the Issues view's URL table) is no filter of the user's: its rows are the table.
+ */
+export function rowCounts(matched: number, rows: number | null, userFiltered: boolean): string {
+  const noun = (n: number) => (n === 1 ? "row" : "rows");
+  if (!userFiltered) return `${formatCount(matched)} ${noun(matched)}`;
+  if (rows === null) return `${formatCount(matched)} ${noun(matched)} ${matched === 1 ? "matches" : "match"}`;
+  return `${formatCount(matched)} of ${formatCount(rows)} ${noun(rows)} ${matched === 1 ? "matches" : "match"}`;
+}
