@@ -163,7 +163,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let d = diff::diff((&a, &x), (&b, &y));
+    // What each audit's own crawl rules kept out is not compared (the reason names the
+    // pattern), as in the JSON output.
+    let rules = runtime.block_on(async {
+        let rules = [
+            view::crawl_rules(&store.audit(old).await?),
+            view::crawl_rules(&store.audit(new).await?),
+        ];
+        anyhow::Ok(rules)
+    })?;
+    let d = diff::diff_with_rules((&a, &x), (&b, &y), [&rules[0], &rules[1]]);
     let sections = d.sections();
     // The files first: a reader that stops reading the terminal output early (`| head`)
     // must not keep them from being written.

@@ -18,11 +18,16 @@ impl OwnHosts {
         Ok(Self(Some(Scope::new(config)?)))
     }
 
-    /// The own hosts of a stored audit: its configuration's, or its start URLs' hosts
-    /// (with their `www.` twins) when that configuration cannot be read.
+    /// The own hosts of a stored audit: its configuration's, with the IP addresses its
+    /// hosts were put at (a `resolve` override's address, and what a start host resolved
+    /// to when a run started); or its start URLs' hosts (with their `www.` twins) when
+    /// that configuration cannot be read. A server that answers on its address serves
+    /// the site again under that host (the crawl takes it in scope as the site's IP
+    /// alias), so a link to `http://127.0.0.1:8480/` of an audit of
+    /// `http://site.test:8480/` that resolves there is no link to another site.
     pub fn of_audit(row: &store::Audit) -> Self {
         crate::stored_config(row)
-            .and_then(|config| Self::new(&config))
+            .and_then(Self::with_addresses)
             .unwrap_or_else(|_| {
                 let start_urls = row
                     .start_urls
@@ -38,6 +43,34 @@ impl OwnHosts {
                     .ok(),
                 )
             })
+    }
+
+    /// The own hosts of `config`, and the addresses its own hosts were put at.
+    fn with_addresses(mut config: CrawlConfig) -> Result<Self, CrawlError> {
+        let named = Self::new(&config)?;
+        let host = |ip: std::net::IpAddr| match ip.to_canonical() {
+            std::net::IpAddr::V4(v4) => v4.to_string(),
+            std::net::IpAddr::V6(v6) => format!("[{v6}]"),
+        };
+        let overrides = config
+            .resolve
+            .iter()
+            .filter_map(|entry| crate::parse_resolve(entry).ok())
+            .map(|(name, at)| (name, at.ip()));
+        let resolved = config
+            .start_addresses
+            .iter()
+            .flat_map(|(name, ips)| ips.iter().map(move |&ip| (name.to_ascii_lowercase(), ip)));
+        let aliases: Vec<String> = overrides
+            .chain(resolved)
+            .filter(|(name, _)| named.contains(name))
+            .map(|(_, ip)| host(ip))
+            .collect();
+        if aliases.is_empty() {
+            return Ok(named);
+        }
+        config.extra_hosts.extend(aliases);
+        Self::new(&config)
     }
 
     /// Whether `host` (lower case, as `url::Url::host_str` writes it) is one of them.

@@ -43,42 +43,6 @@ const HEADERS: [Header; 7] = [
     },
 ];
 
-/// The own hosts of a stored audit ([`crawl::OwnHosts::of_audit`]), with the IP
-/// addresses its hosts were put at: a `resolve` override's address, and what a start
-/// host resolved to when a run started. A server that answers on its address serves the
-/// site again under that host (the crawl takes it in scope as the site's IP alias), so a
-/// link to `http://127.0.0.1:8480/` of an audit of `http://site.test:8480/` that
-/// resolves there is no link to another site.
-pub fn own_hosts(row: &store::Audit) -> crawl::OwnHosts {
-    let named = crawl::OwnHosts::of_audit(row);
-    let Ok(mut config) = crawl::stored_config(row) else {
-        return named;
-    };
-    let host = |ip: std::net::IpAddr| match ip {
-        std::net::IpAddr::V4(v4) => v4.to_string(),
-        std::net::IpAddr::V6(v6) => format!("[{v6}]"),
-    };
-    let overrides = config
-        .resolve
-        .iter()
-        .filter_map(|entry| crawl::parse_resolve(entry).ok())
-        .map(|(name, at)| (name, at.ip()));
-    let resolved = config
-        .start_addresses
-        .iter()
-        .flat_map(|(name, ips)| ips.iter().map(move |&ip| (name.to_ascii_lowercase(), ip)));
-    let aliases: Vec<String> = overrides
-        .chain(resolved)
-        .filter(|(name, _)| named.contains(name))
-        .map(|(_, ip)| host(ip.to_canonical()))
-        .collect();
-    if aliases.is_empty() {
-        return named;
-    }
-    config.extra_hosts.extend(aliases);
-    crawl::OwnHosts::new(&config).unwrap_or(named)
-}
-
 /// Marks the links whose other end is on another site.
 pub fn mark(links: &mut [crate::types::LinkView], own: &crawl::OwnHosts) {
     for l in links {

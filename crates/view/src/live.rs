@@ -310,7 +310,7 @@ pub async fn live_url_detail(store: &Store, audit: i64, url: &str) -> Result<Url
         headers_stored: false,
     };
     crate::url_detail::add_headers(store, audit.0, row.id, &mut detail).await?;
-    let own = crate::external::own_hosts(&store.audit(audit).await?);
+    let own = crawl::OwnHosts::of_audit(&store.audit(audit).await?);
     crate::external::mark(&mut detail.inlinks, &own);
     crate::external::mark(&mut detail.outlinks, &own);
     Ok(detail)

@@ -279,9 +279,9 @@ impl OpenAudit {
         })
     }
 
-    /// The audit's own hosts ([`crate::external::own_hosts`]).
+    /// The audit's own hosts ([`crawl::OwnHosts::of_audit`]).
     pub fn own_hosts(&self) -> crawl::OwnHosts {
-        crate::external::own_hosts(&self.audit)
+        crawl::OwnHosts::of_audit(&self.audit)
     }
 
     /// A page of a table.
