@@ -9,6 +9,9 @@ dir=${1:-docs/screenshots}
 
 bash scripts/setup-desktop.sh
 npm --prefix ui run build
-cargo build --locked -p dustpan-desktop -p desktop-e2e --bin screenshots
+# The app itself too: `--bin screenshots` alone would photograph whatever app binary
+# an earlier build left.
+cargo build --locked -p dustpan-desktop --bin dustpan-desktop
+cargo build --locked -p desktop-e2e --bin screenshots
 xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" \
     cargo run --locked -q -p desktop-e2e --bin screenshots -- "$dir"
