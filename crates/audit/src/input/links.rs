@@ -216,9 +216,14 @@ fn pack(l: &LinkRow) -> [u8; ROW] {
         .region
         .and_then(|r| LinkRegion::ALL.iter().position(|&x| x == r))
         .map_or(0, |i| i as u8 + 1);
-    row[8] = u8::from(l.to.is_some()) * HAS_TO
-        | u8::from(l.nofollow) * NOFOLLOW
-        | region << REGION_SHIFT;
+    let mut flags = region << REGION_SHIFT;
+    if l.to.is_some() {
+        flags |= HAS_TO;
+    }
+    if l.nofollow {
+        flags |= NOFOLLOW;
+    }
+    row[8] = flags;
     row[9] = LinkKind::ALL
         .iter()
         .position(|&k| k == l.kind)
