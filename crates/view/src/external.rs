@@ -2,7 +2,7 @@
 //! link, from the stored links (nothing is requested again). "Another site" is a host
 //! outside the audit's own hosts as its crawl scope decides them ([`crawl::OwnHosts`]:
 //! the start hosts and their `www.` twins, subdomains when the audit included them,
-//! extra hosts, and the IP addresses those hosts were put at: [`own_hosts`]); a URL of an
+//! extra hosts, and the IP addresses those hosts were put at: [`crawl::OwnHosts::of_audit`]); a URL of an
 //! own host left out by an include / exclude pattern, or by the scope of an IP alias, is
 //! not external: it is an internal URL not crawled, with its reason.
 
