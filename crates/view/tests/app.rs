@@ -2,85 +2,28 @@
 //! run through [`view::runs::Runs`], then read through [`view::OpenAudit`].
 #![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
 
-use fixture::{FixtureConfig, FixtureServer};
-use std::sync::{Arc, Mutex};
+mod support;
+
+use fixture::FixtureConfig;
+use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::Notify;
-use view::runs::{RunEvents, Runs, crawl_config};
+use support::{Recorder, Site};
+use view::runs::{Runs, crawl_config};
 use view::{
     AnalysisPolicy, AuditStatus, Cell, Family, FindingPage, FindingQuery, OpenAudit, PresetName,
-    Progress, ProgressPhase, Role, Severity, SortSpec, StartAuditRequest, TableName, TableQuery,
+    ProgressPhase, Role, Severity, SortSpec, StartAuditRequest, TableName, TableQuery,
 };
 
-#[derive(Default)]
-struct Recorder {
-    progress: Mutex<Vec<(std::time::Instant, Progress)>>,
-    finished: Mutex<Vec<Progress>>,
-    opened: Mutex<Option<OpenAudit>>,
-    done: Notify,
-}
-
-impl RunEvents for Recorder {
-    fn progress(&self, p: &Progress) {
-        self.progress
-            .lock()
-            .unwrap()
-            .push((std::time::Instant::now(), p.clone()));
-    }
-    fn finished(&self, p: &Progress, opened: Option<OpenAudit>) {
-        self.finished.lock().unwrap().push(p.clone());
-        *self.opened.lock().unwrap() = opened;
-        self.done.notify_one();
-    }
-}
-
-struct Site {
-    server: FixtureServer,
-    _dir: tempfile::TempDir,
-    store: store::Store,
-}
-
 async fn site(slow: Duration) -> Site {
-    let server = FixtureServer::start(FixtureConfig {
+    support::site(FixtureConfig {
         slow_delay: slow,
         ..FixtureConfig::default()
     })
     .await
-    .unwrap();
-    assert!(server.addr().ip().is_loopback());
-    let dir = tempfile::tempdir().unwrap();
-    let store = store::Store::open(&dir.path().join("audits.sqlite"))
-        .await
-        .unwrap();
-    Site {
-        server,
-        _dir: dir,
-        store,
-    }
 }
 
 fn request(site: &Site) -> StartAuditRequest {
-    StartAuditRequest {
-        url: "https://example.test/".into(),
-        max_urls: Some(2000),
-        max_depth: None,
-        concurrency: Some(8),
-        respect_robots: true,
-        user_agent: None,
-        preset: None,
-        policy_file: None,
-        allow_internal: false,
-        includes: Vec::new(),
-        excludes: Vec::new(),
-        follow_nofollow: None,
-        probe_variants: None,
-        requests_per_second: None,
-        render: false,
-        resolve: fixture::HOSTS
-            .iter()
-            .map(|h| format!("{h}:{}:127.0.0.1", site.server.port()))
-            .collect(),
-    }
+    support::request(&site.server)
 }
 
 async fn run_to_end(site: &Site, runs: &Runs) -> (i64, Arc<Recorder>) {

@@ -5,85 +5,22 @@
 //! a Search Console URL explained as `dustpan explain` explains it.
 #![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
 
-use fixture::{FixtureConfig, FixtureServer};
+mod support;
+
+use fixture::FixtureConfig;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::Notify;
+use support::{Recorder, Site, request, site};
 use view::fixplan::{FixPlanFile, SimulationCache, fix_plan_page, simulation_page};
-use view::runs::{RunEvents, Runs, crawl_config};
+use view::runs::{Runs, crawl_config};
 use view::verify::{Redirected, VerificationView};
-use view::{AnalysisPolicy, OpenAudit, Progress, StartAuditRequest};
-
-#[derive(Default)]
-struct Recorder {
-    finished: Mutex<Vec<Progress>>,
-    done: Notify,
-}
-
-impl RunEvents for Recorder {
-    fn progress(&self, _: &Progress) {}
-    fn finished(&self, p: &Progress, _: Option<OpenAudit>) {
-        self.finished.lock().unwrap().push(p.clone());
-        self.done.notify_one();
-    }
-}
-
-struct Site {
-    server: FixtureServer,
-    dir: tempfile::TempDir,
-    store: store::Store,
-    runs: Runs,
-}
-
-async fn site() -> Site {
-    let server = FixtureServer::start(FixtureConfig {
-        hostile: false,
-        ..FixtureConfig::default()
-    })
-    .await
-    .unwrap();
-    assert!(server.addr().ip().is_loopback());
-    let dir = tempfile::tempdir().unwrap();
-    let store = store::Store::open(&dir.path().join("audits.sqlite"))
-        .await
-        .unwrap();
-    Site {
-        server,
-        dir,
-        store,
-        runs: Runs::new(),
-    }
-}
-
-fn request(site: &Site) -> StartAuditRequest {
-    StartAuditRequest {
-        url: "https://example.test/".into(),
-        max_urls: Some(2000),
-        max_depth: None,
-        concurrency: Some(8),
-        respect_robots: true,
-        user_agent: None,
-        preset: None,
-        policy_file: None,
-        allow_internal: false,
-        includes: Vec::new(),
-        excludes: Vec::new(),
-        follow_nofollow: None,
-        probe_variants: None,
-        requests_per_second: None,
-        render: false,
-        resolve: fixture::HOSTS
-            .iter()
-            .map(|h| format!("{h}:{}:127.0.0.1", site.server.port()))
-            .collect(),
-    }
-}
+use view::{AnalysisPolicy, OpenAudit};
 
 /// The configuration of a list audit of `files`, read off the async runtime as the app
 /// reads it.
 async fn list_config(site: &Site, files: Vec<String>) -> crawl::CrawlConfig {
-    let request = request(site);
+    let request = request(&site.server);
     let ca = [site.server.ca_pem().to_owned()];
     tokio::task::spawn_blocking(move || {
         view::lists::list_crawl_config(
@@ -106,8 +43,8 @@ async fn list_config(site: &Site, files: Vec<String>) -> crawl::CrawlConfig {
 /// Runs `config` to its end as the app runs it; answers the audit's id.
 async fn run(site: &Site, config: crawl::CrawlConfig, policy: AnalysisPolicy) -> i64 {
     let rec = Arc::new(Recorder::default());
-    let id = site
-        .runs
+    let runs = Runs::new();
+    let id = runs
         .start(site.store.clone(), config, policy, rec.clone())
         .await
         .unwrap();
@@ -118,13 +55,17 @@ async fn run(site: &Site, config: crawl::CrawlConfig, policy: AnalysisPolicy) ->
 }
 
 async fn audit(site: &Site) -> i64 {
-    let config = crawl_config(&request(site), &[site.server.ca_pem().to_owned()]).unwrap();
+    let config = crawl_config(&request(&site.server), &[site.server.ca_pem().to_owned()]).unwrap();
     run(site, config, AnalysisPolicy::default()).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_fixtures_plan_pages_simulates_clean_and_verifies_as_a_run() {
-    let site = site().await;
+    let site = site(FixtureConfig {
+        hostile: false,
+        ..FixtureConfig::default()
+    })
+    .await;
     let id = audit(&site).await;
     let policy = AnalysisPolicy::default();
     let open = OpenAudit::open(&site.store, id, &policy).await.unwrap();
@@ -253,7 +194,11 @@ async fn the_fixtures_plan_pages_simulates_clean_and_verifies_as_a_run() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_migration_lists_the_unmatched_first() {
-    let site = site().await;
+    let site = site(FixtureConfig {
+        hostile: false,
+        ..FixtureConfig::default()
+    })
+    .await;
     let old = audit(&site).await;
     // The new site: one page of the old one, audited alone.
     let list = site.dir.path().join("one.txt");
@@ -298,7 +243,11 @@ const SEARCH_CONSOLE: &str = concat!(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_search_console_url_is_explained_in_its_detail() {
-    let site = site().await;
+    let site = site(FixtureConfig {
+        hostile: false,
+        ..FixtureConfig::default()
+    })
+    .await;
     let files = [
         "Duplicate, Google chose different canonical than user.csv",
         "inspection.jsonl",

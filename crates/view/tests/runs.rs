@@ -3,73 +3,28 @@
 //! keeps.
 #![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
 
-use fixture::{FixtureConfig, FixtureServer};
-use std::sync::{Arc, Mutex};
+mod support;
+
+use fixture::FixtureConfig;
+use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::Notify;
-use view::runs::{RunEvents, Runs, crawl_config};
-use view::{AnalysisPolicy, OpenAudit, PresetName, Progress, ProgressPhase, StartAuditRequest};
-
-#[derive(Default)]
-struct Recorder {
-    finished: Mutex<Vec<Progress>>,
-    done: Notify,
-}
-
-impl RunEvents for Recorder {
-    fn progress(&self, _: &Progress) {}
-    fn finished(&self, p: &Progress, _: Option<OpenAudit>) {
-        self.finished.lock().unwrap().push(p.clone());
-        self.done.notify_one();
-    }
-}
-
-struct Site {
-    server: FixtureServer,
-    _dir: tempfile::TempDir,
-    store: store::Store,
-}
+use support::{Recorder, Site};
+use view::runs::{Runs, crawl_config};
+use view::{AnalysisPolicy, PresetName, Progress, ProgressPhase, StartAuditRequest};
 
 async fn site() -> Site {
-    let server = FixtureServer::start(FixtureConfig {
+    support::site(FixtureConfig {
         slow_delay: Duration::from_millis(1500),
         ..FixtureConfig::default()
     })
     .await
-    .unwrap();
-    assert!(server.addr().ip().is_loopback());
-    let dir = tempfile::tempdir().unwrap();
-    let store = store::Store::open(&dir.path().join("audits.sqlite"))
-        .await
-        .unwrap();
-    Site {
-        server,
-        _dir: dir,
-        store,
-    }
 }
 
+/// Two connections to the slowed site, so a run can be stopped before its end.
 fn request(site: &Site) -> StartAuditRequest {
     StartAuditRequest {
-        url: "https://example.test/".into(),
-        max_urls: Some(2000),
-        max_depth: None,
         concurrency: Some(2),
-        respect_robots: true,
-        user_agent: None,
-        preset: None,
-        policy_file: None,
-        allow_internal: false,
-        includes: Vec::new(),
-        excludes: Vec::new(),
-        follow_nofollow: None,
-        probe_variants: None,
-        requests_per_second: None,
-        render: false,
-        resolve: fixture::HOSTS
-            .iter()
-            .map(|h| format!("{h}:{}:127.0.0.1", site.server.port()))
-            .collect(),
+        ..support::request(&site.server)
     }
 }
 

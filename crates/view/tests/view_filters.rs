@@ -4,30 +4,18 @@
 //! rows say, and the CSV of the view holds exactly the matched rows, in the view's order.
 #![allow(clippy::unwrap_used)] // test helpers outside #[test] functions
 
+mod support;
+
 use fixture::{FixtureConfig, FixtureServer, SiteVariant};
 use std::collections::BTreeSet;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::Notify;
-use view::runs::{RunEvents, Runs, crawl_config};
+use support::Recorder;
+use view::runs::{Runs, crawl_config};
 use view::{
-    AnalysisPolicy, Cell, ColumnFilter, FilterOp, OpenAudit, Progress, SortSpec, StartAuditRequest,
-    TableName, TableQuery, ViewQuery,
+    AnalysisPolicy, Cell, ColumnFilter, FilterOp, OpenAudit, SortSpec, TableName, TableQuery,
+    ViewQuery,
 };
-
-#[derive(Default)]
-struct Recorder {
-    opened: Mutex<Option<OpenAudit>>,
-    done: Notify,
-}
-
-impl RunEvents for Recorder {
-    fn progress(&self, _: &Progress) {}
-    fn finished(&self, _: &Progress, opened: Option<OpenAudit>) {
-        *self.opened.lock().unwrap() = opened;
-        self.done.notify_one();
-    }
-}
 
 /// Audits the fixture site; answers the opened audit.
 async fn audit_the_fixture() -> (OpenAudit, FixtureServer, tempfile::TempDir) {
@@ -39,27 +27,7 @@ async fn audit_the_fixture() -> (OpenAudit, FixtureServer, tempfile::TempDir) {
     let store = store::Store::open(&dir.path().join("audits.sqlite"))
         .await
         .unwrap();
-    let request = StartAuditRequest {
-        url: "https://example.test/".into(),
-        max_urls: Some(2000),
-        max_depth: None,
-        concurrency: Some(8),
-        respect_robots: true,
-        user_agent: None,
-        preset: None,
-        policy_file: None,
-        allow_internal: false,
-        includes: Vec::new(),
-        excludes: Vec::new(),
-        follow_nofollow: None,
-        probe_variants: None,
-        requests_per_second: None,
-        render: false,
-        resolve: fixture::HOSTS
-            .iter()
-            .map(|h| format!("{h}:{}:127.0.0.1", server.port()))
-            .collect(),
-    };
+    let request = support::request(&server);
     let config = crawl_config(&request, &[server.ca_pem().to_owned()]).unwrap();
     let rec = Arc::new(Recorder::default());
     let runs = Runs::new();
