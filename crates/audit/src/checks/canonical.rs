@@ -13,7 +13,11 @@ pub(super) fn check(cx: &Ctx<'_, '_>, out: &mut Vec<Finding>) {
     let mut loops_done: FxHashSet<u32> = FxHashSet::default();
     let mut unrelated = Vec::new();
     for i in 0..site.n as u32 {
-        if !site.serves(i) || site.canonicals(i).next().is_none() {
+        // A URL Dustpan made up (a URL-variant probe, a page found through one) is
+        // evidence about the server's rules, which the VARIANT-* findings state: its
+        // canonical is no problem of the site's (the site's IP address serving the site
+        // with a canonical to its name is the server's rule, not a syndicated copy).
+        if !site.serves(i) || site.made_up[i as usize] || site.canonicals(i).next().is_none() {
             continue;
         }
         declarations(cx, i, out);

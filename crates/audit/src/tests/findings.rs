@@ -834,6 +834,47 @@ fn a_syndicated_copy_keeps_its_cross_host_canonical() {
 }
 
 #[test]
+fn the_site_s_ip_address_naming_the_site_as_canonical_is_no_cross_host_copy() {
+    // The server answers on its IP address (a URL-variant probe) with the page and a
+    // canonical to the site's name; a page linked from there is reached the same way.
+    let mut b = B::new();
+    b.page("https://example.com/", 7)
+        .page("https://example.com/a", 8)
+        .link("https://example.com/", "https://example.com/a")
+        .page("https://192.0.2.10/", 7)
+        .canonical("https://192.0.2.10/", "https://example.com/")
+        .probe(
+            "https://192.0.2.10/",
+            "https://example.com/",
+            ProbeRule::IpHost,
+        )
+        .page("https://192.0.2.10/a", 8)
+        .canonical("https://192.0.2.10/a", "https://example.com/a")
+        .link("https://192.0.2.10/", "https://192.0.2.10/a");
+    b.row("https://192.0.2.10/a").found_from = Some(b.id("https://192.0.2.10/"));
+    let a = b.analyse();
+    assert!(
+        a.findings_with(FindingId::CanonCrossHost).next().is_none(),
+        "{:#?}",
+        a.findings
+    );
+    // A page the site links to on another host is still one.
+    let mut b = B::new();
+    b.page("https://example.com/copy", 7)
+        .page("https://blog.example.org/original", 7)
+        .canonical(
+            "https://example.com/copy",
+            "https://blog.example.org/original",
+        );
+    assert!(
+        b.analyse()
+            .findings_with(FindingId::CanonCrossHost)
+            .next()
+            .is_some()
+    );
+}
+
+#[test]
 fn pages_on_the_way_into_a_trap_are_not_missing_from_the_sitemap() {
     let mut b = B::new();
     b.page("https://example.com/", 1)
