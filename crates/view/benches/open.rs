@@ -4,7 +4,10 @@
 //! search, pages with column filters (numbers, text, a regular expression), the filtered
 //! view written as CSV. `cargo bench -p view` prints one-shot figures of a cold open first (what the
 //! user waits for), then criterion's. `DUSTPAN_BENCH_URLS=N` changes the size;
-//! `DUSTPAN_BENCH_DB=FILE` keeps the written audit in FILE and reuses it next time.
+//! `DUSTPAN_BENCH_DB=FILE` keeps the written audit in FILE and reuses it next time (a
+//! finished audit of that many URLs, up to 15 more, is opened as it is: one
+//! `BENCH_KEEP_DB` of `scripts/bench-crawl.sh` kept, with `DUSTPAN_BENCH_URLS` its URL count);
+//! `DUSTPAN_BENCH_SUMMARY=1` prints only the one-shot figures and the peak RSS.
 
 use criterion::Criterion;
 use std::hint::black_box;
@@ -13,6 +16,11 @@ use synthetic::{Rng, input, site, size, stored};
 use view::{
     AnalysisPolicy, ColumnFilter, FilterOp, OpenAudit, SortSpec, TableName, TableQuery, ViewQuery,
 };
+
+/// The app's allocator, so the figures are the app's.
+#[cfg(not(target_env = "msvc"))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 fn query(table: TableName, sort: Option<(&str, bool)>, search: Option<&str>) -> TableQuery {
     TableQuery {
@@ -63,7 +71,25 @@ fn main() {
     let policy = AnalysisPolicy::default();
     let open = cold_open(&rt, &store, id, &policy);
     first_queries(&open);
-    criterion_figures(&rt, &store, id, &policy, &open);
+    if let Some(kib) = peak_rss_kib() {
+        println!("peak RSS so far: {:.1} MiB", kib as f64 / 1024.0);
+    }
+    if std::env::var_os("DUSTPAN_BENCH_SUMMARY").is_none() {
+        criterion_figures(&rt, &store, id, &policy, &open);
+    }
+}
+
+/// The process's peak resident size (`VmHWM`), where /proc has it.
+fn peak_rss_kib() -> Option<u64> {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()?
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()
 }
 
 /// One-shot figures of a cold open, what a user waits for, step by step: the store's
