@@ -2,8 +2,8 @@
 //! nginx and Apache redirect files each loaded into the real server on 127.0.0.1 (free
 //! ports) in front of the fixture, the plan verified through it: every planned redirect
 //! is done. The same server without the file leaves the new redirects missing, a file
-//! edited to send a source elsewhere makes it wrong, and the canonicals and sitemap lines
-//! nobody deployed are missing. The fixture alone (nothing in front) leaves the new
+//! edited to send a source elsewhere makes it wrong, and the canonicals nobody set are
+//! missing. The fixture alone (nothing in front) leaves the new
 //! redirects missing too, and a verification requests nothing the audit did not know.
 //!
 //! The servers are started as the fix-file tests do (`crates/audit/tests/fix_servers.rs`:
@@ -370,7 +370,7 @@ fn nginx_conf(d: &Path, port: u16, upstream: u16, redirects: &str) -> PathBuf {
 
 /// The Apache modules the front needs: the redirect file's mod_rewrite, the proxy to the
 /// fixture over HTTP and HTTPS, TLS and its session cache.
-const APACHE_MODULES: [(&str, &str); 8] = [
+const APACHE_MODULES: [(&str, &str); 7] = [
     ("mpm_event_module", "mod_mpm_event.so"),
     ("authz_core_module", "mod_authz_core.so"),
     ("rewrite_module", "mod_rewrite.so"),
@@ -378,7 +378,6 @@ const APACHE_MODULES: [(&str, &str); 8] = [
     ("proxy_http_module", "mod_proxy_http.so"),
     ("ssl_module", "mod_ssl.so"),
     ("socache_shmcb_module", "mod_socache_shmcb.so"),
-    ("alias_module", "mod_alias.so"),
 ];
 
 /// Apache on `http` and on `https` (TLS), each a virtual host that includes the redirect
