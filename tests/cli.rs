@@ -187,6 +187,7 @@ fn an_error_is_one_line_that_says_each_cause_once() {
     for args in [
         vec!["report", "999", "--db", db],
         vec!["diff", "998", "999", "--db", db],
+        vec!["migrate", "998", "999", "--db", db],
     ] {
         let out = dustpan(&args, "");
         assert_eq!(out.code, 2, "{args:?}");

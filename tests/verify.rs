@@ -1,26 +1,43 @@
-//! `dustpan verify` end to end: the fixture audited, its plan exported, the generated
-//! nginx redirect file loaded into a real nginx on 127.0.0.1 (a free port) in front of
-//! the fixture, and the plan verified through it: every planned redirect is done. The
-//! fixture alone (the plan not deployed) leaves the new redirects missing, a map edited
-//! to send a source elsewhere is wrong, and the canonicals and sitemap lines nobody
-//! deployed are missing. The nginx process is started and stopped as the fix-file
-//! tests do (`crates/audit/tests/fix_servers.rs`: own process group, stopped on drop);
-//! the test skips, saying so, when nginx or openssl is absent.
+//! `dustpan verify` end to end: the fixture audited, its plan exported, and the generated
+//! nginx and Apache redirect files each loaded into the real server on 127.0.0.1 (free
+//! ports) in front of the fixture, the plan verified through it: every planned redirect
+//! is done. The same server without the file leaves the new redirects missing, a file
+//! edited to send a source elsewhere makes it wrong, and the canonicals nobody set are
+//! missing. The fixture alone (nothing in front) leaves the new
+//! redirects missing too, and a verification requests nothing the audit did not know.
+//!
+//! The servers are started as the fix-file tests do (`crates/audit/tests/fix_servers.rs`:
+//! own process group, configuration checked with `-t`, stopped on drop); a test skips,
+//! with a SKIPPED line, when its server or openssl is absent.
+//!
+//! The fixture answers HTTP and HTTPS on one port, and a `--resolve` override sends all of
+//! a host's requests to one port, so the server in front answers both schemes there too:
+//! nginx on one TLS port, plain HTTP through its error 497; Apache, which cannot, on an
+//! HTTP and an HTTPS port behind a relay that sends each connection by its first byte (a
+//! TLS handshake or not).
 
-use crate::util::{Site, audit_id, path, run};
+use crate::util::{Output, Site, audit_id, path, run};
 use fixture::FixtureConfig;
-use std::net::{TcpListener, TcpStream};
+use std::io::{Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-fn find(name: &str) -> Option<PathBuf> {
+/// The first of these programs that exists.
+fn find(names: &[&str]) -> Option<PathBuf> {
     let path = std::env::var_os("PATH").unwrap_or_default();
     let mut dirs: Vec<PathBuf> = std::env::split_paths(&path).collect();
     dirs.extend(["/usr/sbin", "/usr/local/sbin", "/sbin"].map(PathBuf::from));
-    dirs.iter().map(|d| d.join(name)).find(|p| p.is_file())
+    names
+        .iter()
+        .flat_map(|n| dirs.iter().map(move |d| d.join(n)))
+        .find(|p| p.is_file())
 }
 
+/// A free port on 127.0.0.1 (the kernel's pick).
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -29,7 +46,7 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// The server's process group, stopped when the test ends.
+/// The server's process group, stopped when the test ends (Apache's workers with it).
 struct Running(Child);
 
 impl Drop for Running {
@@ -50,7 +67,46 @@ impl Drop for Running {
     }
 }
 
-/// A CA and a certificate for the fixture's host names signed by it.
+/// Checks the configuration with `check` (the server's `-t`: no error, no warning), then starts `serve` in a
+/// process group of its own and waits until every port in `ports` accepts connections.
+fn start(mut check: Command, mut serve: Command, ports: &[u16], log: &Path) -> Running {
+    let t = check.output().unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&t.stdout),
+        String::from_utf8_lossy(&t.stderr)
+    );
+    assert!(
+        t.status.success() && !said.contains("[warn]") && !said.contains("[emerg]"),
+        "{check:?}: {said}"
+    );
+    use std::os::unix::process::CommandExt;
+    let child = serve
+        .process_group(0)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut running = Running(child);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    for &port in ports {
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            if let Ok(Some(status)) = running.0.try_wait() {
+                panic!(
+                    "{serve:?} exited ({status}): {}",
+                    std::fs::read_to_string(log).unwrap_or_default()
+                );
+            }
+            assert!(Instant::now() < deadline, "{serve:?} never listened");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    running
+}
+
+/// A CA and a certificate for the fixture's host names signed by it, in `d`: `ca.pem`,
+/// `leaf.pem`, `leaf.key`.
 fn certificates(openssl: &Path, d: &Path) {
     let sans: Vec<String> = fixture::HOSTS.iter().map(|h| format!("DNS:{h}")).collect();
     let ext = d.join("leaf.ext");
@@ -84,12 +140,204 @@ fn certificates(openssl: &Path, d: &Path) {
     }
 }
 
-/// nginx on `port` (TLS, and plain HTTP through error 497 on the same port, as the
-/// fixture answers both schemes on one) with the generated `map`, in front of the
-/// fixture on `upstream`.
-fn nginx(nginx: &Path, d: &Path, port: u16, upstream: u16, map: &str) -> Running {
-    std::fs::write(d.join("redirects.nginx.conf"), map).unwrap();
-    let ifs: String = map
+/// One port for both schemes in front of a server with a port for each: each connection
+/// goes, by its first byte (22 opens a TLS handshake), to `https` or to `http`. Stops
+/// accepting when dropped.
+struct SchemeRelay {
+    port: u16,
+    stop: Arc<AtomicBool>,
+    accepting: Option<std::thread::JoinHandle<()>>,
+}
+
+impl SchemeRelay {
+    fn start(http: u16, https: u16) -> SchemeRelay {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopped = Arc::clone(&stop);
+        let accepting = std::thread::spawn(move || {
+            for client in listener.incoming() {
+                if stopped.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Ok(client) = client else { continue };
+                std::thread::spawn(move || {
+                    let mut first = [0u8; 1];
+                    if !matches!(client.peek(&mut first), Ok(1)) {
+                        return;
+                    }
+                    let to = if first[0] == 22 { https } else { http };
+                    if let Ok(server) = TcpStream::connect(("127.0.0.1", to)) {
+                        relay(client, server);
+                    }
+                });
+            }
+        });
+        SchemeRelay {
+            port,
+            stop,
+            accepting: Some(accepting),
+        }
+    }
+}
+
+impl Drop for SchemeRelay {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        // Wakes the accepting thread, which then sees the flag.
+        let _ = TcpStream::connect(("127.0.0.1", self.port));
+        if let Some(t) = self.accepting.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Copies bytes both ways until each side has finished sending.
+fn relay(a: TcpStream, b: TcpStream) {
+    let copy = |mut from: TcpStream, mut to: TcpStream| {
+        let mut buf = [0u8; 16 * 1024];
+        while let Ok(n) = from.read(&mut buf) {
+            if n == 0 || to.write_all(&buf[..n]).is_err() {
+                break;
+            }
+        }
+        let _ = to.shutdown(Shutdown::Write);
+    };
+    let (a2, b2) = (a.try_clone().unwrap(), b.try_clone().unwrap());
+    let back = std::thread::spawn(move || copy(b2, a2));
+    copy(a, b);
+    let _ = back.join();
+}
+
+/// A real server to put in front of the fixture with a generated redirect file.
+enum Front {
+    Nginx {
+        nginx: PathBuf,
+        openssl: PathBuf,
+    },
+    Apache {
+        apache: PathBuf,
+        modules: PathBuf,
+        openssl: PathBuf,
+    },
+}
+
+/// A server running in front of the fixture: the port that answers both schemes and the
+/// CA that signed its certificate.
+struct Deployed {
+    port: u16,
+    ca: PathBuf,
+    _relay: Option<SchemeRelay>,
+    _server: Running,
+}
+
+impl Front {
+    /// nginx and openssl, or a SKIPPED line.
+    fn nginx(test: &str) -> Option<Front> {
+        let (Some(nginx), Some(openssl)) = (find(&["nginx"]), find(&["openssl"])) else {
+            eprintln!("SKIPPED {test}: nginx or openssl is not installed (apt-get install nginx)");
+            return None;
+        };
+        Some(Front::Nginx { nginx, openssl })
+    }
+
+    /// apache2 with the modules it needs and openssl, or a SKIPPED line.
+    fn apache(test: &str) -> Option<Front> {
+        let (Some(apache), Some(openssl)) = (find(&["apache2", "httpd"]), find(&["openssl"]))
+        else {
+            eprintln!(
+                "SKIPPED {test}: apache2 or openssl is not installed (apt-get install apache2)"
+            );
+            return None;
+        };
+        let modules = ["/usr/lib/apache2/modules", "/usr/lib64/httpd/modules"]
+            .map(PathBuf::from)
+            .into_iter()
+            .find(|m| APACHE_MODULES.iter().all(|(_, f)| m.join(f).is_file()));
+        let Some(modules) = modules else {
+            eprintln!("SKIPPED {test}: one of {APACHE_MODULES:?} is missing");
+            return None;
+        };
+        Some(Front::Apache {
+            apache,
+            modules,
+            openssl,
+        })
+    }
+
+    /// The name of the redirect file this server includes, as `dustpan export` writes it.
+    fn file(&self) -> &'static str {
+        match self {
+            Front::Nginx { .. } => "redirects.nginx.conf",
+            Front::Apache { .. } => "redirects.apache.conf",
+        }
+    }
+
+    /// The server in `d` with `redirects` (the generated file, or an empty one) in front
+    /// of the fixture on `upstream`.
+    fn deploy(&self, d: &Path, upstream: u16, redirects: &str) -> Deployed {
+        std::fs::create_dir_all(d).unwrap();
+        std::fs::write(d.join(self.file()), redirects).unwrap();
+        match self {
+            Front::Nginx { nginx, openssl } => {
+                certificates(openssl, d);
+                let port = free_port();
+                let conf = nginx_conf(d, port, upstream, redirects);
+                let command = || {
+                    let mut c = Command::new(nginx);
+                    c.arg("-p")
+                        .arg(d)
+                        .arg("-e")
+                        .arg(d.join("error.log"))
+                        .arg("-c")
+                        .arg(&conf);
+                    c
+                };
+                let mut check = command();
+                check.arg("-t");
+                let server = start(check, command(), &[port], &d.join("error.log"));
+                Deployed {
+                    port,
+                    ca: d.join("ca.pem"),
+                    _relay: None,
+                    _server: server,
+                }
+            }
+            Front::Apache {
+                apache,
+                modules,
+                openssl,
+            } => {
+                certificates(openssl, d);
+                let (http, https) = (free_port(), free_port());
+                let conf = apache_conf(d, modules, http, https, upstream);
+                let command = || {
+                    let mut c = Command::new(apache);
+                    c.arg("-d").arg(d).arg("-f").arg(&conf);
+                    c
+                };
+                let mut check = command();
+                check.arg("-t");
+                let mut serve = command();
+                serve.arg("-DFOREGROUND");
+                let server = start(check, serve, &[http, https], &d.join("error.log"));
+                let relay = SchemeRelay::start(http, https);
+                Deployed {
+                    port: relay.port,
+                    ca: d.join("ca.pem"),
+                    _relay: Some(relay),
+                    _server: server,
+                }
+            }
+        }
+    }
+}
+
+/// nginx on `port` (TLS, and plain HTTP through error 497 on the same port) with the
+/// redirect file in `d` and the `if` lines its header asks for, in front of the fixture on
+/// `upstream`: the configuration file.
+fn nginx_conf(d: &Path, port: u16, upstream: u16, redirects: &str) -> PathBuf {
+    let ifs: String = redirects
         .lines()
         .filter_map(|l| l.strip_prefix("#     if ("))
         .map(|l| format!("        if ({l}\n"))
@@ -115,42 +363,260 @@ fn nginx(nginx: &Path, d: &Path, port: u16, upstream: u16, map: &str) -> Running
         http = proxy("http"),
         d = d.display()
     );
-    let conf_path = d.join("nginx.conf");
-    std::fs::write(&conf_path, conf).unwrap();
-    let command = || {
-        let mut c = Command::new(nginx);
-        c.arg("-p")
-            .arg(d)
-            .arg("-e")
-            .arg(d.join("error.log"))
-            .arg("-c")
-            .arg(&conf_path);
-        c
-    };
-    let t = command().arg("-t").output().unwrap();
-    assert!(
-        t.status.success(),
-        "nginx -t: {}",
-        String::from_utf8_lossy(&t.stderr)
-    );
-    use std::os::unix::process::CommandExt;
-    let child = command()
-        .process_group(0)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let running = Running(child);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "nginx never listened");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    running
+    let path = d.join("nginx.conf");
+    std::fs::write(&path, conf).unwrap();
+    path
 }
 
-fn checks(out: &crate::util::Output) -> Vec<serde_json::Value> {
+/// The Apache modules the front needs: the redirect file's mod_rewrite, the proxy to the
+/// fixture over HTTP and HTTPS, TLS and its session cache.
+const APACHE_MODULES: [(&str, &str); 7] = [
+    ("mpm_event_module", "mod_mpm_event.so"),
+    ("authz_core_module", "mod_authz_core.so"),
+    ("rewrite_module", "mod_rewrite.so"),
+    ("proxy_module", "mod_proxy.so"),
+    ("proxy_http_module", "mod_proxy_http.so"),
+    ("ssl_module", "mod_ssl.so"),
+    ("socache_shmcb_module", "mod_socache_shmcb.so"),
+];
+
+/// Apache on `http` and on `https` (TLS), each a virtual host that includes the redirect
+/// file in `d` as its header says and passes every other request on, unchanged, to the
+/// fixture on `upstream` over the same scheme: the configuration file.
+fn apache_conf(d: &Path, modules: &Path, http: u16, https: u16, upstream: u16) -> PathBuf {
+    // Apache started as root must switch to an unprivileged user.
+    let user = if is_root() {
+        "User nobody\nGroup nogroup\n"
+    } else {
+        ""
+    };
+    let load: String = APACHE_MODULES
+        .iter()
+        .map(|(name, file)| format!("LoadModule {name} {}/{file}\n", modules.display()))
+        .collect();
+    let proxy = |scheme: &str| {
+        format!(
+            "    Include {d}/redirects.apache.conf\n    ProxyPreserveHost On\n    \
+             ProxyPass / {scheme}://127.0.0.1:{upstream}/ nocanon\n",
+            d = d.display()
+        )
+    };
+    let conf = format!(
+        "ServerRoot {d}\nServerName example.test\nListen 127.0.0.1:{http}\nListen 127.0.0.1:{https}\n\
+         PidFile {d}/httpd.pid\nDefaultRuntimeDir {d}\nMutex file:{d} default\n\
+         ErrorLog {d}/error.log\nLogLevel warn\n{user}{load}\
+         AllowEncodedSlashes NoDecode\nSSLSessionCache shmcb:{d}/ssl_cache(512000)\n\
+         <VirtualHost 127.0.0.1:{http}>\n{plain}</VirtualHost>\n\
+         <VirtualHost 127.0.0.1:{https}>\n    SSLEngine on\n    \
+         SSLCertificateFile {d}/leaf.pem\n    SSLCertificateKeyFile {d}/leaf.key\n    \
+         SSLProxyEngine on\n    SSLProxyVerify none\n    SSLProxyCheckPeerName off\n    \
+         SSLProxyCheckPeerExpire off\n{tls}</VirtualHost>\n",
+        plain = proxy("http"),
+        tls = proxy("https"),
+        d = d.display()
+    );
+    let path = d.join("httpd.conf");
+    std::fs::write(&path, conf).unwrap();
+    path
+}
+
+/// Whether the test runs as root (Apache then needs a `User`).
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+/// The fixture audited and its plan exported: what each verification starts from.
+struct Planned {
+    site: Site,
+    dir: tempfile::TempDir,
+    id: String,
+    db: String,
+    plan: PathBuf,
+    csv: String,
+}
+
+impl Planned {
+    fn new() -> Planned {
+        let site = Site::start(FixtureConfig {
+            hostile: false,
+            slow_delay: Duration::from_millis(200),
+            ..FixtureConfig::default()
+        });
+        let out = run(&site.audit_args("https://example.test/", &["-q", "--include-subdomains"]));
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let id = audit_id(&out.stdout).0.to_string();
+        let dir = tempfile::tempdir().unwrap();
+        let plan = dir.path().join("plan");
+        let db = path(&site.db);
+        let export = run(&[
+            "export".into(),
+            id.clone(),
+            "--db".into(),
+            db.clone(),
+            "--out".into(),
+            path(&plan),
+        ]);
+        assert_eq!(export.code, 0, "{}", export.stderr);
+        let csv = std::fs::read_to_string(plan.join("redirect_map.csv")).unwrap();
+        assert!(
+            csv.contains(",new,") || csv.contains(",changed,"),
+            "nothing to deploy:\n{csv}"
+        );
+        Planned {
+            site,
+            dir,
+            id,
+            db,
+            plan,
+            csv,
+        }
+    }
+
+    /// A file of the exported plan.
+    fn file(&self, name: &str) -> String {
+        std::fs::read_to_string(self.plan.join(name)).unwrap()
+    }
+
+    /// `dustpan verify --json` with the fixture's hosts sent to `port` on 127.0.0.1.
+    fn verify(&self, port: u16, ca: Option<&Path>) -> Output {
+        let mut args = vec![
+            "verify".to_owned(),
+            self.id.clone(),
+            "--db".into(),
+            self.db.clone(),
+            "--plan".into(),
+            path(&self.plan),
+            "--json".into(),
+        ];
+        for host in fixture::HOSTS {
+            args.push("--resolve".into());
+            args.push(format!("{host}:{port}:127.0.0.1"));
+        }
+        if let Some(ca) = ca {
+            args.push("--ca-cert".into());
+            args.push(path(ca));
+        }
+        run(&args)
+    }
+
+    /// A new redirect on the main host whose target no other line has: its source and
+    /// target.
+    fn new_redirect(&self) -> (String, String) {
+        let targets: Vec<&str> = self
+            .csv
+            .lines()
+            .filter_map(|l| l.split(',').nth(1))
+            .collect();
+        let line = self
+            .csv
+            .lines()
+            .filter(|l| l.contains(",new,") && l.starts_with("https://example.test/"))
+            .find(|l| {
+                let target = l.split(',').nth(1).unwrap();
+                targets.iter().filter(|t| **t == target).count() == 1
+            })
+            .expect("a new redirect on the main host with a target of its own");
+        let mut fields = line.split(',');
+        let source = fields.next().unwrap().to_owned();
+        (source, fields.next().unwrap().to_owned())
+    }
+
+    /// Through `front` in three states: without the redirect file, the new redirects are
+    /// missing; with it, every planned redirect is done (the canonicals nobody set are
+    /// still missing); with the file edited to send one source to another page, that
+    /// redirect is wrong. Answers the deployed verification.
+    fn through(&self, front: &Front) -> Output {
+        let upstream = self.site.server.port();
+        let (source, target) = self.new_redirect();
+        let verdict = |checks: &[serde_json::Value]| {
+            verdicts(checks, "redirect")
+                .into_iter()
+                .find(|(url, _)| *url == source)
+                .map(|(_, v)| v.to_owned())
+        };
+
+        // The server in front, the plan not deployed.
+        let none = front.deploy(&self.dir.path().join("none"), upstream, "");
+        let out = self.verify(none.port, Some(&none.ca));
+        drop(none);
+        assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+        let undeployed = checks(&out);
+        assert_eq!(
+            verdict(&undeployed).as_deref(),
+            Some("missing"),
+            "{source} without the redirect file"
+        );
+
+        // Deployed: the generated file.
+        let generated = self.file(front.file());
+        let server = front.deploy(&self.dir.path().join("deployed"), upstream, &generated);
+        let after = self.verify(server.port, Some(&server.ca));
+        drop(server);
+        let after_checks = checks(&after);
+        // Every redirect is done but two kinds. The fixture's own address (its IP host on
+        // its port) is not behind the server, and with the host names sent to the server
+        // it is no longer an address of the audit's, so the address policy refuses it:
+        // not checked. And the loop: the plan redirects /loop/b to /loop/a and says to
+        // make /loop/a answer 200 with its content, which no server file can do, so
+        // /loop/b still loops.
+        let fixture_itself = format!("127.0.0.1:{upstream}/");
+        let not_done: Vec<_> = after_checks
+            .iter()
+            .filter(|c| c["kind"] == "redirect" && c["verdict"] != "done")
+            .filter(|c| {
+                let url = c["url"].as_str().unwrap();
+                let expected = (url.contains(&fixture_itself) && c["verdict"] == "not_checked")
+                    || (url == "https://example.test/loop/b" && c["verdict"] == "wrong");
+                !expected
+            })
+            .collect();
+        assert!(
+            not_done.is_empty(),
+            "{not_done:#?}\n{}\n{generated}",
+            after.stderr
+        );
+        let redirects = verdicts(&after_checks, "redirect");
+        assert!(redirects.len() > 10, "{redirects:?}");
+        assert_eq!(verdict(&after_checks).as_deref(), Some("done"));
+        // Nobody set the canonicals or changed the sitemaps: those are still missing.
+        let canonicals = verdicts(&after_checks, "canonical");
+        assert!(
+            canonicals.iter().any(|(_, v)| *v == "missing"),
+            "{canonicals:?}"
+        );
+        assert!(
+            canonicals.iter().all(|(_, v)| *v != "harmful"),
+            "{canonicals:?}"
+        );
+        assert_eq!(after.code, 1, "not everything is deployed");
+
+        // The file edited to send that source elsewhere: its redirect is wrong.
+        let elsewhere = "https://example.test/contact";
+        let tampered = match front {
+            Front::Nginx { .. } => {
+                generated.replacen(&format!(" {target}\""), &format!(" {elsewhere}\""), 1)
+            }
+            Front::Apache { .. } => {
+                generated.replacen(&format!("^ \"{target}\""), &format!("^ \"{elsewhere}\""), 1)
+            }
+        };
+        assert_ne!(tampered, generated, "{target} is in the file");
+        let edited = front.deploy(&self.dir.path().join("edited"), upstream, &tampered);
+        let out = self.verify(edited.port, Some(&edited.ca));
+        drop(edited);
+        assert_eq!(
+            verdict(&checks(&out)).as_deref(),
+            Some("wrong"),
+            "{source} sent to {elsewhere}"
+        );
+        after
+    }
+}
+
+fn checks(out: &Output) -> Vec<serde_json::Value> {
     let v: serde_json::Value = serde_json::from_str(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}{}", out.stdout, out.stderr));
     v["checks"].as_array().unwrap().clone()
@@ -166,70 +632,24 @@ fn verdicts<'a>(checks: &'a [serde_json::Value], kind: &str) -> Vec<(&'a str, &'
 
 #[test]
 fn a_plan_deployed_in_nginx_in_front_of_the_fixture_verifies_done() {
-    let (Some(nginx_bin), Some(openssl)) = (find("nginx"), find("openssl")) else {
-        eprintln!("skipped: nginx or openssl is not installed");
+    let test = "a_plan_deployed_in_nginx_in_front_of_the_fixture_verifies_done";
+    let Some(front) = Front::nginx(test) else {
         return;
     };
-    let site = Site::start(FixtureConfig {
-        hostile: false,
-        slow_delay: Duration::from_millis(200),
-        ..FixtureConfig::default()
-    });
-    let out = run(&site.audit_args("https://example.test/", &["-q", "--include-subdomains"]));
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let id = audit_id(&out.stdout).0.to_string();
-    let dir = tempfile::tempdir().unwrap();
-    let plan = dir.path().join("plan");
-    let db = path(&site.db);
-    let export = run(&[
-        "export".into(),
-        id.clone(),
-        "--db".into(),
-        db.clone(),
-        "--out".into(),
-        path(&plan),
-    ]);
-    assert_eq!(export.code, 0, "{}", export.stderr);
-    let map = std::fs::read_to_string(plan.join("redirects.nginx.conf")).unwrap();
-    let csv = std::fs::read_to_string(plan.join("redirect_map.csv")).unwrap();
-    assert!(
-        csv.contains(",new,") || csv.contains(",changed,"),
-        "nothing to deploy:\n{csv}"
-    );
-
-    let verify = |resolve_port: u16, ca: Option<&Path>| {
-        let mut args = vec![
-            "verify".to_owned(),
-            id.clone(),
-            "--db".into(),
-            db.clone(),
-            "--plan".into(),
-            path(&plan),
-            "--json".into(),
-        ];
-        for host in fixture::HOSTS {
-            args.push("--resolve".into());
-            args.push(format!("{host}:{resolve_port}:127.0.0.1"));
-        }
-        if let Some(ca) = ca {
-            args.push("--ca-cert".into());
-            args.push(path(ca));
-        }
-        run(&args)
-    };
+    let p = Planned::new();
 
     // Before deployment: the fixture alone. The redirects the site does not answer yet
     // are missing or wrong; those it answers are done.
-    site.server.clear_requests();
-    let before = verify(site.server.port(), None);
+    p.site.server.clear_requests();
+    let before = p.verify(p.site.server.port(), None);
     assert_eq!(before.code, 1, "{}{}", before.stdout, before.stderr);
     let before = checks(&before);
     // Nothing outside the audit was requested: every request is for a URL the audit
     // knew (its pages, which the sitemaps list too) or one the checks name (a hop of a
     // planned redirect), or robots.txt. The fixture logs URLs without their port.
-    let port = format!(":{}", site.server.port());
+    let port = format!(":{}", p.site.server.port());
     let mut known: std::collections::HashSet<String> =
-        crate::util::read_csv(&plan.join("pages.csv"))
+        crate::util::read_csv(&p.plan.join("pages.csv"))
             .iter()
             .map(|row| row["Address"].replace(&port, ""))
             .collect();
@@ -240,7 +660,8 @@ fn a_plan_deployed_in_nginx_in_front_of_the_fixture_verifies_done() {
             }
         }
     }
-    let strays: Vec<String> = site
+    let strays: Vec<String> = p
+        .site
         .server
         .requests()
         .iter()
@@ -257,45 +678,7 @@ fn a_plan_deployed_in_nginx_in_front_of_the_fixture_verifies_done() {
         "{redirects:?}"
     );
 
-    // Deployed: nginx with the generated file in front of the fixture.
-    let d = dir.path().join("nginx");
-    std::fs::create_dir_all(&d).unwrap();
-    certificates(&openssl, &d);
-    let port = free_port();
-    let server = nginx(&nginx_bin, &d, port, site.server.port(), &map);
-    let after = verify(port, Some(&d.join("ca.pem")));
-    let after_checks = checks(&after);
-    let redirects = verdicts(&after_checks, "redirect");
-    // Every redirect is done but two kinds. The fixture's own address (its IP host on
-    // its port) is not behind nginx, and with the host names sent to nginx it is no
-    // longer an address of the audit's, so the address policy refuses it: not checked. And
-    // the loop: the plan redirects /loop/b to /loop/a and says to make /loop/a answer
-    // 200 with its content, which no server file can do, so /loop/b still loops.
-    let fixture_itself = format!("127.0.0.1:{}/", site.server.port());
-    let not_done: Vec<_> = after_checks
-        .iter()
-        .filter(|c| c["kind"] == "redirect" && c["verdict"] != "done")
-        .filter(|c| {
-            let url = c["url"].as_str().unwrap();
-            let expected = (url.contains(&fixture_itself) && c["verdict"] == "not_checked")
-                || (url == "https://example.test/loop/b" && c["verdict"] == "wrong");
-            !expected
-        })
-        .collect();
-    assert!(not_done.is_empty(), "{not_done:#?}\n{}", after.stderr);
-    assert!(redirects.len() > 10, "{redirects:?}");
-    // Nobody set the canonicals or changed the sitemaps: those are still missing.
-    let canonicals = verdicts(&after_checks, "canonical");
-    assert!(
-        canonicals.iter().any(|(_, v)| *v == "missing"),
-        "{canonicals:?}"
-    );
-    assert!(
-        canonicals.iter().all(|(_, v)| *v != "harmful"),
-        "{canonicals:?}"
-    );
-    assert_eq!(after.code, 1, "not everything is deployed");
-    drop(server);
+    let after = p.through(&front);
 
     // The verification is a stored audit: judged again later, with nginx gone, it
     // gives the same verdicts without a request.
@@ -304,43 +687,26 @@ fn a_plan_deployed_in_nginx_in_front_of_the_fixture_verifies_done() {
     let typed: view::verify::Verification = serde_json::from_str(&after.stdout).unwrap();
     assert_eq!(serde_json::to_value(&typed).unwrap(), stored);
     let verification = stored["verification"].as_i64().unwrap().to_string();
-    assert_ne!(verification, id);
+    assert_ne!(verification, p.id);
     let again = run(&[
         "verify".into(),
-        id.clone(),
+        p.id.clone(),
         "--db".into(),
-        db.clone(),
+        p.db.clone(),
         "--plan".into(),
-        path(&plan),
+        path(&p.plan),
         "--audit-of".into(),
         verification,
         "--json".into(),
     ]);
-    assert_eq!(checks(&again), after_checks);
+    assert_eq!(checks(&again), checks(&after));
+}
 
-    // A map edited to send one new source elsewhere: that redirect is wrong.
-    let line = csv
-        .lines()
-        .find(|l| l.contains(",new,") && l.starts_with("https://example.test/"))
-        .expect("a new redirect on the main host");
-    let target = line.split(',').nth(1).unwrap();
-    let tampered = map.replacen(
-        &format!(" {target}\""),
-        " https://example.test/contact\"",
-        1,
-    );
-    assert_ne!(tampered, map, "the target is in the nginx file");
-    let d2 = dir.path().join("nginx2");
-    std::fs::create_dir_all(&d2).unwrap();
-    certificates(&openssl, &d2);
-    let port = free_port();
-    let _server = nginx(&nginx_bin, &d2, port, site.server.port(), &tampered);
-    let out = verify(port, Some(&d2.join("ca.pem")));
-    let source = line.split(',').next().unwrap();
-    let redirects = checks(&out);
-    let redirects = verdicts(&redirects, "redirect");
-    assert!(
-        redirects.contains(&(source, "wrong")),
-        "{source}: {redirects:?}"
-    );
+#[test]
+fn a_plan_deployed_in_apache_in_front_of_the_fixture_verifies_done() {
+    let test = "a_plan_deployed_in_apache_in_front_of_the_fixture_verifies_done";
+    let Some(front) = Front::apache(test) else {
+        return;
+    };
+    Planned::new().through(&front);
 }

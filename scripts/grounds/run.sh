@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One proving ground in one command: build and serve it, audit it with dustpan, export
-# the audit and score it against the ground's truth; then `dustpan learn` over the
-# truth's URL list (shuffled) and score its groups.
+# the audit and score it against the ground's truth, simulate the fix plan Dustpan
+# writes for it (simulate.sh: the run fails when the plan is not clean); then `dustpan
+# learn` over the truth's URL list (shuffled) and score its groups.
 #
 #   bash scripts/grounds/run.sh GROUND [--no-setup] [--no-learn] [--state DIR] [-- AUDIT_OPTIONS...]
 #
@@ -14,8 +15,9 @@
 #
 # The binary is $DUSTPAN, else target/release/dustpan, else target/debug/dustpan.
 # Each run writes STATE_DIR/runs/RUN/ (audit.log, export/, score.txt, score.json,
-# dust.txt, learn-list.txt, learn-groups.tsv, learn.log, learn-score.txt) with a fresh audit
-# database STATE_DIR/runs/RUN/audit.sqlite; STATE_DIR/audit.sqlite links to the newest.
+# simulate.txt, dust.txt, learn-list.txt, learn-groups.tsv, learn.log, learn-score.txt)
+# with a fresh audit database STATE_DIR/runs/RUN/audit.sqlite; STATE_DIR/audit.sqlite
+# links to the newest.
 # The crawl is held to http(s)://127.0.0.1:PORT/ by --include.
 set -euo pipefail
 
@@ -27,7 +29,7 @@ case "$ground" in
     hugo) port=8690 ;;
     oscar) port=8700 ;;
     wordpress) port=8710 ;;
-    -h|--help|"") sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help|"") sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown ground '$ground' (mediawiki, hugo, oscar, wordpress)" >&2; exit 2 ;;
 esac
 shift
@@ -43,7 +45,7 @@ while [ $# -gt 0 ]; do
         --no-learn) learn=0 ;;
         --state) S=$2; shift ;;
         --) shift; extra=("$@"); break ;;
-        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
         *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
@@ -106,6 +108,11 @@ ln -sfn "$db" "$S/audit.sqlite"
 }
 python3 "$HERE/score.py" --truth "$G/truth.py" --state "$S" --export "$run/export" --json >"$run/score.json"
 python3 "$HERE/score.py" --truth "$G/truth.py" --state "$S" --export "$run/export" | tee "$run/score.txt"
+# The plan Dustpan wrote for the ground must simulate clean: the run fails at its end
+# otherwise.
+echo
+simulated=0
+bash "$HERE/simulate.sh" "$bin" "$db" "$id" "$run" || simulated=$?
 # DUST during the crawl, per query parameter: fetched, skipped, fetched pairs compared.
 echo
 python3 "$HERE/dust.py" --db "$db" --log "$run/audit.log" | tee "$run/dust.txt"
@@ -133,3 +140,7 @@ print("\n".join(urls))' "$run/truth-list.txt" >"$run/learn-list.txt"
 fi
 echo
 echo "run: $run   (server still up on $BASE/; stop with bash $G/stop.sh $S)"
+if [ "$simulated" != 0 ]; then
+    echo "run.sh: the fix plan is not clean (see $run/simulate.txt)" >&2
+    exit 1
+fi

@@ -2,15 +2,18 @@
 # The client-rendered proving ground in one command: setup (or check), an audit of the
 # site without rendering and one with `--render` (its wall time and the peak memory of
 # the audit and its browser sampled), both exported, the figures side by side
-# (figures.py), and the audit's claims checked against curl and
-# `chromium --headless --dump-dom` on a few pages (checks.py).
+# (figures.py), the audit's claims checked against curl and
+# `chromium --headless --dump-dom` on a few pages (checks.py), and the fix plan Dustpan
+# writes for each audit simulated (../grounds/simulate.sh: the run fails when one is not
+# clean).
 #
 #   bash scripts/jssite/run.sh [--no-setup] [--state DIR] [-- AUDIT_OPTIONS...]
 #
 # DUSTPAN=/path/to/dustpan picks the binary (default target/release/dustpan, else
 # target/debug/dustpan); options after -- go to the rendered audit (for example
 # `--render-concurrency 4`). Everything is left in STATE/runs/RUN/: raw.sqlite,
-# render.sqlite, their exports, report.txt, figures.txt, checks.txt. Loopback only: the
+# render.sqlite, their exports, report.txt, figures.txt, checks.txt, simulate-raw.txt,
+# simulate-render.txt. Loopback only: the
 # audits are held to the site's origin, and a rendered page's requests elsewhere are
 # refused. See docs/rendering.md.
 set -euo pipefail
@@ -60,3 +63,9 @@ python3 "$HERE/figures.py" "$R/raw.sqlite" "$R/render.sqlite" "$R/raw-export" "$
 echo "== checks against curl and chromium --dump-dom"
 python3 "$HERE/checks.py" "$R/render.sqlite" "$BASE" / /commands/npm-install /using-npm/scripts \
     /configuring-npm/package-json "/commands/npm-install?id=synopsis" /no-such-page | tee "$R/checks.txt"
+echo "== the fix plans simulated"
+simulated=0
+for a in raw render; do
+    bash "$ROOT/scripts/grounds/simulate.sh" "$bin" "$R/$a.sqlite" 1 "$R" "simulate-$a" || simulated=1
+done
+[ "$simulated" = 0 ] || { echo "run.sh: a fix plan is not clean (see $R/simulate-*.txt)" >&2; exit 1; }

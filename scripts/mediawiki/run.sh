@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The MediaWiki proving ground in one command: build and serve the wiki, audit it with
-# dustpan, export the audit and score it against the wiki's database.
+# dustpan, export the audit and score it against the wiki's database, and simulate the
+# fix plan Dustpan writes for it (../grounds/simulate.sh: the run fails when the plan is
+# not clean).
 #
 #   bash scripts/mediawiki/run.sh [--no-setup] [--state DIR] [-- AUDIT_OPTIONS...]
 #
@@ -9,9 +11,10 @@
 #   after --      extra `dustpan audit` options, e.g. -- --concurrency 4
 #
 # The binary is $DUSTPAN, else target/release/dustpan, else target/debug/dustpan.
-# Each run writes STATE_DIR/runs/RUN/ (audit.log, export/, score.txt, score.json) into a
-# fresh audit database STATE_DIR/runs/RUN/audit.sqlite, and STATE_DIR/audit.sqlite
-# links to the newest. The crawl is held to http(s)://127.0.0.1:8680/ by --include.
+# Each run writes STATE_DIR/runs/RUN/ (audit.log, export/, score.txt, score.json,
+# simulate.txt) into a fresh audit database STATE_DIR/runs/RUN/audit.sqlite, and
+# STATE_DIR/audit.sqlite links to the newest. The crawl is held to
+# http(s)://127.0.0.1:8680/ by --include.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -24,7 +27,7 @@ while [ $# -gt 0 ]; do
         --no-setup) setup=0 ;;
         --state) S=$2; shift ;;
         --) shift; extra=("$@"); break ;;
-        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
         *) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
     shift
@@ -84,4 +87,11 @@ ln -sfn "$db" "$S/audit.sqlite"
 python3 "$HERE/score.py" --state "$S" --export "$run/export" --json >"$run/score.json"
 python3 "$HERE/score.py" --state "$S" --export "$run/export" | tee "$run/score.txt"
 echo
+simulated=0
+bash "$HERE/../grounds/simulate.sh" "$bin" "$db" "$id" "$run" || simulated=$?
+echo
 echo "run: $run   (server still up on http://127.0.0.1:8680/; stop with bash $HERE/stop.sh $S)"
+if [ "$simulated" != 0 ]; then
+    echo "run.sh: the fix plan is not clean (see $run/simulate.txt)" >&2
+    exit 1
+fi

@@ -41,9 +41,10 @@ fi
 case "$S" in /*) ;; *) S=$(pwd)/$S ;; esac
 if [ "$S" = / ]; then echo "setup.sh: refusing STATE_DIR=/" >&2; exit 1; fi
 
-# 1. Packages.
+# 1. Packages (php8.2-xml: WordPress answers its sitemap, wp-sitemap.xml, 501 without
+# SimpleXML).
 need=()
-for p in wordpress mariadb-server mariadb-client php8.2-mysql apache2 libapache2-mod-php curl; do
+for p in wordpress mariadb-server mariadb-client php8.2-mysql php8.2-xml apache2 libapache2-mod-php curl; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then

@@ -449,11 +449,7 @@ mod handlers {
         offset: u32,
         limit: u32,
     ) -> Answer<view::fixplan::SimulationPage> {
-        let policy = state.policy_of(audit_id).await?;
-        let sim = state
-            .simulations
-            .get(&state.store, audit_id, policy)
-            .await?;
+        let sim = state.simulation(audit_id).await?;
         Ok(tauri::async_runtime::spawn_blocking(move || {
             view::fixplan::simulation_page(&sim, kind.as_deref(), offset, limit)
         })

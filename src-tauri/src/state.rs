@@ -25,8 +25,6 @@ pub struct AppState {
     /// Started for automation (`$DUSTPAN_AUTOMATION` = 1): a dialog takes the answer the
     /// window gives (a test's) instead of opening.
     pub automation: bool,
-    /// The last fix-plan simulation, kept for paging its problems.
-    pub simulations: view::fixplan::SimulationCache,
     session: Session,
 }
 
@@ -65,7 +63,6 @@ impl AppState {
             ca_pems,
             chosen: ChosenPaths::new(),
             automation: std::env::var_os("DUSTPAN_AUTOMATION").is_some_and(|v| v == "1"),
-            simulations: view::fixplan::SimulationCache::new(),
         })
     }
 
@@ -82,7 +79,12 @@ impl AppState {
     /// Drops audit `id` from the opened audits (it changes or goes away).
     pub fn forget(&self, id: i64) {
         self.session.forget(id);
-        self.simulations.forget(id);
+    }
+
+    /// Audit `id`'s own fix plan simulated, the last one kept for paging
+    /// ([`Session::simulation`]).
+    pub async fn simulation(&self, id: i64) -> Result<Arc<view::fixplan::Simulation>, ViewError> {
+        self.session.simulation(id).await
     }
 
     /// Audit `id`, opened on first use; concurrent callers share one open.

@@ -8,8 +8,9 @@
 //! would answer with the plan deployed:
 //!
 //! - a redirect's source answers its status with the planned `Location` and nothing
-//!   else (no content, no canonical, no links, no hreflang);
-//! - a canonical replaces every canonical declaration of its page;
+//!   else (no content, no canonical, no links, no hreflang, no rendered page);
+//! - a canonical replaces every canonical declaration of its page, served and rendered
+//!   (the rendered page starts from the served head);
 //! - a link change points every matching link at its new target, or removes it;
 //! - sitemap lines are removed, replaced or added.
 //!
@@ -332,6 +333,8 @@ fn apply(input: &AuditInput, before: &Site<'_>, plan: &Plan) -> Rewritten {
     out.anchors.retain(|a| !redirected.contains_key(&a.from));
     out.hreflang.retain(|h| !redirected.contains_key(&h.page));
     out.robots_blocks.retain(|id| !redirected.contains_key(id));
+    out.renders.retain(|r| !redirected.contains_key(&r.url_id));
+    out.js_links.retain(|l| !redirected.contains_key(&l.from));
 
     // Pages to serve: 200, no hop (their content is not known before they exist).
     let mut served: FxHashSet<UrlId> = FxHashSet::default();
@@ -384,6 +387,12 @@ fn apply(input: &AuditInput, before: &Site<'_>, plan: &Plan) -> Rewritten {
             source: DeclarationSource::LinkElement,
             in_head: true,
         });
+    }
+    for r in &mut out.renders {
+        if let Some((target, href)) = canonical.get(&r.url_id) {
+            r.canonical = Some(*target);
+            r.canonical_href = Some(href.clone());
+        }
     }
 
     // Links: each matching link points at its new target, or goes.

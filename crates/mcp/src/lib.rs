@@ -23,7 +23,7 @@ use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use view::fixplan::{FixPlanFile, FixPlanPage, SimulationPage};
 use view::runs::{RunEvents, Runs};
 use view::{
@@ -78,14 +78,8 @@ pub struct Dustpan {
     runs: Option<Runs>,
     /// Extra certificate authorities (PEM text) the audits it starts trust.
     ca_pems: Arc<Vec<String>>,
-    /// The latest fix-plan simulation (audit id, policy name): paging through its
-    /// problems simulates once.
-    simulation: Arc<Mutex<Option<LastSimulation>>>,
     tool_router: ToolRouter<Dustpan>,
 }
-
-/// The audit id and policy name a simulation ran for, and the simulation.
-type LastSimulation = (i64, String, Arc<view::fixplan::Simulation>);
 
 /// What a server that may crawl needs.
 #[derive(Clone, Debug, Default)]
@@ -387,7 +381,6 @@ impl Dustpan {
             session,
             runs: None,
             ca_pems: Arc::new(Vec::new()),
-            simulation: Arc::default(),
             tool_router,
         }
     }
@@ -398,7 +391,6 @@ impl Dustpan {
             session,
             runs: Some(Runs::new()),
             ca_pems: Arc::new(access.ca_pems),
-            simulation: Arc::default(),
             tool_router: Dustpan::tool_router(),
         }
     }
@@ -612,35 +604,7 @@ impl Dustpan {
         &self,
         Parameters(a): Parameters<SimulateArgs>,
     ) -> Result<Json<SimulationPage>, Json<IpcError>> {
-        let policy = self.session.policy_of(a.audit_id).await.map_err(fail)?;
-        let cached = self
-            .simulation
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .as_ref()
-            .filter(|(id, name, _)| *id == a.audit_id && *name == policy.name)
-            .map(|(_, _, sim)| sim.clone());
-        let sim = match cached {
-            Some(sim) => sim,
-            None => {
-                let name = policy.name.clone();
-                let sim = view::fixplan::simulate_stored(
-                    self.session.store(),
-                    store::AuditId(a.audit_id),
-                    Some(policy),
-                    None,
-                )
-                .await
-                .map(Arc::new)
-                .map_err(fail)?;
-                *self
-                    .simulation
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner) =
-                    Some((a.audit_id, name, sim.clone()));
-                sim
-            }
-        };
+        let sim = self.session.simulation(a.audit_id).await.map_err(fail)?;
         let limit = a.limit.unwrap_or(DEFAULT_LIMIT);
         blocking(move || view::fixplan::simulation_page(&sim, a.kind.as_deref(), a.offset, limit))
             .await

@@ -11,16 +11,16 @@ use store::{AuditId, Store};
 use ts_rs::TS;
 
 /// Every page of audit `old` mapped onto audit `new`, each analysed under its own
-/// stored configuration.
+/// stored configuration. An audit that does not exist is
+/// [`ErrorCode::NotFound`](crate::ErrorCode::NotFound), as everywhere else.
 pub async fn map_stored(store: &Store, old: AuditId, new: AuditId) -> Result<Migration, ViewError> {
-    let load = |id: AuditId, which: &'static str| async move {
+    let load = |id: AuditId| async move {
         crate::workflow::load_as_stored(store, id, None)
             .await
             .map(|(loaded, _)| loaded)
-            .map_err(|e| ViewError::Invalid(format!("cannot load the {which} audit {}: {e}", id.0)))
     };
-    let old = load(old, "old").await?;
-    let new = load(new, "new").await?;
+    let old = load(old).await?;
+    let new = load(new).await?;
     tokio::task::spawn_blocking(move || {
         audit::migrate::migrate(&old.input, &old.config, &new.input, &new.config)
     })

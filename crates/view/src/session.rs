@@ -1,9 +1,11 @@
-//! What the desktop app keeps between two commands: a few opened audits (the least
-//! recently used dropped first), opens under way that everyone asking for the same
-//! audit shares, and the policy each audit is analysed under. No window and no events:
-//! the shell forwards a run's reports and decides where background work runs.
+//! What the desktop app and the MCP server keep between two requests: a few opened
+//! audits (the least recently used dropped first), opens under way that everyone asking
+//! for the same audit shares, the policy each audit is analysed under, and the last
+//! fix-plan simulation. No window and no events: the shell forwards a run's reports and
+//! decides where background work runs.
 
 use crate::error::ViewError;
+use crate::fixplan::{Simulation, SimulationCache};
 use crate::open::{AnalysisPolicy, OpenAudit};
 use crate::types::Overview;
 use std::collections::HashMap;
@@ -33,6 +35,8 @@ struct Inner {
     policies: Mutex<HashMap<i64, AnalysisPolicy>>,
     /// Opens under way, by audit.
     opening: Mutex<HashMap<i64, Opening>>,
+    /// The last fix-plan simulation, kept for paging its problems.
+    simulations: SimulationCache,
 }
 
 /// An audit's overview, answered without waiting for its analysis when one is stored.
@@ -65,6 +69,7 @@ impl Session {
                 cache: Mutex::new(Vec::new()),
                 policies: Mutex::new(HashMap::new()),
                 opening: Mutex::new(HashMap::new()),
+                simulations: SimulationCache::new(),
             }),
         }
     }
@@ -94,12 +99,23 @@ impl Session {
         lock(&self.inner.policies).insert(id, policy);
     }
 
-    /// Drops audit `id` (it changes or goes away): the next open loads it again, and an
-    /// open under way is not kept.
+    /// Drops audit `id` (it changes or goes away): the next open loads it again, an
+    /// open under way is not kept, and its simulation is run again.
     pub fn forget(&self, id: i64) {
         let mut opening = lock(&self.inner.opening);
         opening.remove(&id);
         lock(&self.inner.cache).retain(|o| o.id() != id);
+        self.inner.simulations.forget(id);
+    }
+
+    /// Audit `id`'s own fix plan simulated under [`Session::policy_of`]: the last
+    /// simulation is kept, so paging through its problems simulates once.
+    pub async fn simulation(&self, id: i64) -> Result<Arc<Simulation>, ViewError> {
+        let policy = self.policy_of(id).await?;
+        self.inner
+            .simulations
+            .get(&self.inner.store, id, policy)
+            .await
     }
 
     /// Audit `id` if it is opened, now the most recently used.
@@ -277,6 +293,29 @@ mod tests {
         let (x, y) = tokio::join!(session.open(id), session.open(id));
         assert!(Arc::ptr_eq(&x.unwrap(), &opened[0]));
         assert!(Arc::ptr_eq(&y.unwrap(), &opened[0]));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_last_simulation_is_kept_until_its_audit_is_forgotten() {
+        let (_dir, store, ids) = store_with(2).await;
+        let [a, b] = ids[..] else { panic!() };
+        let session = Session::new(store);
+        let first = session.simulation(a).await.unwrap();
+        assert!(Arc::ptr_eq(&first, &session.simulation(a).await.unwrap()));
+        // Another audit's simulation does not drop `a`'s on forgetting `b`.
+        session.forget(b);
+        assert!(Arc::ptr_eq(&first, &session.simulation(a).await.unwrap()));
+        // Forgotten (it changed or went away): simulated again.
+        session.forget(a);
+        assert!(!Arc::ptr_eq(&first, &session.simulation(a).await.unwrap()));
+        // One kept at a time: `b`'s replaces `a`'s.
+        let of_a = session.simulation(a).await.unwrap();
+        session.simulation(b).await.unwrap();
+        assert!(!Arc::ptr_eq(&of_a, &session.simulation(a).await.unwrap()));
+        assert_eq!(
+            session.simulation(42).await.unwrap_err().code(),
+            crate::ErrorCode::NotFound
+        );
     }
 
     #[tokio::test]

@@ -190,6 +190,16 @@ async fn the_fixtures_plan_pages_simulates_clean_and_verifies_as_a_run() {
     }
     let csv = std::fs::read_to_string(out.join("migration.csv")).unwrap();
     assert_eq!(csv.lines().count(), shown.rows.len() + 1, "{csv}");
+
+    // An audit that does not exist, old or new, is not found (the app and the MCP
+    // server act on the kind).
+    for (old, new) in [(id + 100, id), (id, id + 100)] {
+        let err = view::migrate::map_stored(&site.store, store::AuditId(old), store::AuditId(new))
+            .await
+            .unwrap_err();
+        assert_eq!(err.code(), view::ErrorCode::NotFound, "{err}");
+        assert_eq!(err.to_string(), format!("audit {} not found", id + 100));
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -205,3 +205,28 @@ fn variants_of_a_served_page_a_script_adds_to_are_still_compared_by_their_served
     let p = first_probe(&a);
     assert_eq!(p.verdict, ProbeVerdict::Duplicate, "{p:#?}");
 }
+
+#[test]
+fn the_plan_for_a_rendered_app_simulates_clean() {
+    // Two routes render the same page (docsify's `?id=` anchors of one page): the plan
+    // sets a canonical, which the rendered page carries as the served one does.
+    let mut b = app();
+    let welcome = rendered(&format!("<h1>Welcome</h1><p>{}</p>", prose(1, 150)));
+    route(&mut b, "/?id=install", &welcome);
+    js_link(&mut b, "/", "/?id=install");
+    js_link(&mut b, "/", "/guide");
+    let config = AnalysisConfig::default();
+    let before = analyse(&b.input, &config);
+    let plan = crate::simulate::Plan::of(&b.input, &before);
+    assert!(
+        plan.fixes
+            .canonicals
+            .iter()
+            .any(|c| c.page == u("/?id=install") && c.href == u("/")),
+        "{:#?}",
+        plan.fixes
+    );
+    let sim = crate::simulate::simulate(&b.input, &config, &before, &plan);
+    assert!(sim.clean(), "{:#?}", sim.problems);
+    assert!(sim.findings.new.is_empty(), "{:#?}", sim.findings.new);
+}
