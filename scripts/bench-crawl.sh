@@ -20,7 +20,8 @@
 # https://127.0.0.1:PORT/ (it has no --resolve), which the fixture serves as the same
 # site; it reads no sitemap and stores nothing.
 #
-# Default settings but --max-urls (above the site size): the start URL's scheme and www.
+# Default settings but --max-urls (above the site size) and --max-db-bytes (16 KiB a page
+# above the default 2 GiB, which a million-page audit outgrows): the start URL's scheme and www.
 # variants redirect to https://example.test, and the /p/N pages are listed in the site's
 # sitemaps (so they do not use the trap guard's budget).
 set -euo pipefail
@@ -45,7 +46,8 @@ for host in example.test www.example.test blog.example.test; do
 done
 db="$tmp/bench.sqlite"
 audit=("$bin/dustpan" audit https://example.test/ --db "$db" "${resolve[@]}"
-    --ca-cert "$tmp/ca.pem" --max-urls $((pages * 2 + 1000)) -q)
+    --ca-cert "$tmp/ca.pem" --max-urls $((pages * 2 + 1000))
+    --max-db-bytes $((pages * 16384 + (2 << 30))) -q)
 echo "==> ${audit[*]}" >&2
 
 start_ns=$(date +%s%N)
