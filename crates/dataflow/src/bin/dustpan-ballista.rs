@@ -6,8 +6,8 @@
 //! dustpan-ballista executor SCHEDULER_PORT FLIGHT_PORT GRPC_PORT WORK_DIR [CONCURRENT_TASKS]
 //! ```
 //!
-//! Both bind 127.0.0.1 only; `scripts/ballista-cluster.sh` starts one scheduler and two
-//! executors. A real cluster runs Ballista's own `ballista-scheduler` and
+//! Both bind 127.0.0.1 only and log to standard error (`RUST_LOG`, `info` by default);
+//! `scripts/ballista-cluster.sh` starts one scheduler and two executors. A real cluster runs Ballista's own `ballista-scheduler` and
 //! `ballista-executor` programs (see docs/scale.md).
 
 use std::process::ExitCode;
