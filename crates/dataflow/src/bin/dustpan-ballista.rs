@@ -7,8 +7,9 @@
 //! ```
 //!
 //! Both bind 127.0.0.1 only and log to standard error (`RUST_LOG`, `info` by default);
-//! `scripts/ballista-cluster.sh` starts one scheduler and two executors. A real cluster runs Ballista's own `ballista-scheduler` and
-//! `ballista-executor` programs (see docs/scale.md).
+//! `scripts/ballista-cluster.sh` starts one scheduler and two executors. A real cluster
+//! runs Ballista's own `ballista-scheduler` and `ballista-executor` programs (see
+//! docs/scale.md).
 
 use std::process::ExitCode;
 use std::sync::Arc;
