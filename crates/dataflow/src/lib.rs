@@ -154,15 +154,32 @@ pub fn embedded(
 /// A context whose plans run on the Ballista scheduler at `scheduler` (`HOST:PORT`).
 /// The scheduler's executors must read the input folder and write the work folder at
 /// the same paths (one machine, a shared file system, or object storage URLs).
+///
+/// The jobs are planned by Ballista's static distributed planner, not its adaptive
+/// one: when a stage of a `UNION ALL` comes out empty, the adaptive planner of
+/// Ballista 55 replaces that branch with an empty plan while the stage above it runs,
+/// the tasks of that stage then report different numbers of operator metrics, the
+/// scheduler rejects their status updates and the job never finishes (nor frees its
+/// executors' slots).
 #[cfg(feature = "ballista")]
 pub async fn ballista(scheduler: &str) -> Result<SessionContext, DataflowError> {
-    use ballista::prelude::SessionContextExt as _;
+    use ballista::prelude::{SessionConfigExt as _, SessionContextExt as _};
     let url = if scheduler.starts_with("df://") {
         scheduler.to_owned()
     } else {
         format!("df://{scheduler}")
     };
-    Ok(SessionContext::remote(&url).await?)
+    let ctx = SessionContext::remote(&url).await?;
+    {
+        let state = ctx.state_ref();
+        let mut state = state.write();
+        let config = state
+            .config()
+            .clone()
+            .with_ballista_adaptive_query_planner(false);
+        *state.config_mut() = config;
+    }
+    Ok(ctx)
 }
 
 fn text(p: &Path) -> Result<String, DataflowError> {

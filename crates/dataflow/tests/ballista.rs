@@ -22,10 +22,11 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// The cluster's processes, ended when the test ends.
+/// The cluster's processes, ended when the test ends, and the folder of their logs.
 struct Cluster {
     children: Vec<Child>,
     scheduler: u16,
+    logs: PathBuf,
 }
 
 impl Drop for Cluster {
@@ -34,6 +35,33 @@ impl Drop for Cluster {
             let _ = c.kill();
             let _ = c.wait();
         }
+    }
+}
+
+impl Cluster {
+    /// Each process's warnings and errors and the end of its log, for a failure message.
+    fn logs(&self) -> String {
+        let mut out = String::new();
+        for name in ["scheduler", "executor-0", "executor-1"] {
+            let path = self.logs.join(format!("{name}.log"));
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let lines: Vec<&str> = text.lines().collect();
+            out.push_str(&format!("==> {} (warnings and errors)\n", path.display()));
+            for l in lines
+                .iter()
+                .filter(|l| l.contains(" WARN ") || l.contains(" ERROR "))
+                .take(40)
+            {
+                out.push_str(l);
+                out.push('\n');
+            }
+            out.push_str(&format!("==> {} (last lines)\n", path.display()));
+            for l in &lines[lines.len().saturating_sub(20)..] {
+                out.push_str(l);
+                out.push('\n');
+            }
+        }
+        out
     }
 }
 
@@ -49,46 +77,55 @@ fn wait_for(port: u16, what: &str) {
     }
 }
 
+/// One process of the cluster, its log (standard error) in `logs/NAME.log`.
+fn spawn(logs: &Path, name: &str, args: &[&str]) -> Child {
+    let log = std::fs::File::create(logs.join(format!("{name}.log"))).unwrap();
+    Command::new(env!("CARGO_BIN_EXE_dustpan-ballista"))
+        .args(args)
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .unwrap()
+}
+
 fn start_cluster(work: &Path) -> Cluster {
-    let exe = env!("CARGO_BIN_EXE_dustpan-ballista");
     let scheduler = free_port();
+    let logs = work.join("logs");
+    std::fs::create_dir_all(&logs).unwrap();
     let mut cluster = Cluster {
         children: Vec::new(),
         scheduler,
+        logs,
     };
-    cluster.children.push(
-        Command::new(exe)
-            .args(["scheduler", &scheduler.to_string()])
-            .stdout(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
+    let port = scheduler.to_string();
+    cluster
+        .children
+        .push(spawn(&cluster.logs, "scheduler", &["scheduler", &port]));
     wait_for(scheduler, "the scheduler");
     for k in 0..2 {
         let (flight, grpc) = (free_port(), free_port());
         let dir = work.join(format!("executor-{k}"));
         std::fs::create_dir_all(&dir).unwrap();
-        cluster.children.push(
-            Command::new(exe)
-                .args([
-                    "executor",
-                    &scheduler.to_string(),
-                    &flight.to_string(),
-                    &grpc.to_string(),
-                    dir.to_str().unwrap(),
-                    "2",
-                ])
-                .stdout(Stdio::null())
-                .spawn()
-                .unwrap(),
-        );
+        let args = [
+            "executor",
+            &port,
+            &flight.to_string(),
+            &grpc.to_string(),
+            dir.to_str().unwrap(),
+            "2",
+        ];
+        let child = spawn(&cluster.logs, &format!("executor-{k}"), &args);
+        cluster.children.push(child);
         wait_for(flight, "an executor");
     }
     cluster
 }
 
+/// The Ballista run's deadline: the fixture takes under a minute on two cores.
+const DEADLINE: Duration = Duration::from_secs(300);
+
 #[test]
-#[ignore = "the Ballista run does not finish: the first plan waits on the cluster (see docs/scale.md)"]
 fn ballista_clusters_as_the_embedded_engine() {
     let dir = tempfile::tempdir().unwrap();
     let cluster = start_cluster(dir.path());
@@ -107,16 +144,24 @@ fn ballista_clusters_as_the_embedded_engine() {
         let m = dataflow::read_members(&ctx, &c).await.unwrap();
         (c, m)
     });
-    let (remote, remote_members) = rt.block_on(async {
-        let ctx = dataflow::ballista(&format!("127.0.0.1:{}", cluster.scheduler))
-            .await
-            .unwrap();
-        let c = dataflow::cluster(&ctx, &input, &dir.path().join("work-ballista"), &params)
-            .await
-            .unwrap();
-        let m = dataflow::read_members(&ctx, &c).await.unwrap();
-        (c, m)
+    let remote = rt.block_on(async {
+        tokio::time::timeout(DEADLINE, async {
+            let ctx = dataflow::ballista(&format!("127.0.0.1:{}", cluster.scheduler)).await?;
+            let c =
+                dataflow::cluster(&ctx, &input, &dir.path().join("work-ballista"), &params).await?;
+            let m = dataflow::read_members(&ctx, &c).await?;
+            Ok::<_, dataflow::DataflowError>((c, m))
+        })
+        .await
     });
+    let (remote, remote_members) = match remote {
+        Ok(Ok(r)) => r,
+        Ok(Err(e)) => panic!("the Ballista run failed: {e}\n{}", cluster.logs()),
+        Err(_) => panic!(
+            "the Ballista run did not finish in {DEADLINE:?}\n{}",
+            cluster.logs()
+        ),
+    };
     assert!(embedded_members.len() > 10, "{embedded:?}");
     assert_eq!(embedded.clusters, remote.clusters);
     assert_eq!(embedded.clustered_urls, remote.clustered_urls);

@@ -6,14 +6,24 @@
 //! dustpan-ballista executor SCHEDULER_PORT FLIGHT_PORT GRPC_PORT WORK_DIR [CONCURRENT_TASKS]
 //! ```
 //!
-//! Both bind 127.0.0.1 only; `scripts/ballista-cluster.sh` starts one scheduler and two
-//! executors. A real cluster runs Ballista's own `ballista-scheduler` and
-//! `ballista-executor` programs (see docs/scale.md).
+//! Both bind 127.0.0.1 only and log to standard error (`RUST_LOG`, `info` by default);
+//! `scripts/ballista-cluster.sh` starts one scheduler and two executors. A real cluster
+//! runs Ballista's own `ballista-scheduler` and `ballista-executor` programs (see
+//! docs/scale.md).
 
 use std::process::ExitCode;
 use std::sync::Arc;
 
 fn main() -> ExitCode {
+    // Ballista's log: the scheduler's jobs and the executors' tasks at `info`, more
+    // with `RUST_LOG` (`RUST_LOG=ballista=debug`).
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
