@@ -522,6 +522,20 @@ fn sign(sig: &mut [u32; SIG], s: u32) {
     }
 }
 
+/// Signature values two candidate pages must share before their shingle sets are
+/// compared. Each value agrees with probability about the pair's Jaccard similarity, so
+/// a pair at `threshold` shares `SIG * threshold` on average: the bound lies six standard
+/// deviations under that, where a pair at the threshold or above is dropped with
+/// probability under one in a billion. Pages that met in a band by chance (a site
+/// built from a few shared paragraphs has many such pairs, and their number grows with
+/// the square of its pages) share far fewer and are never compared.
+fn min_agreement(threshold: f64) -> usize {
+    let (n, t) = (SIG as f64, threshold.clamp(0.0, 1.0));
+    let bound = n * t - 6.0 * (n * t * (1.0 - t)).sqrt();
+    // Truncation keeps the bound at or under the real one; a negative one filters nothing.
+    bound.max(0.0) as usize
+}
+
 /// Pairs of pages whose main contents are near-identical: Jaccard similarity of their
 /// shingle sets at least `threshold` (exact, on the candidates MinHash LSH proposes).
 /// `eligible` says which pages take part. Returns `(a, b, similarity)` with `a < b`.
@@ -538,16 +552,18 @@ pub(crate) fn near_pairs(
         .iter()
         .map(|&i| &main.signatures[main.sig_of[i as usize] as usize])
         .collect();
+    let agreement = min_agreement(threshold);
+    // Keys hold a page's position in `pages`, in the same order as its URL index.
     let mut keys: Vec<(u64, u32)> = Vec::with_capacity(pages.len());
     let mut candidates: Vec<(u32, u32)> = Vec::new();
     for band in 0..BANDS {
         keys.clear();
-        for (k, &i) in pages.iter().enumerate() {
+        for (k, sig) in signatures.iter().enumerate() {
             let mut bytes = [0u8; ROWS * 4];
             for (r, chunk) in bytes.chunks_exact_mut(4).enumerate() {
-                chunk.copy_from_slice(&signatures[k][band * ROWS + r].to_le_bytes());
+                chunk.copy_from_slice(&sig[band * ROWS + r].to_le_bytes());
             }
-            keys.push((xxh3_64(&bytes), i));
+            keys.push((xxh3_64(&bytes), k as u32));
         }
         keys.sort_unstable();
         for run in keys.chunk_by(|a, b| a.0 == b.0) {
@@ -558,7 +574,11 @@ pub(crate) fn near_pairs(
             };
             for (x, &(_, a)) in run.iter().enumerate() {
                 for &(_, b) in run.iter().skip(x + 1).take(reach - 1) {
-                    candidates.push((a.min(b), a.max(b)));
+                    let (sa, sb) = (signatures[a as usize], signatures[b as usize]);
+                    if sa.iter().zip(sb).filter(|(u, v)| u == v).count() >= agreement {
+                        let (a, b) = (pages[a as usize], pages[b as usize]);
+                        candidates.push((a.min(b), a.max(b)));
+                    }
                 }
             }
         }
@@ -703,5 +723,50 @@ mod tests {
         // k = 10 of 200 changed: Jaccard 190/210 = 0.905; k = 11: 0.896.
         assert!(got.contains(&(20, 21)));
         assert!(!got.contains(&(22, 23)));
+    }
+
+    #[test]
+    fn pairs_at_the_threshold_share_enough_signature_values_and_chance_pairs_do_not() {
+        assert_eq!(min_agreement(0.9), 18);
+        assert_eq!(min_agreement(1.0), SIG);
+        assert_eq!(min_agreement(0.5), 0);
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rnd = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u32
+        };
+        let signature = |set: &[u32]| {
+            let mut sig = [u32::MAX; SIG];
+            for &s in set {
+                sign(&mut sig, s);
+            }
+            sig
+        };
+        let agree =
+            |a: &[u32; SIG], b: &[u32; SIG]| a.iter().zip(b).filter(|(u, v)| u == v).count();
+        let bound = min_agreement(0.9);
+        let (mut fewest, mut chance_over) = (SIG, 0);
+        for _ in 0..5_000 {
+            // Jaccard 190/210 = 0.905: 10 of 200 shingles changed.
+            let a: Vec<u32> = (0..200).map(|_| rnd()).collect();
+            let mut b = a.clone();
+            for s in b.iter_mut().take(10) {
+                *s = rnd();
+            }
+            fewest = fewest.min(agree(&signature(&a), &signature(&b)));
+            // Jaccard 60/340 = 0.18: pages sharing a few paragraphs.
+            let mut c: Vec<u32> = a[..60].to_vec();
+            c.extend((0..140).map(|_| rnd()));
+            if agree(&signature(&a), &signature(&c)) >= bound {
+                chance_over += 1;
+            }
+        }
+        assert!(
+            fewest >= bound,
+            "a pair at 0.905 shared only {fewest} values"
+        );
+        assert_eq!(chance_over, 0, "pairs at 0.18 over the bound");
     }
 }
