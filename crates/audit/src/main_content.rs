@@ -679,16 +679,20 @@ mod tests {
         m
     }
 
-    #[test]
-    fn lsh_finds_every_pair_above_the_threshold_and_no_other() {
-        // 40 random sets of 200 shingles; page 2k+1 is page 2k with `k` shingles changed.
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let mut rnd = || {
+    /// Pseudo-random shingle hashes from `seed` (xorshift).
+    fn xorshift(mut x: u64) -> impl FnMut() -> u32 {
+        move || {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
             x as u32
-        };
+        }
+    }
+
+    #[test]
+    fn lsh_finds_every_pair_above_the_threshold_and_no_other() {
+        // 40 random sets of 200 shingles; page 2k+1 is page 2k with `k` shingles changed.
+        let mut rnd = xorshift(0x2545_F491_4F6C_DD1D);
         let mut sets = Vec::new();
         for k in 0..20usize {
             let a: Vec<u32> = (0..200).map(|_| rnd()).collect();
@@ -730,13 +734,7 @@ mod tests {
         assert_eq!(min_agreement(0.9), 18);
         assert_eq!(min_agreement(1.0), SIG);
         assert_eq!(min_agreement(0.5), 0);
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut rnd = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u32
-        };
+        let mut rnd = xorshift(0x9E37_79B9_7F4A_7C15);
         let signature = |set: &[u32]| {
             let mut sig = [u32::MAX; SIG];
             for &s in set {
