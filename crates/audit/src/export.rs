@@ -374,7 +374,7 @@ fn title_length(f: Option<&FetchRow>) -> Cell {
 
 /// A 64-bit hash as 16 hex digits.
 fn hex(hash: Option<u64>) -> Cell {
-    hash.map_or(Cell::Empty, |h| Cell::Text(format!("{h:016x}")))
+    hash.map_or(Cell::Empty, |h| Cell::Text(format!("{h:016x}").into()))
 }
 
 /// Milliseconds as seconds with three decimals, as Screaming Frog's `Response Time`.
@@ -387,7 +387,7 @@ fn int(n: impl Into<i64>) -> Cell {
 }
 
 fn opt_text(s: Option<&str>) -> Cell {
-    Cell::Text(s.unwrap_or("").to_owned())
+    Cell::Text(s.unwrap_or("").into())
 }
 
 /// A cluster member's role as the exports name it.
@@ -925,7 +925,7 @@ mod tests {
         let row = data
             .rows
             .iter()
-            .find(|r| r[0] == Cell::Text(address.to_owned()))
+            .find(|r| r[0] == Cell::Text(address.into()))
             .unwrap();
         data.headers
             .iter()

@@ -106,7 +106,7 @@ pub fn log_waste_table(waste: &[LogWaste]) -> TableData {
             .iter()
             .map(|w| {
                 vec![
-                    Cell::Text(w.preferred_url.clone()),
+                    Cell::Text(w.preferred_url.as_str().into()),
                     Cell::Int(i64::from(w.cluster)),
                     Cell::Int(i64::from(w.duplicates_requested)),
                     int(w.duplicates.verified_bots),

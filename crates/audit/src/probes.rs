@@ -1125,7 +1125,7 @@ mod tests {
             links
                 .rows
                 .iter()
-                .all(|r| !named.iter().any(|m| r[0] == Cell::Text((*m).to_owned()))),
+                .all(|r| !named.iter().any(|m| r[0] == Cell::Text((*m).into()))),
             "{:#?}",
             links.rows
         );
@@ -1138,7 +1138,7 @@ mod tests {
         let row = pages
             .rows
             .iter()
-            .find(|r| r[0] == Cell::Text(old.clone()))
+            .find(|r| r[0] == Cell::Text(old.as_str().into()))
             .unwrap();
         assert!(
             matches!(row[inlinks], Cell::Empty | Cell::Int(0)),

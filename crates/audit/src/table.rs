@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 use std::io::Write;
+use std::sync::Arc;
 
 /// `cell`, defused for spreadsheets: a `'` before `= + - @ \t \r` at its start, and
 /// after each `;` or tab (where spreadsheets of many locales start a new cell), an
@@ -53,8 +54,9 @@ pub fn csv_cell(text: &str, kind: ColumnType) -> Cow<'_, str> {
 /// One cell of a table: text, an integer, or nothing.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Cell {
-    /// Text (made spreadsheet-safe when written as CSV).
-    Text(String),
+    /// Text (made spreadsheet-safe when written as CSV). Shared: a text many rows
+    /// repeat (a finding's fix on each of its URLs' rows) is held once.
+    Text(Arc<str>),
     /// An integer (sorts numerically).
     Int(i64),
     /// No value (an empty CSV cell).
@@ -74,19 +76,25 @@ impl Cell {
 
 impl From<&str> for Cell {
     fn from(s: &str) -> Cell {
-        Cell::Text(s.to_owned())
+        Cell::Text(s.into())
     }
 }
 
 impl From<String> for Cell {
     fn from(s: String) -> Cell {
+        Cell::Text(s.into())
+    }
+}
+
+impl From<Arc<str>> for Cell {
+    fn from(s: Arc<str>) -> Cell {
         Cell::Text(s)
     }
 }
 
 impl From<bool> for Cell {
     fn from(b: bool) -> Cell {
-        Cell::Text(if b { "true" } else { "false" }.to_owned())
+        Cell::Text(if b { "true" } else { "false" }.into())
     }
 }
 

@@ -79,17 +79,42 @@ fn main() {
     }
 }
 
-/// The process's peak resident size (`VmHWM`), where /proc has it.
-fn peak_rss_kib() -> Option<u64> {
+/// A field of /proc/self/status in KiB (`VmRSS`, `VmHWM`), where /proc has it.
+fn status_kib(field: &str) -> Option<u64> {
     std::fs::read_to_string("/proc/self/status")
         .ok()?
         .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))?
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))?
         .trim()
         .trim_end_matches("kB")
         .trim()
         .parse()
         .ok()
+}
+
+/// The process's peak resident size (`VmHWM`), where /proc has it.
+fn peak_rss_kib() -> Option<u64> {
+    status_kib("VmHWM")
+}
+
+/// The resident size now and the peak so far, in MiB, for each step's line: which step
+/// sets the peak.
+fn memory() -> String {
+    match (status_kib("VmRSS"), peak_rss_kib()) {
+        (Some(now), Some(peak)) => format!(
+            "RSS {:.0} MiB, peak {:.0} MiB",
+            now as f64 / 1024.0,
+            peak as f64 / 1024.0
+        ),
+        _ => "RSS unknown".to_owned(),
+    }
+}
+
+/// Prints a step's figure with the memory it left.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        println!("{}  [{}]", format_args!($($arg)*), memory())
+    };
 }
 
 /// One-shot figures of a cold open, what a user waits for, step by step: the store's
@@ -109,7 +134,7 @@ fn cold_open(
                 let t = Instant::now();
                 let mut n = 0usize;
                 rt.block_on(s.$scan(a, |_| n += 1)).expect($name);
-                println!("  {}: {n} rows in {:.0} ms", $name, ms(t));
+                say!("  {}: {n} rows in {:.0} ms", $name, ms(t));
             }};
         }
         timed!("urls", scan_urls);
@@ -123,13 +148,13 @@ fn cold_open(
     let rows = rt
         .block_on(load::load(store, store::AuditId(id)))
         .expect("loads the audit");
-    println!("load from SQLite: {:.0} ms", ms(t));
+    say!("load from SQLite: {:.0} ms", ms(t));
     let t = Instant::now();
     let analysis = audit::analyse(
         &rows,
         &audit::AnalysisConfig::with_policy(policy.policy.clone()),
     );
-    println!("analyse: {:.0} ms", ms(t));
+    say!("analyse: {:.0} ms", ms(t));
     let row = rt
         .block_on(store.audit(store::AuditId(id)))
         .expect("the audit row");
@@ -140,12 +165,12 @@ fn cold_open(
         analysis,
         policy.name.clone(),
     ));
-    println!("overview: {:.0} ms", ms(t));
+    say!("overview: {:.0} ms", ms(t));
     let t = Instant::now();
     let open = rt
         .block_on(OpenAudit::open(store, id, policy))
         .expect("opens the audit");
-    println!("open (load + analyse + overview): {:.0} ms", ms(t));
+    say!("open (load + analyse + overview): {:.0} ms", ms(t));
     // The open above stored its overview: what a later cold open (say after the app
     // restarted) shows while the analysis is rebuilt in the background.
     let t = Instant::now();
@@ -153,7 +178,7 @@ fn cold_open(
         .block_on(OpenAudit::stored_overview(store, id, policy))
         .expect("reads the stored overview");
     assert_eq!(stored.as_ref(), Some(open.overview()));
-    println!(
+    say!(
         "overview of a cold open (stored by the last analysis): {:.1} ms",
         ms(t)
     );
@@ -168,7 +193,7 @@ fn first_queries(open: &OpenAudit) {
     let page = open
         .query_table(&query(TableName::Pages, None, None))
         .expect("a page");
-    println!(
+    say!(
         "first page of pages (builds the table, {} rows): {:.0} ms",
         page.total,
         ms(t)
@@ -176,16 +201,16 @@ fn first_queries(open: &OpenAudit) {
     let t = Instant::now();
     open.query_table(&query(TableName::Pages, Some(("title_1", true)), None))
         .expect("a page");
-    println!("first sort by Title 1: {:.0} ms", ms(t));
+    say!("first sort by Title 1: {:.0} ms", ms(t));
     let t = Instant::now();
     open.query_table(&query(TableName::Pages, None, Some("item-77")))
         .expect("a page");
-    println!("first search (builds the search text): {:.0} ms", ms(t));
+    say!("first search (builds the search text): {:.0} ms", ms(t));
     let t = Instant::now();
     let page = open
         .query_table(&filtered(vec![address_contains()], None))
         .expect("a page");
-    println!(
+    say!(
         "first filter on Address (lower-cases the column), {} matched: {:.0} ms",
         page.matched,
         ms(t)
@@ -197,7 +222,7 @@ fn first_queries(open: &OpenAudit) {
             None,
         ))
         .expect("a page");
-    println!(
+    say!(
         "a regular expression on Address, {} matched: {:.0} ms",
         page.matched,
         ms(t)
@@ -216,14 +241,14 @@ fn first_queries(open: &OpenAudit) {
         .table(TableName::Pages)
         .write_csv_to(&everything, std::io::sink())
         .expect("written");
-    println!(
+    say!(
         "the filtered view as CSV ({rows} rows, to nowhere): {:.0} ms",
         ms(t)
     );
     for name in TableName::ALL {
         let t = Instant::now();
         let p = open.query_table(&query(name, None, None)).expect("a page");
-        println!(
+        say!(
             "  first page of {name:?} ({} rows): {:.0} ms",
             p.total,
             ms(t)

@@ -108,15 +108,14 @@ pub fn external_links(
         let source = index.url(input, l.from);
         keys.push(format!("{source} {at}"));
         rows.push(vec![
-            Cell::Text(index.url(input, to).to_owned()),
-            Cell::Text(host.clone()),
-            Cell::Text(source.to_owned()),
+            Cell::from(index.url(input, to)),
+            Cell::from(host.as_str()),
+            Cell::from(source),
             index
                 .anchor(input, l.from, to)
-                .map_or(Cell::Empty, |a| Cell::Text(a.to_owned())),
-            l.region
-                .map_or(Cell::Empty, |r| Cell::Text(r.as_str().to_owned())),
-            Cell::Text(if l.nofollow { "nofollow" } else { "follow" }.to_owned()),
+                .map_or(Cell::Empty, Cell::from),
+            l.region.map_or(Cell::Empty, |r| Cell::from(r.as_str())),
+            Cell::from(if l.nofollow { "nofollow" } else { "follow" }),
             Cell::Int(pages.get(&to).map_or(0, |p| p.len() as i64)),
         ]);
     }

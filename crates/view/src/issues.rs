@@ -21,6 +21,7 @@ use crate::types::{IssueView, Severity};
 use audit::export::{Cell, ColumnType, Header, TableData};
 use audit::{Analysis, FindingId, Fix};
 use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
 
 /// The weight of a severity in [`priority`].
 pub fn severity_weight(s: Severity) -> f64 {
@@ -150,13 +151,23 @@ pub fn issues(analysis: &Analysis) -> Vec<IssueView> {
 }
 
 /// One row per URL a finding names (`IssueUrls`), with row keys `"{finding key}\n{url}"`.
+/// A finding's own texts (its code, summary, fix, evidence) are held once and shared by
+/// its rows: a finding on a million URLs repeats them a million times.
 pub fn issue_urls(analysis: &Analysis) -> (TableData, Vec<String>) {
     let mut rows = Vec::new();
     let mut keys = Vec::new();
     for f in &analysis.findings {
+        let shared = |s: String| Cell::Text(Arc::from(s));
         let fix: Vec<String> = f.fixes.iter().map(ToString::to_string).collect();
-        let fix = fix.join("\n");
-        let evidence = f.evidence.join("\n");
+        let finding = [
+            shared(f.id.code().to_owned()),
+            shared(f.severity.as_str().to_owned()),
+            shared(f.summary.clone()),
+            shared(fix.join("\n")),
+            shared(f.evidence.join("\n")),
+            shared(f.title.to_string()),
+        ];
+        let [code, severity, summary, fix, evidence, title] = &finding;
         let mut seen = HashSet::new();
         for url in &f.urls {
             if !seen.insert(url.as_str()) {
@@ -164,13 +175,13 @@ pub fn issue_urls(analysis: &Analysis) -> (TableData, Vec<String>) {
             }
             keys.push(format!("{}\n{url}", f.key));
             rows.push(vec![
-                Cell::Text(f.id.code().to_owned()),
-                Cell::Text(f.severity.as_str().to_owned()),
-                Cell::Text(url.clone()),
-                Cell::Text(f.summary.clone()),
-                Cell::Text(fix.clone()),
-                Cell::Text(evidence.clone()),
-                Cell::Text(f.title.to_string()),
+                code.clone(),
+                severity.clone(),
+                Cell::Text(url.as_str().into()),
+                summary.clone(),
+                fix.clone(),
+                evidence.clone(),
+                title.clone(),
             ]);
         }
     }

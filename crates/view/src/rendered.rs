@@ -52,7 +52,7 @@ impl<'a> Renders<'a> {
 }
 
 fn text(v: Option<String>) -> Cell {
-    v.map_or(Cell::Empty, Cell::Text)
+    v.map_or(Cell::Empty, Cell::from)
 }
 
 /// Inserts a column titled `title` after the column titled `after` (at the end when
@@ -96,7 +96,7 @@ pub(crate) fn pages(data: &mut TableData, input: &AuditInput) {
     let robots = of(&|p| dom(p, text(p.meta_robots.clone())));
     let canonical = of(&|p| text(r.canonical(p)));
     let words = of(&|p| dom(p, p.word_count.map_or(Cell::Empty, |w| Cell::Int(w.into()))));
-    let outcome = of(&|p| Cell::Text(p.outcome.as_str().to_owned()));
+    let outcome = of(&|p| Cell::from(p.outcome.as_str()));
     insert_after(data, "Title 1", RENDERED_TITLE, ColumnType::Text, title);
     insert_after(data, "H1-1", RENDERED_H1, ColumnType::Text, h1);
     insert_after(
@@ -161,12 +161,12 @@ pub(crate) fn canonicals(data: &mut TableData, input: &AuditInput) {
             continue;
         }
         let mut row = vec![Cell::Empty; width];
-        row[0] = Cell::Text((*url).to_owned());
+        row[0] = Cell::from(*url);
         if let Some(s) = source {
             row[s] = RENDERED_ONLY.into();
         }
         if let Some(c) = column {
-            row[c] = Cell::Text(canonical);
+            row[c] = Cell::from(canonical);
         }
         data.rows.push(row);
     }

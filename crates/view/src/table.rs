@@ -16,7 +16,7 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::Path;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 /// Why a query cannot be answered.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -64,14 +64,14 @@ pub enum QueryError {
 /// `size_limit`; its lazy DFA gets the same).
 const REGEX_SIZE_LIMIT: usize = 1 << 20;
 
-/// Separates cells in a row's search text (no cell contains it after lower-casing).
-const CELL_SEPARATOR: char = '\u{1f}';
-
 /// Row orders by (column, descending), computed on demand.
 type Orders = Mutex<HashMap<(usize, bool), Arc<Vec<u32>>>>;
 
-/// Lower-cased cell texts by column, computed on demand.
-type Lowered = Mutex<HashMap<usize, Arc<Vec<Box<str>>>>>;
+/// Lower-cased cell texts by column, computed on demand: see [`lower_column`].
+type Lowered = Mutex<HashMap<usize, LoweredColumn>>;
+
+/// One column's cells lower-cased, one per row.
+type LoweredColumn = Arc<Vec<Arc<str>>>;
 
 /// Cell numbers by column (NaN where a cell holds none), computed on demand.
 type Numbers = Mutex<HashMap<usize, Arc<Vec<f64>>>>;
@@ -82,7 +82,6 @@ pub struct PagedTable {
     columns: Vec<Column>,
     rows: Vec<Vec<Value>>,
     keys: Vec<String>,
-    search_text: OnceLock<Vec<String>>,
     orders: Orders,
     lowered: Lowered,
     numbers: Numbers,
@@ -117,7 +116,7 @@ enum Test {
     Text {
         op: FilterOp,
         needle: String,
-        lowered: Arc<Vec<Box<str>>>,
+        lowered: LoweredColumn,
     },
     /// A regular expression on the cell's text.
     Regex(regex::Regex),
@@ -179,14 +178,36 @@ impl Compiled {
     }
 }
 
+/// A search compiled: the lower-cased needle and the columns it looks in.
+struct Search {
+    needle: String,
+    /// Each column's lower-cased texts; `None` for a column of numbers only, whose
+    /// cells are written out as the search reaches them.
+    columns: Vec<Option<LoweredColumn>>,
+}
+
+impl Search {
+    /// Whether any cell of row `i` contains the needle.
+    fn finds(&self, i: u32, cells: &[Value]) -> bool {
+        let needle = self.needle.as_str();
+        self.columns.iter().zip(cells).any(|(lowered, cell)| match lowered {
+            Some(texts) => texts[i as usize].contains(needle),
+            None => match cell {
+                Value::Int(n) => n.to_string().contains(needle),
+                _ => false,
+            },
+        })
+    }
+}
+
 /// A query's row selection, compiled: filters, the search needle, the order.
-struct Plan<'a> {
+struct Plan {
     filters: Vec<Compiled>,
-    needle: Option<(String, &'a [String])>,
+    needle: Option<Search>,
     order: Option<Arc<Vec<u32>>>,
 }
 
-impl Plan<'_> {
+impl Plan {
     fn is_everything(&self) -> bool {
         self.filters.is_empty() && self.needle.is_none()
     }
@@ -215,7 +236,7 @@ pub fn column_key(title: &str) -> String {
 /// The table cell for an app cell.
 fn value(cell: &Cell) -> Value {
     match cell {
-        Cell::Text(s) => Value::Text(s.clone()),
+        Cell::Text(s) => Value::Text(s.as_str().into()),
         Cell::Number(n) => Value::Int(*n),
         Cell::Empty => Value::Empty,
     }
@@ -224,7 +245,7 @@ fn value(cell: &Cell) -> Value {
 /// The app's cell for a table cell.
 pub fn cell(value: &Value) -> Cell {
     match value {
-        Value::Text(s) => Cell::Text(s.clone()),
+        Value::Text(s) => Cell::Text(s.to_string()),
         Value::Int(n) => Cell::Number(*n),
         Value::Empty => Cell::Empty,
     }
@@ -249,6 +270,42 @@ pub fn columns(data: &TableData) -> Vec<Column> {
             kind: kind(h.kind),
         })
         .collect()
+}
+
+/// The cells of `column` lower-cased, one per row. A text that lower-casing leaves as it
+/// is (most URLs) is the cell's own; rows that share one text (a finding's fix on each
+/// of its URLs) share its lower-cased copy too: a column costs a pointer a row beyond
+/// the texts that change.
+fn lower_column(rows: &[Vec<Value>], column: usize) -> Vec<Arc<str>> {
+    let empty: Arc<str> = Arc::from("");
+    let mut last: Option<(Arc<str>, Arc<str>)> = None;
+    rows.iter()
+        .map(|row| match &row[column] {
+            Value::Text(s) => match &last {
+                Some((source, lowered)) if Arc::ptr_eq(source, s) => Arc::clone(lowered),
+                _ => {
+                    let lowered = lower_shared(s);
+                    last = Some((Arc::clone(s), Arc::clone(&lowered)));
+                    lowered
+                }
+            },
+            Value::Int(n) => Arc::from(n.to_string()),
+            Value::Empty => Arc::clone(&empty),
+        })
+        .collect()
+}
+
+/// `text` lower-cased, the same allocation when that changes nothing.
+fn lower_shared(text: &Arc<str>) -> Arc<str> {
+    if text.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) {
+        return Arc::clone(text);
+    }
+    let lowered = text.to_lowercase();
+    if lowered == **text {
+        Arc::clone(text)
+    } else {
+        lowered.into()
+    }
 }
 
 /// Numbers before text before empty cells; numbers by value, text by bytes.
@@ -287,7 +344,6 @@ impl PagedTable {
             columns,
             rows: data.rows,
             keys,
-            search_text: OnceLock::new(),
             orders: Mutex::new(HashMap::new()),
             lowered: Mutex::new(HashMap::new()),
             numbers: Mutex::new(HashMap::new()),
@@ -308,7 +364,6 @@ impl PagedTable {
             columns,
             rows: rows.iter().map(|r| r.iter().map(value).collect()).collect(),
             keys,
-            search_text: OnceLock::new(),
             orders: Mutex::new(HashMap::new()),
             lowered: Mutex::new(HashMap::new()),
             numbers: Mutex::new(HashMap::new()),
@@ -367,38 +422,29 @@ impl PagedTable {
         ix
     }
 
-    fn search_text(&self) -> &[String] {
-        self.search_text.get_or_init(|| {
-            self.rows
-                .iter()
-                .map(|row| {
-                    let mut text = String::new();
-                    for (i, c) in row.iter().enumerate() {
-                        if i > 0 {
-                            text.push(CELL_SEPARATOR);
-                        }
-                        text.push_str(&c.as_text().to_lowercase());
-                    }
-                    text
-                })
-                .collect()
-        })
+    /// What a search looks in: the lower-cased texts of every column that holds text.
+    fn search_columns(&self) -> Vec<Option<LoweredColumn>> {
+        (0..self.columns.len())
+            .map(|c| {
+                self.rows
+                    .iter()
+                    .any(|row| matches!(row[c], Value::Text(_)))
+                    .then(|| self.lowered(c))
+            })
+            .collect()
     }
 
     /// The lower-cased texts of `column`, one per row. Computed once per column.
-    fn lowered(&self, column: usize) -> Arc<Vec<Box<str>>> {
+    fn lowered(&self, column: usize) -> LoweredColumn {
         let mut lowered = self
             .lowered
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        Arc::clone(lowered.entry(column).or_insert_with(|| {
-            Arc::new(
-                self.rows
-                    .iter()
-                    .map(|row| row[column].as_text().to_lowercase().into_boxed_str())
-                    .collect(),
-            )
-        }))
+        Arc::clone(
+            lowered
+                .entry(column)
+                .or_insert_with(|| Arc::new(lower_column(&self.rows, column))),
+        )
     }
 
     /// The numbers of `column`, one per row (NaN for a cell without one). Computed once
@@ -477,7 +523,7 @@ impl PagedTable {
 
     /// Compiles what a view asks: every filter checked, the order and the search text
     /// built when needed.
-    fn plan(&self, q: &ViewQuery) -> Result<Plan<'_>, QueryError> {
+    fn plan(&self, q: &ViewQuery) -> Result<Plan, QueryError> {
         let filters = q
             .filters
             .iter()
@@ -492,7 +538,10 @@ impl PagedTable {
             .as_deref()
             .map(str::trim)
             .filter(|s| !s.is_empty())
-            .map(|n| (n.to_lowercase(), self.search_text()));
+            .map(|n| Search {
+                needle: n.to_lowercase(),
+                columns: self.search_columns(),
+            });
         Ok(Plan {
             filters,
             needle,
@@ -501,7 +550,7 @@ impl PagedTable {
     }
 
     /// The rows of a plan, in its order.
-    fn selected<'p>(&'p self, plan: &'p Plan<'_>) -> Box<dyn Iterator<Item = u32> + 'p> {
+    fn selected<'p>(&'p self, plan: &'p Plan) -> Box<dyn Iterator<Item = u32> + 'p> {
         let all: Box<dyn Iterator<Item = u32> + 'p> = match &plan.order {
             Some(o) => Box::new(o.iter().copied()),
             None => Box::new(0..self.rows.len() as u32),
@@ -512,10 +561,7 @@ impl PagedTable {
         Box::new(all.filter(move |&i| {
             let row = &self.rows[i as usize];
             plan.filters.iter().all(|f| f.keeps(i, row))
-                && plan
-                    .needle
-                    .as_ref()
-                    .is_none_or(|(n, h)| h[i as usize].contains(n.as_str()))
+                && plan.needle.as_ref().is_none_or(|s| s.finds(i, row))
         }))
     }
 
@@ -568,7 +614,7 @@ impl PagedTable {
         self.write_plan(&plan, out)
     }
 
-    fn write_plan<W: Write>(&self, plan: &Plan<'_>, out: W) -> Result<usize, ViewError> {
+    fn write_plan<W: Write>(&self, plan: &Plan, out: W) -> Result<usize, ViewError> {
         let csv_error = |e: csv::Error| ViewError::Csv("the view".to_owned(), e);
         let mut w = csv::Writer::from_writer(out);
         w.write_record(self.columns.iter().map(|c| c.title.as_str()))
@@ -706,6 +752,53 @@ mod tests {
         assert_eq!(page.row_keys, ["3", "1"]);
         let by_number = t.query(&query(None, Some("100"))).unwrap();
         assert_eq!(addresses(&by_number), ["https://d/"]);
+    }
+
+    /// A million rows of one finding repeat its fix: the lower-cased copies a search
+    /// and a text filter build are the cells' own texts, or one copy for all the rows
+    /// that share a text, never one a row.
+    #[test]
+    fn lower_cased_columns_share_what_the_cells_share() {
+        let fix: Arc<str> = Arc::from("Give Each Page Its Own H1");
+        let rows: Vec<Vec<Value>> = (0..4)
+            .map(|i| {
+                vec![
+                    Value::Text(format!("https://a/{i}").into()),
+                    Value::Text(Arc::clone(&fix)),
+                ]
+            })
+            .collect();
+        let urls = lower_column(&rows, 0);
+        for (row, lowered) in rows.iter().zip(&urls) {
+            let Value::Text(url) = &row[0] else {
+                unreachable!()
+            };
+            assert!(Arc::ptr_eq(url, lowered), "a lower-case URL is its own copy");
+        }
+        let fixes = lower_column(&rows, 1);
+        assert_eq!(&*fixes[0], "give each page its own h1");
+        assert!(fixes.iter().all(|f| Arc::ptr_eq(f, &fixes[0])));
+        let t = PagedTable::new(
+            TableName::IssueUrls,
+            TableData {
+                headers: vec![
+                    Header {
+                        title: "Address",
+                        kind: ColumnType::Url,
+                    },
+                    Header {
+                        title: "Fix",
+                        kind: ColumnType::Text,
+                    },
+                ],
+                rows,
+            },
+            None,
+        );
+        assert_eq!(t.query(&query(None, Some("OWN h1"))).unwrap().matched, 4);
+        assert_eq!(t.query(&query(None, Some("a/3"))).unwrap().matched, 1);
+        // Cells are searched one by one: a needle across two cells finds nothing.
+        assert_eq!(t.query(&query(None, Some("/3give"))).unwrap().matched, 0);
     }
 
     #[test]

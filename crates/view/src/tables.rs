@@ -125,11 +125,11 @@ fn clusters(analysis: &Analysis) -> TableData {
                 .count();
             vec![
                 Cell::Int(i64::from(c.id)),
-                Cell::Text(c.preferred_url.clone()),
+                Cell::from(c.preferred_url.clone()),
                 Cell::Int(c.members.len() as i64),
                 Cell::Int(duplicates as i64),
-                Cell::Text(cluster_cause(c).to_owned()),
-                Cell::Text(cluster_fix(c)),
+                Cell::from(cluster_cause(c).to_owned()),
+                Cell::from(cluster_fix(c)),
             ]
         })
         .collect();
@@ -162,11 +162,11 @@ fn params(analysis: &Analysis) -> TableData {
         .iter()
         .map(|p| {
             vec![
-                Cell::Text(p.name.clone()),
+                Cell::from(p.name.clone()),
                 Cell::Int(i64::from(p.urls)),
-                Cell::Text(p.verdict.as_str().to_owned()),
-                Cell::Text(p.evidence.clone()),
-                Cell::Text(param_class(p.class).to_owned()),
+                Cell::from(p.verdict.as_str().to_owned()),
+                Cell::from(p.evidence.clone()),
+                Cell::from(param_class(p.class).to_owned()),
                 Cell::Int(i64::from(p.identical)),
                 Cell::Int(i64::from(p.near)),
                 Cell::Int(i64::from(p.different)),
@@ -214,14 +214,14 @@ fn dust_rules(analysis: &Analysis) -> TableData {
                 .map(|[a, b]| format!("{a} → {b}"))
                 .unwrap_or_default();
             vec![
-                Cell::Text(r.id.clone()),
-                Cell::Text(rewrite),
-                Cell::Text(rule_status(r.status).to_owned()),
+                Cell::from(r.id.clone()),
+                Cell::from(rewrite),
+                Cell::from(rule_status(r.status).to_owned()),
                 Cell::Int(i64::from(r.support)),
                 Cell::Int(i64::from(r.applicable)),
                 Cell::Int(i64::from(r.agreed)),
-                Cell::Text(format!("{:.2}", r.precision)),
-                Cell::Text(example),
+                Cell::from(format!("{:.2}", r.precision)),
+                Cell::from(example),
             ]
         })
         .collect();

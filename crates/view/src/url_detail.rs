@@ -11,15 +11,16 @@ use std::collections::{HashMap, HashSet};
 
 /// Per-URL indexes over an audit's rows, built on the first detail asked for.
 pub struct UrlIndex {
-    /// Found URL (and rfc3986 form) → row index in `input.urls`.
-    by_url: HashMap<String, usize>,
+    /// (hash of the found URL or of its rfc3986 form, row index in `input.urls`),
+    /// sorted: the texts themselves stay in `input.urls`.
+    by_url: Vec<(u64, u32)>,
     /// Url id → row index in `input.urls`.
     by_id: HashMap<UrlId, usize>,
     /// Url id → row index in `input.fetches`.
     fetch: HashMap<UrlId, usize>,
-    /// Link row indexes by source and by target.
-    out: HashMap<UrlId, Vec<u32>>,
-    inl: HashMap<UrlId, Vec<u32>>,
+    /// Link row indexes by source (outlinks) and by target (inlinks).
+    out: LinkRows,
+    inl: LinkRows,
     /// (from, to) → anchor text.
     anchors: HashMap<(UrlId, UrlId), usize>,
     /// Redirect row by source.
@@ -29,23 +30,21 @@ pub struct UrlIndex {
 impl UrlIndex {
     /// Builds the indexes.
     pub fn new(input: &AuditInput) -> UrlIndex {
-        let mut by_url = HashMap::with_capacity(input.urls.len());
+        let mut by_url = Vec::with_capacity(input.urls.len() * 2);
         let mut by_id = HashMap::with_capacity(input.urls.len());
         for (i, u) in input.urls.iter().enumerate() {
-            by_url.insert(u.found_url().to_owned(), i);
-            if !u.url_rfc3986.is_empty() {
-                by_url.entry(u.url_rfc3986.clone()).or_insert(i);
+            by_url.push((url_hash(u.found_url()), i as u32));
+            if !u.url_rfc3986.is_empty() && u.url_rfc3986 != u.found_url() {
+                by_url.push((url_hash(&u.url_rfc3986), i as u32));
             }
             by_id.insert(u.id, i);
         }
-        let mut out: HashMap<UrlId, Vec<u32>> = HashMap::new();
-        let mut inl: HashMap<UrlId, Vec<u32>> = HashMap::new();
-        for (i, l) in input.links.iter().enumerate() {
-            out.entry(l.from).or_default().push(i as u32);
-            if let Some(to) = l.to {
-                inl.entry(to).or_default().push(i as u32);
-            }
-        }
+        // Sorted by hash, then by row: among equal hashes the first URL row wins, as a
+        // found URL does over another row's rfc3986 form.
+        by_url.sort_unstable();
+        let row = |id: UrlId| by_id.get(&id).copied();
+        let out = LinkRows::new(input.urls.len(), input, |l| row(l.from));
+        let inl = LinkRows::new(input.urls.len(), input, |l| l.to.and_then(row));
         UrlIndex {
             by_url,
             by_id,
@@ -74,7 +73,20 @@ impl UrlIndex {
 
     /// The id of `url` (as found, or its rfc3986 form).
     pub fn id_of(&self, input: &AuditInput, url: &str) -> Option<UrlId> {
-        self.by_url.get(url).map(|&i| input.urls[i].id)
+        let hash = url_hash(url);
+        let first = self.by_url.partition_point(|&(h, _)| h < hash);
+        let is = |u: &audit::UrlRow| u.found_url() == url || u.url_rfc3986 == url;
+        // A found URL first, then an rfc3986 form, as the rows were indexed.
+        let rows = || {
+            self.by_url[first..]
+                .iter()
+                .take_while(|&&(h, _)| h == hash)
+                .map(|&(_, i)| &input.urls[i as usize])
+        };
+        rows()
+            .find(|u| u.found_url() == url)
+            .or_else(|| rows().find(|u| is(u)))
+            .map(|u| u.id)
     }
 
     /// The row of `id` in `input.urls` (and in the Pages table).
@@ -85,11 +97,13 @@ impl UrlIndex {
     /// The rows of `input.links` that link to `id` (inlinks) or from it (outlinks), in
     /// the order the crawl stored them.
     pub fn link_rows(&self, id: UrlId, direction: LinkDirection) -> &[u32] {
+        let Some(row) = self.row_of(id) else {
+            return &[];
+        };
         match direction {
-            LinkDirection::Inlinks => self.inl.get(&id),
-            LinkDirection::Outlinks => self.out.get(&id),
+            LinkDirection::Inlinks => self.inl.of(row),
+            LinkDirection::Outlinks => self.out.of(row),
         }
-        .map_or(&[][..], Vec::as_slice)
     }
 
     /// Link row `row` seen from its target (inlinks: the other end is the linking page)
@@ -134,6 +148,53 @@ impl UrlIndex {
             nofollow: l.nofollow,
             status: l.to.and_then(|to| self.status(input, to)),
             external: false,
+        }
+    }
+}
+
+/// The hash a URL is looked up by.
+fn url_hash(url: &str) -> u64 {
+    use std::hash::BuildHasher;
+    std::hash::BuildHasherDefault::<std::hash::DefaultHasher>::default().hash_one(url)
+}
+
+/// Link row indexes grouped by URL row (compressed rows: four bytes a link and four a
+/// URL, where a map of vectors took three to four times that at a million pages).
+struct LinkRows {
+    /// `rows[start[k]..start[k + 1]]` are URL row `k`'s links.
+    start: Vec<u32>,
+    rows: Vec<u32>,
+}
+
+impl LinkRows {
+    /// The links of each of `urls` URL rows, as `row_of` files each link (two passes
+    /// over the links, in their stored order).
+    fn new(urls: usize, input: &AuditInput, row_of: impl Fn(&LinkRow) -> Option<usize>) -> Self {
+        let mut start = vec![0u32; urls + 1];
+        for l in &input.links {
+            if let Some(k) = row_of(&l) {
+                start[k + 1] += 1;
+            }
+        }
+        for k in 0..urls {
+            start[k + 1] += start[k];
+        }
+        let mut next = start.clone();
+        let mut rows = vec![0u32; start[urls] as usize];
+        for (i, l) in input.links.iter().enumerate() {
+            if let Some(k) = row_of(&l) {
+                rows[next[k] as usize] = i as u32;
+                next[k] += 1;
+            }
+        }
+        LinkRows { start, rows }
+    }
+
+    /// URL row `k`'s link rows, in their stored order.
+    fn of(&self, k: usize) -> &[u32] {
+        match (self.start.get(k), self.start.get(k + 1)) {
+            (Some(&a), Some(&b)) => &self.rows[a as usize..b as usize],
+            _ => &[],
         }
     }
 }
