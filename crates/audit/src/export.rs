@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::io::Write;
 
 pub use crate::table::{Cell, ColumnType, Header, TableData, csv_cell, spreadsheet_safe};
-use crate::table::{number, text, url};
+use crate::table::{Words, number, text, url};
 
 /// One exportable table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -457,6 +457,8 @@ fn pages_table(input: &AuditInput, analysis: &Analysis, ix: &Index<'_>) -> Table
             .or_insert_with(|| c.target.map_or(c.href_raw.as_str(), |t| ix.url(t)));
     }
     t.rows.reserve(input.urls.len());
+    // The columns whose texts repeat, each text held once.
+    let mut words = Words::default();
     for u in &input.urls {
         let canonical = first_canonical.get(&u.id).copied().flatten();
         let (indexable, why) = ix.indexability(u.id, canonical);
@@ -465,19 +467,19 @@ fn pages_table(input: &AuditInput, analysis: &Analysis, ix: &Index<'_>) -> Table
         let (links_in, sources) = inlinks.get(&u.id).copied().unwrap_or_default();
         t.rows.push(vec![
             u.found_url().into(),
-            opt_text(f.and_then(|f| f.content_type.as_deref())),
+            words.cell(f.and_then(|f| f.content_type.as_deref()).unwrap_or("")),
             ix.status(u.id),
-            indexable.into(),
-            why.into(),
+            words.cell(indexable),
+            words.cell(why),
             opt_text(f.and_then(|f| f.title.as_deref())),
             title_length(f.copied()),
             opt_text(f.and_then(|f| f.meta_description.as_deref())),
             opt_text(f.and_then(|f| f.h1.as_deref())),
-            opt_text(
+            words.cell(
                 f.and_then(|f| f.meta_robots.as_deref())
-                    .map(first_meta_robots),
+                    .map_or("", first_meta_robots),
             ),
-            opt_text(f.and_then(|f| f.x_robots_tag.as_deref())),
+            words.cell(f.and_then(|f| f.x_robots_tag.as_deref()).unwrap_or("")),
             declared.get(&(u.id, false)).copied().unwrap_or("").into(),
             declared.get(&(u.id, true)).copied().unwrap_or("").into(),
             answered
@@ -490,7 +492,7 @@ fn pages_table(input: &AuditInput, analysis: &Analysis, ix: &Index<'_>) -> Table
             int(sources),
             hex(f.and_then(|f| f.text_hash)),
             f.and_then(|f| f.response_ms)
-                .map_or(Cell::Empty, |ms| seconds(ms).into()),
+                .map_or(Cell::Empty, |ms| words.cell(&seconds(ms))),
             f.and_then(|f| f.redirect_to)
                 .map(|t| ix.url(t))
                 .unwrap_or("")
@@ -499,7 +501,7 @@ fn pages_table(input: &AuditInput, analysis: &Analysis, ix: &Index<'_>) -> Table
             ix.main_words.get(&u.id).copied().into(),
             ix.cluster.get(&u.id).copied().into(),
             ix.preferred.get(&u.id).copied().unwrap_or("").into(),
-            found_via.get(&u.id).copied().unwrap_or("").into(),
+            words.cell(found_via.get(&u.id).copied().unwrap_or("")),
         ]);
     }
     t

@@ -4,7 +4,8 @@
 
 use std::borrow::Cow;
 use std::io::Write;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock};
 
 /// `cell`, defused for spreadsheets: a `'` before `= + - @ \t \r` at its start, and
 /// after each `;` or tab (where spreadsheets of many locales start a new cell), an
@@ -74,15 +75,21 @@ impl Cell {
     }
 }
 
+/// The empty text, held once: most tables leave many cells blank.
+static EMPTY: LazyLock<Arc<str>> = LazyLock::new(|| Arc::from(""));
+
 impl From<&str> for Cell {
     fn from(s: &str) -> Cell {
+        if s.is_empty() {
+            return Cell::Text(Arc::clone(&EMPTY));
+        }
         Cell::Text(s.into())
     }
 }
 
 impl From<String> for Cell {
     fn from(s: String) -> Cell {
-        Cell::Text(s.into())
+        Cell::from(s.as_str())
     }
 }
 
@@ -94,7 +101,28 @@ impl From<Arc<str>> for Cell {
 
 impl From<bool> for Cell {
     fn from(b: bool) -> Cell {
-        Cell::Text(if b { "true" } else { "false" }.into())
+        static WORDS: LazyLock<[Arc<str>; 2]> =
+            LazyLock::new(|| [Arc::from("false"), Arc::from("true")]);
+        Cell::Text(Arc::clone(&WORDS[usize::from(b)]))
+    }
+}
+
+/// Texts a column repeats (a content type, an indexability reason), held once each: a
+/// table of a million rows holds a handful of them, not a million copies.
+#[derive(Default)]
+pub struct Words(HashMap<Box<str>, Arc<str>>);
+
+impl Words {
+    /// The cell of `text`, shared with every earlier cell of the same text.
+    pub fn cell(&mut self, text: &str) -> Cell {
+        if let Some(shared) = self.0.get(text) {
+            return Cell::Text(Arc::clone(shared));
+        }
+        let cell = Cell::from(text);
+        if let Cell::Text(shared) = &cell {
+            self.0.insert(text.into(), Arc::clone(shared));
+        }
+        cell
     }
 }
 

@@ -77,13 +77,18 @@ pub(crate) fn external_hosts(input: &AuditInput, own: &crawl::OwnHosts) -> HashM
 
 /// One row per link to another site: its target, host, linking page, anchor text,
 /// position and follow, and how many pages link to that target; with the rows' keys
-/// (`source position-in-source`).
-pub fn external_links(
+/// (`source position-in-source`). The URL index is built (`index`) and the links read
+/// only when the audit found a URL of another site.
+pub fn external_links<'i>(
     input: &AuditInput,
-    index: &UrlIndex,
+    index: impl FnOnce() -> &'i UrlIndex,
     own: &crawl::OwnHosts,
 ) -> (TableData, Vec<String>) {
     let hosts = external_hosts(input, own);
+    if hosts.is_empty() {
+        return (empty(), Vec::new());
+    }
+    let index = index();
     // The pages of URL-variant probes are Dustpan's, not the site's: their links are not
     // the site's links.
     let made_up = input.made_up_urls();

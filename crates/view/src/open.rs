@@ -268,7 +268,7 @@ impl OpenAudit {
                 TableName::External => {
                     let (data, keys) = crate::external::external_links(
                         &self.input,
-                        self.url_index(),
+                        || self.url_index(),
                         &self.own_hosts(),
                     );
                     (data, Some(keys))
@@ -477,7 +477,7 @@ impl OpenAudit {
     /// `external_links.csv` holds it); answers the sheets written.
     pub fn export_workbook(&self, path: &Path) -> Result<Vec<crate::deliver::Sheet>, ViewError> {
         let (external, _) =
-            crate::external::external_links(&self.input, self.url_index(), &self.own_hosts());
+            crate::external::external_links(&self.input, || self.url_index(), &self.own_hosts());
         crate::deliver::export_workbook(&self.input, &self.analysis, &external, path)
     }
 
