@@ -186,9 +186,9 @@ fn inlinks(
     };
     // (links, pages, the last page counted): a page's links are contiguous in the
     // stored order, so one pass counts each page once.
-    let mut n: HashMap<UrlId, (u32, u32, UrlId)> = HashMap::new();
+    let mut n: ByUrl<(u32, u32, UrlId)> = ByUrl::new(input);
     let mut count = |from: UrlId, to: UrlId| {
-        let e = n.entry(to).or_insert((0, 0, from));
+        let e = n.entry(to);
         if e.0 == 0 || e.2 != from {
             e.1 += 1;
             e.2 = from;
@@ -213,7 +213,69 @@ fn inlinks(
             count(from, to);
         }
     }
-    n.into_iter().map(|(k, (a, b, _))| (k, (a, b))).collect()
+    input
+        .urls
+        .iter()
+        .filter_map(|u| {
+            let (links, pages, _) = n.get(u.id)?;
+            (links > 0).then_some((u.id, (links, pages)))
+        })
+        .collect()
+}
+
+/// A value per URL id, counted once per link: a vector over the ids' range where they
+/// are dense (one audit's URLs, numbered in turn), a hash map where they are not. A
+/// million pages' 74 million links hashed into a map took thirty seconds.
+enum ByUrl<T> {
+    /// `spare` takes the counts of an id outside the range (a link row naming no URL
+    /// of the audit), which no URL reads.
+    Dense {
+        first: UrlId,
+        slots: Vec<T>,
+        spare: T,
+    },
+    Sparse(rustc_hash::FxHashMap<UrlId, T>),
+}
+
+impl<T: Default + Copy> ByUrl<T> {
+    fn new(input: &AuditInput) -> Self {
+        let ids = || input.urls.iter().map(|u| u.id);
+        match (ids().min(), ids().max()) {
+            (Some(first), Some(last)) if ((last - first) as usize) < 2 * input.urls.len() => {
+                ByUrl::Dense {
+                    first,
+                    slots: vec![T::default(); (last - first) as usize + 1],
+                    spare: T::default(),
+                }
+            }
+            _ => ByUrl::Sparse(Default::default()),
+        }
+    }
+
+    /// The value of `id`, added as the default when new.
+    fn entry(&mut self, id: UrlId) -> &mut T {
+        match self {
+            ByUrl::Dense {
+                first,
+                slots,
+                spare,
+            } => match id.checked_sub(*first).and_then(|at| slots.get_mut(at as usize)) {
+                Some(slot) => slot,
+                None => spare,
+            },
+            ByUrl::Sparse(map) => map.entry(id).or_default(),
+        }
+    }
+
+    fn get(&self, id: UrlId) -> Option<T> {
+        match self {
+            ByUrl::Dense { first, slots, .. } => id
+                .checked_sub(*first)
+                .and_then(|at| slots.get(at as usize))
+                .copied(),
+            ByUrl::Sparse(map) => map.get(&id).copied(),
+        }
+    }
 }
 
 /// How each URL was first found, in words (`Found Via`): `start`, `start variant`,
