@@ -259,11 +259,24 @@ impl<T: Default + Copy> ByUrl<T> {
                 first,
                 slots,
                 spare,
-            } => match id.checked_sub(*first).and_then(|at| slots.get_mut(at as usize)) {
+            } => match id
+                .checked_sub(*first)
+                .and_then(|at| slots.get_mut(at as usize))
+            {
                 Some(slot) => slot,
                 None => spare,
             },
             ByUrl::Sparse(map) => map.entry(id).or_default(),
+        }
+    }
+
+    /// The value of `id`, if it has one (a dense range has one for every id in it).
+    fn get_mut(&mut self, id: UrlId) -> Option<&mut T> {
+        match self {
+            ByUrl::Dense { first, slots, .. } => id
+                .checked_sub(*first)
+                .and_then(|at| slots.get_mut(at as usize)),
+            ByUrl::Sparse(map) => map.get_mut(&id),
         }
     }
 
@@ -286,8 +299,9 @@ impl<T: Default + Copy> ByUrl<T> {
 pub fn found_via(input: &AuditInput) -> HashMap<UrlId, &'static str> {
     use crate::input::FoundVia as F;
     let mut out: HashMap<UrlId, &'static str> = HashMap::with_capacity(input.urls.len());
-    // (page, URL) of every URL a page found, to its link's words once seen.
-    let mut wanted: HashMap<(UrlId, UrlId), Option<&'static str>> = HashMap::new();
+    // Every URL a page found: the page, and its link's words once seen.
+    let mut wanted: ByUrl<Option<(UrlId, Option<&'static str>)>> = ByUrl::new(input);
+    let mut any = false;
     for u in &input.urls {
         let words = match u.found_via {
             F::Start => "start",
@@ -299,14 +313,15 @@ pub fn found_via(input: &AuditInput) -> HashMap<UrlId, &'static str> {
             F::Hreflang => "hreflang",
             F::Link => {
                 if let Some(from) = u.found_from {
-                    wanted.insert((from, u.id), None);
+                    *wanted.entry(u.id) = Some((from, None));
+                    any = true;
                 }
                 "link"
             }
         };
         out.insert(u.id, words);
     }
-    if wanted.is_empty() {
+    if !any {
         return out;
     }
     let nofollow_pages: std::collections::HashSet<UrlId> = input
@@ -317,14 +332,16 @@ pub fn found_via(input: &AuditInput) -> HashMap<UrlId, &'static str> {
         .collect();
     for l in &input.links {
         let Some(to) = l.to else { continue };
-        if let Some(slot @ None) = wanted.get_mut(&(l.from, to)) {
+        if let Some(Some((from, slot @ None))) = wanted.get_mut(to)
+            && *from == l.from
+        {
             let nofollow = l.nofollow || nofollow_pages.contains(&l.from);
             *slot = Some(l.kind.found_via_words(nofollow));
         }
     }
-    for ((_, to), words) in wanted {
-        if let Some(w) = words {
-            out.insert(to, w);
+    for u in &input.urls {
+        if let Some(Some((_, Some(words)))) = wanted.get(u.id) {
+            out.insert(u.id, words);
         }
     }
     out
@@ -1072,12 +1089,11 @@ mod tests {
         assert_eq!(again, data);
     }
 
-    #[test]
-    fn found_via_and_nofollow_only_duplicates() {
-        // The home page links /a and /b; /a?print=1 is linked only with nofollow (from
-        // /a, and from /noflw whose robots say nofollow); /b declares /b?share=1 (og:url)
-        // and /?p=2 (shortlink, 301 to /b); /b?print=1 is linked both ways.
-        let input: AuditInput = serde_json::from_value(serde_json::json!({
+    /// The home page links /a and /b; /a?print=1 is linked only with nofollow (from
+    /// /a, and from /noflw whose robots say nofollow); /b declares /b?share=1 (og:url)
+    /// and /?p=2 (shortlink, 301 to /b); /b?print=1 is linked both ways.
+    fn nofollow_site() -> serde_json::Value {
+        serde_json::json!({
             "urls": [
                 {"id": 1, "url": "https://example.com/", "found_via": "start"},
                 {"id": 2, "url": "https://example.com/a", "found_from": 1},
@@ -1113,8 +1129,67 @@ mod tests {
                 {"from": 3, "to": 7, "nofollow": true, "region": "main"},
                 {"from": 1, "to": 7, "region": "main"}
             ]
-        }))
-        .unwrap();
+        })
+    }
+
+    /// The Pages table's link columns are counted over the URL ids' range where the ids
+    /// are dense, in a map where they are not: both give the same table.
+    #[test]
+    fn link_counts_do_not_depend_on_how_url_ids_are_spread() {
+        fn spread(v: &mut serde_json::Value) {
+            match v {
+                serde_json::Value::Object(m) => {
+                    for (k, x) in m.iter_mut() {
+                        let id_field = [
+                            "id",
+                            "url_id",
+                            "found_from",
+                            "from",
+                            "to",
+                            "page",
+                            "target",
+                            "redirect_to",
+                        ]
+                        .contains(&k.as_str());
+                        match x.as_u64() {
+                            Some(n) if id_field => *x = (n * 100_000).into(),
+                            _ => spread(x),
+                        }
+                    }
+                }
+                serde_json::Value::Array(a) => a.iter_mut().for_each(spread),
+                _ => {}
+            }
+        }
+        let dense: AuditInput = serde_json::from_value(nofollow_site()).unwrap();
+        let mut json = nofollow_site();
+        spread(&mut json);
+        let sparse: AuditInput = serde_json::from_value(json).unwrap();
+        assert!(matches!(ByUrl::<u32>::new(&dense), ByUrl::Dense { .. }));
+        assert!(matches!(ByUrl::<u32>::new(&sparse), ByUrl::Sparse(_)));
+        let columns = |input: &AuditInput| {
+            let analysis = crate::analyse(input, &crate::AnalysisConfig::default());
+            let t = table_data(Table::Pages, input, &analysis);
+            let at = |title: &str| t.headers.iter().position(|h| h.title == title).unwrap();
+            let picked = [
+                at("Address"),
+                at("Inlinks"),
+                at("Unique Inlinks"),
+                at("Found Via"),
+            ];
+            t.rows
+                .iter()
+                .map(|r| picked.map(|c| r[c].as_text().into_owned()))
+                .collect::<Vec<_>>()
+        };
+        let expected = columns(&dense);
+        assert!(expected.iter().any(|r| r[1] != "0"), "{expected:?}");
+        assert_eq!(columns(&sparse), expected);
+    }
+
+    #[test]
+    fn found_via_and_nofollow_only_duplicates() {
+        let input: AuditInput = serde_json::from_value(nofollow_site()).unwrap();
         let via = found_via(&input);
         let words: Vec<&str> = (1..=8).map(|id| via[&id]).collect();
         assert_eq!(

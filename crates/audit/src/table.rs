@@ -3,8 +3,8 @@
 //! spreadsheet opening the file runs nothing from the crawled text.
 
 use std::borrow::Cow;
-use std::io::Write;
 use std::collections::HashMap;
+use std::io::Write;
 use std::sync::{Arc, LazyLock};
 
 /// `cell`, defused for spreadsheets: a `'` before `= + - @ \t \r` at its start, and

@@ -190,13 +190,16 @@ impl Search {
     /// Whether any cell of row `i` contains the needle.
     fn finds(&self, i: u32, cells: &[Value]) -> bool {
         let needle = self.needle.as_str();
-        self.columns.iter().zip(cells).any(|(lowered, cell)| match lowered {
-            Some(texts) => texts[i as usize].contains(needle),
-            None => match cell {
-                Value::Int(n) => n.to_string().contains(needle),
-                _ => false,
-            },
-        })
+        self.columns
+            .iter()
+            .zip(cells)
+            .any(|(lowered, cell)| match lowered {
+                Some(texts) => texts[i as usize].contains(needle),
+                None => match cell {
+                    Value::Int(n) => n.to_string().contains(needle),
+                    _ => false,
+                },
+            })
     }
 }
 
@@ -297,7 +300,10 @@ fn lower_column(rows: &[Vec<Value>], column: usize) -> Vec<Arc<str>> {
 
 /// `text` lower-cased, the same allocation when that changes nothing.
 fn lower_shared(text: &Arc<str>) -> Arc<str> {
-    if text.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) {
+    if text
+        .bytes()
+        .all(|b| b.is_ascii() && !b.is_ascii_uppercase())
+    {
         return Arc::clone(text);
     }
     let lowered = text.to_lowercase();
@@ -773,7 +779,10 @@ mod tests {
             let Value::Text(url) = &row[0] else {
                 unreachable!()
             };
-            assert!(Arc::ptr_eq(url, lowered), "a lower-case URL is its own copy");
+            assert!(
+                Arc::ptr_eq(url, lowered),
+                "a lower-case URL is its own copy"
+            );
         }
         let fixes = lower_column(&rows, 1);
         assert_eq!(&*fixes[0], "give each page its own h1");
