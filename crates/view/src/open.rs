@@ -5,7 +5,7 @@ use crate::detail::Lookup;
 use crate::error::ViewError;
 use crate::findings::FindingIndex;
 use crate::overview;
-use crate::table::PagedTable;
+use crate::table::{PagedTable, TableCache};
 use crate::tables;
 use crate::types::{
     ClusterDetail, FindingPage, FindingQuery, Overview, PresetName, SeverityCounts, TableName,
@@ -119,7 +119,8 @@ pub struct OpenAudit {
     analysis: Analysis,
     policy: String,
     overview: Overview,
-    tables: [OnceLock<PagedTable>; TableName::ALL.len()],
+    /// The tables built so far, the least used dropped past a budget of rows.
+    tables: std::sync::Mutex<TableCache>,
     lookup: OnceLock<Lookup>,
     findings: OnceLock<FindingIndex>,
     urls: OnceLock<crate::url_detail::UrlIndex>,
@@ -196,7 +197,10 @@ impl OpenAudit {
             analysis,
             policy,
             overview,
-            tables: Default::default(),
+            tables: std::sync::Mutex::new(TableCache::new(
+                TableName::ALL.len(),
+                crate::table::TABLE_ROWS_KEPT,
+            )),
             lookup: OnceLock::new(),
             findings: OnceLock::new(),
             urls: OnceLock::new(),
@@ -260,23 +264,33 @@ impl OpenAudit {
         c
     }
 
-    /// A table, built on first use.
-    pub fn table(&self, name: TableName) -> &PagedTable {
+    /// A table, built on first use and kept while the tables built hold no more than
+    /// [`crate::table::TABLE_ROWS_KEPT`] rows (the least recently used are dropped and
+    /// built again when asked for).
+    pub fn table(&self, name: TableName) -> std::sync::Arc<PagedTable> {
         let slot = TableName::ALL.iter().position(|&t| t == name).unwrap_or(0);
-        self.tables[slot].get_or_init(|| {
-            let (data, keys) = match name {
-                TableName::External => {
-                    let (data, keys) = crate::external::external_links(
-                        &self.input,
-                        || self.url_index(),
-                        &self.own_hosts(),
-                    );
-                    (data, Some(keys))
-                }
-                _ => tables::build(name, &self.input, &self.analysis),
-            };
-            PagedTable::new(name, data, keys)
-        })
+        let cache = || {
+            self.tables
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        };
+        if let Some(table) = cache().get(slot) {
+            return table;
+        }
+        // Built outside the lock: the other tables answer meanwhile.
+        let (data, keys) = match name {
+            TableName::External => {
+                let (data, keys) = crate::external::external_links(
+                    &self.input,
+                    || self.url_index(),
+                    &self.own_hosts(),
+                );
+                (data, Some(keys))
+            }
+            _ => tables::build(name, &self.input, &self.analysis),
+        };
+        let table = std::sync::Arc::new(PagedTable::new(name, data, keys));
+        cache().keep(slot, table)
     }
 
     /// The audit's own hosts ([`crawl::OwnHosts::of_audit`]).

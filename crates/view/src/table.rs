@@ -87,6 +87,78 @@ pub struct PagedTable {
     numbers: Numbers,
 }
 
+/// Rows of built tables an open audit keeps. Past it, the tables used least recently
+/// are dropped and built again when next asked for: at a million pages a table of a
+/// million rows holds 300 MB to 1 GB, and every table built at once held 4.2 GB.
+pub(crate) const TABLE_ROWS_KEPT: usize = 2_500_000;
+
+/// The built tables of an open audit, by slot, each with when it was last asked for.
+pub(crate) struct TableCache {
+    slots: Vec<Option<(Arc<PagedTable>, u64)>>,
+    clock: u64,
+    rows_kept: usize,
+}
+
+impl TableCache {
+    /// A cache of `slots` tables that keeps up to `rows_kept` rows (always the table
+    /// asked for last, whatever its size).
+    pub(crate) fn new(slots: usize, rows_kept: usize) -> TableCache {
+        TableCache {
+            slots: vec![None; slots],
+            clock: 0,
+            rows_kept,
+        }
+    }
+
+    /// The table in `slot`, if built and kept.
+    pub(crate) fn get(&mut self, slot: usize) -> Option<Arc<PagedTable>> {
+        self.clock += 1;
+        let clock = self.clock;
+        let (table, used) = self.slots.get_mut(slot)?.as_mut()?;
+        *used = clock;
+        Some(Arc::clone(table))
+    }
+
+    /// Keeps `table` in `slot` (or the one another caller kept there first, which it
+    /// answers), then drops the least recently used others while the rows kept exceed
+    /// the budget. A dropped table lives on while a caller still holds it.
+    pub(crate) fn keep(&mut self, slot: usize, table: Arc<PagedTable>) -> Arc<PagedTable> {
+        if let Some(kept) = self.get(slot) {
+            return kept;
+        }
+        let Some(place) = self.slots.get_mut(slot) else {
+            return table;
+        };
+        *place = Some((Arc::clone(&table), self.clock));
+        loop {
+            let rows: usize = self.slots.iter().flatten().map(|(t, _)| t.rows.len()).sum();
+            if rows <= self.rows_kept {
+                break;
+            }
+            let oldest = self
+                .slots
+                .iter()
+                .enumerate()
+                .filter(|&(k, held)| k != slot && held.is_some())
+                .min_by_key(|(_, held)| held.as_ref().map_or(0, |(_, used)| *used))
+                .map(|(k, _)| k);
+            match oldest {
+                Some(k) => self.slots[k] = None,
+                None => break,
+            }
+        }
+        table
+    }
+
+    /// The slots holding a built table.
+    #[cfg(test)]
+    fn held(&self) -> Vec<usize> {
+        (0..self.slots.len())
+            .filter(|&k| self.slots[k].is_some())
+            .collect()
+    }
+}
+
 /// A number as a filter reads it, in its value or in a text cell: an optional sign,
 /// ASCII digits with an optional decimal point (`300`, `-1`, `0.95`, `.5`), surrounded by
 /// nothing but white space. No exponents, separators, `inf` or `NaN`.
@@ -719,6 +791,44 @@ mod tests {
                 other => panic!("{other:?}"),
             })
             .collect()
+    }
+
+    /// A table of `n` rows.
+    fn rows(n: usize) -> Arc<PagedTable> {
+        let data = TableData {
+            headers: vec![Header {
+                title: "Address",
+                kind: ColumnType::Url,
+            }],
+            rows: (0..n)
+                .map(|i| vec![format!("https://a/{i}").into()])
+                .collect(),
+        };
+        Arc::new(PagedTable::new(TableName::Pages, data, None))
+    }
+
+    #[test]
+    fn the_cache_drops_the_tables_used_least_recently_past_its_rows() {
+        let mut cache = TableCache::new(4, 10);
+        assert!(cache.get(0).is_none());
+        cache.keep(0, rows(4));
+        cache.keep(1, rows(4));
+        assert_eq!(cache.held(), [0, 1]);
+        // Table 0 asked for again: table 1 is now the least recently used.
+        assert_eq!(cache.get(0).unwrap().rows().len(), 4);
+        cache.keep(2, rows(4));
+        assert_eq!(cache.held(), [0, 2]);
+        // A table past the budget on its own is kept alone, and answered.
+        let big = cache.keep(3, rows(25));
+        assert_eq!(big.rows().len(), 25);
+        assert_eq!(cache.held(), [3]);
+        // Another caller's table built meanwhile is the one answered.
+        let first = cache.keep(1, rows(2));
+        let second = cache.keep(1, rows(3));
+        assert!(Arc::ptr_eq(&first, &second));
+        assert_eq!(second.rows().len(), 2);
+        // Out of range: answered, not kept.
+        assert_eq!(cache.keep(9, rows(1)).rows().len(), 1);
     }
 
     #[test]
