@@ -548,11 +548,11 @@ mod handlers {
             store::AuditId(new_audit),
         )
         .await?;
-        Ok(
-            tauri::async_runtime::spawn_blocking(move || view::migrate::write_migration(&m, &dir))
-                .await
-                .map_err(task)??,
-        )
+        Ok(tauri::async_runtime::spawn_blocking(move || {
+            view::migrate::write_migration(&m.migration, &dir)
+        })
+        .await
+        .map_err(task)??)
     }
 
     pub async fn explain_url(

@@ -182,8 +182,12 @@ async fn the_fixtures_plan_pages_simulates_clean_and_verifies_as_a_run() {
     assert!(shown.rows.iter().all(|r| r.basis == "same URL"
         && r.confidence == 100
         && r.new_url.as_deref() == Some(r.old_url.as_str())));
+    // Nothing to redirect: the map is empty and simulates clean.
+    assert!(shown.simulation.clean, "{:?}", shown.simulation);
+    assert_eq!(shown.simulation.redirects, 0);
+    assert!(m.complete());
     let out = site.dir.path().join("migration");
-    let written = view::migrate::write_migration(&m, &out).unwrap();
+    let written = view::migrate::write_migration(&m.migration, &out).unwrap();
     assert_eq!(written[..2], ["migration.csv", "redirect_map.csv"]);
     for name in &written {
         assert!(out.join(name).is_file(), "{name}");
