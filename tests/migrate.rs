@@ -152,11 +152,20 @@ fn a_migration_map_edited_by_hand_reports_each_bad_row() {
         // Good: the home page answers 200 and is preferred.
         ("https://example.test/careers", "https://example.test/"),
         // A 404 on the new site.
-        ("https://example.test/old-returns", "https://example.test/returns-policy"),
+        (
+            "https://example.test/old-returns",
+            "https://example.test/returns-policy",
+        ),
         // A URL the new site redirects on.
-        ("https://example.test/old-chain", "https://example.test/chain/start"),
+        (
+            "https://example.test/old-chain",
+            "https://example.test/chain/start",
+        ),
         // The trailing-slash duplicate of /shoes.
-        ("https://example.test/old-shoes", "https://example.test/shoes/"),
+        (
+            "https://example.test/old-shoes",
+            "https://example.test/shoes/",
+        ),
         // A page the new site serves.
         ("https://example.test/new-arrivals", "https://example.test/"),
     ] {
@@ -177,7 +186,10 @@ fn a_migration_map_edited_by_hand_reports_each_bad_row() {
     for (url, kind) in [
         ("https://example.test/old-returns", "redirect_to_error"),
         ("https://example.test/old-chain", "redirect_chain"),
-        ("https://example.test/old-shoes", "redirect_to_non_preferred"),
+        (
+            "https://example.test/old-shoes",
+            "redirect_to_non_preferred",
+        ),
         ("https://example.test/new-arrivals", "page_taken_out"),
     ] {
         assert!(kinds_of(url).contains(&kind), "{url} {kind}: {problems:#?}");
