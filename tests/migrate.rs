@@ -37,6 +37,9 @@ fn a_migration_between_the_before_and_after_sites_keeps_their_pages_and_lists_wh
     // The document is the type its schema is generated from (docs/json/v1/), whole.
     let typed: view::migrate::MigrationReport = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(serde_json::to_value(&typed).unwrap(), m);
+    // Two of Before's pages are no page in After (/shoes/ and
+    // www.example.test/contact): the map is not empty.
+    assert!(!typed.migration.fix_files().redirects.is_empty());
     // The map Dustpan wrote, simulated on the After audit: clean.
     let sim = &m["simulation"];
     assert_eq!(sim["problems"], serde_json::json!([]), "{sim:#}");
@@ -93,6 +96,51 @@ fn a_migration_between_the_before_and_after_sites_keeps_their_pages_and_lists_wh
         "{}",
         out.stdout
     );
+    // A new site of three of the old one's URLs (a list audit): the old URL variants of
+    // /shoes are mapped, and the map, redirects to be written this time, simulates
+    // clean on it.
+    site.server.set_variant(SiteVariant::Before);
+    let list = dir.path().join("three.txt");
+    std::fs::write(
+        &list,
+        "https://example.test/shoes\nhttps://example.test/shoes/\nhttps://example.test/chain/start\n",
+    )
+    .unwrap();
+    let mut audit = vec![
+        "audit".to_owned(),
+        "--list".into(),
+        path(&list),
+        "-q".into(),
+    ];
+    audit.extend(site.args());
+    let out = run(&audit);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let three = crate::util::audit_id(&out.stdout).0;
+    let out = run(&[
+        "migrate".into(),
+        old.to_string(),
+        three.to_string(),
+        "--db".into(),
+        db.clone(),
+        "--json".into(),
+    ]);
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    let typed: view::migrate::MigrationReport = serde_json::from_str(&out.stdout).unwrap();
+    let redirects = typed.migration.fix_files().redirects;
+    assert!(!redirects.is_empty(), "{:#?}", typed.migration.rows);
+    assert!(
+        redirects
+            .iter()
+            .all(|r| r.target.starts_with("https://example.test/shoes")),
+        "{redirects:#?}"
+    );
+    assert!(
+        typed.simulation.clean(),
+        "{:#?}\n{redirects:#?}",
+        typed.simulation.problems
+    );
+    assert_eq!(typed.simulation.applied.redirects as usize, redirects.len());
+
     // A missing audit is an error (exit 2), not a panic.
     let mut missing = args(&[]);
     missing[2] = "999".to_owned();
@@ -146,6 +194,27 @@ fn a_migration_map_edited_by_hand_reports_each_bad_row() {
         out.stdout
     );
 
+    // A duplicate the new site serves (200) that is not its cluster's preferred URL: a
+    // source of the new audit's own redirect map that does not redirect today.
+    let own = tempfile::tempdir().unwrap();
+    let out = run(&[
+        "export".into(),
+        new.to_string(),
+        "--db".into(),
+        db.clone(),
+        "--out".into(),
+        path(own.path()),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let own_map = std::fs::read_to_string(own.path().join("redirect_map.csv")).unwrap();
+    let duplicate = own_map
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .find(|f| f.len() >= 5 && f[0].starts_with("https://example.test/") && f[4].is_empty())
+        .map(|f| f[0].to_owned())
+        .unwrap_or_else(|| panic!("no duplicate serving 200 in\n{own_map}"));
+
     let map = dir.path().join("redirect_map.csv");
     let mut text = std::fs::read_to_string(&map).unwrap();
     for (source, target) in [
@@ -161,11 +230,8 @@ fn a_migration_map_edited_by_hand_reports_each_bad_row() {
             "https://example.test/old-chain",
             "https://example.test/chain/start",
         ),
-        // The trailing-slash duplicate of /shoes.
-        (
-            "https://example.test/old-shoes",
-            "https://example.test/shoes/",
-        ),
+        // A duplicate on the new site.
+        ("https://example.test/old-dup", duplicate.as_str()),
         // A page the new site serves.
         ("https://example.test/new-arrivals", "https://example.test/"),
     ] {
@@ -186,10 +252,7 @@ fn a_migration_map_edited_by_hand_reports_each_bad_row() {
     for (url, kind) in [
         ("https://example.test/old-returns", "redirect_to_error"),
         ("https://example.test/old-chain", "redirect_chain"),
-        (
-            "https://example.test/old-shoes",
-            "redirect_to_non_preferred",
-        ),
+        ("https://example.test/old-dup", "redirect_to_non_preferred"),
         ("https://example.test/new-arrivals", "page_taken_out"),
     ] {
         assert!(kinds_of(url).contains(&kind), "{url} {kind}: {problems:#?}");
