@@ -135,7 +135,7 @@ pub struct MigrationView {
     /// redirect by hand first), then the mapped (least sure first), then the kept.
     pub rows: Vec<MigrationRowView>,
     /// The redirect map simulated on the new site's audit: its verdict, and its first
-    /// [`MAX_PAGE`](crate::fixplan::MAX_PAGE) problems.
+    /// thousand problems.
     pub simulation: SimulationPage,
 }
 
