@@ -482,10 +482,11 @@ mod handlers {
         state: State<'_, AppState>,
         audit_id: i64,
         plan_dir: Option<PathBuf>,
+        resolve: Vec<String>,
     ) -> Answer<i64> {
         let plan = plan_of(&state, audit_id, plan_dir).await?;
         let redirected = view::verify::Redirected {
-            resolves: Vec::new(),
+            resolves: resolve,
             ca_pems: state.ca_pems.clone(),
         };
         let planned = view::verify::plan_verification(

@@ -143,8 +143,16 @@ describe("FixPlan", () => {
     // A chosen plan folder.
     await fireEvent.click(screen.getByTestId("fixplan-choose-plan"));
     await waitFor(() => expect(screen.getByTestId("fixplan-plan").textContent).toContain("/home/me/plan"));
+    // On a staging server: the overrides, one a line, blank lines left out.
+    await fireEvent.input(screen.getByTestId("fixplan-verify-resolve"), {
+      target: { value: "site.test:443:10.0.0.5\n\n www.site.test:443:10.0.0.5 \n" },
+    });
     await fireEvent.click(screen.getByTestId("fixplan-verify-start"));
-    await waitFor(() => expect(backend.callsOf("startVerification")).toEqual([[3, "/home/me/plan"]]));
+    await waitFor(() =>
+      expect(backend.callsOf("startVerification")).toEqual([
+        [3, "/home/me/plan", ["site.test:443:10.0.0.5", "www.site.test:443:10.0.0.5"]],
+      ]),
+    );
     // Progress like any run; nothing judged before the run ends.
     board.update(sampleProgress(100, { phase: "crawling" }));
     await screen.findByTestId("progress-panel");
