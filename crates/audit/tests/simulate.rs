@@ -64,6 +64,18 @@ fn site() -> AuditInput {
     }
 }
 
+/// The preferred URL of the site's one cluster (/a and /a/), and its other member.
+fn preferred_and_duplicate(before: &audit::Analysis) -> (String, String) {
+    let cluster = &before.clusters[0];
+    let preferred = cluster.preferred_url.clone();
+    let duplicate = cluster
+        .members
+        .iter()
+        .find(|m| m.url != preferred)
+        .map_or_else(|| panic!("no duplicate of {preferred}"), |m| m.url.clone());
+    (preferred, duplicate)
+}
+
 fn line(source: &str, target: &str) -> RedirectLine {
     RedirectLine {
         source: source.into(),
@@ -202,14 +214,7 @@ fn a_plan_that_leaves_the_duplicate_is_unresolved_and_a_redirect_to_it_non_prefe
     let input = site();
     let config = AnalysisConfig::default();
     let before = analyse(&input, &config);
-    let preferred = before.clusters[0].preferred_url.clone();
-    let duplicate = before.clusters[0]
-        .members
-        .iter()
-        .find(|m| m.url != preferred)
-        .unwrap()
-        .url
-        .clone();
+    let (preferred, duplicate) = preferred_and_duplicate(&before);
     // Nothing for the cluster, and an old URL sent to the duplicate.
     let plan = Plan {
         fixes: audit::FixFiles {
@@ -290,14 +295,7 @@ fn a_migration_map_is_checked_on_the_new_site() {
     });
     let config = AnalysisConfig::default();
     let before = analyse(&input, &config);
-    let preferred = before.clusters[0].preferred_url.clone();
-    let duplicate = before.clusters[0]
-        .members
-        .iter()
-        .find(|m| m.url != preferred)
-        .unwrap()
-        .url
-        .clone();
+    let (preferred, duplicate) = preferred_and_duplicate(&before);
     let map = |rows: &[(&str, &str)]| {
         Plan::migration(audit::FixFiles {
             redirects: rows.iter().map(|(s, t)| line(s, t)).collect(),
