@@ -45,7 +45,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&sim)?);
     } else {
-        print(id, &sim);
+        print(id, &sim, args.migration);
     }
     Ok(if sim.clean() {
         ExitCode::SUCCESS
@@ -85,11 +85,20 @@ async fn load_and_simulate(args: &Args) -> Result<(AuditId, Simulation)> {
     Ok((id, sim.context("the simulation stopped")?))
 }
 
-fn print(id: AuditId, sim: &Simulation) {
+fn print(id: AuditId, sim: &Simulation, migration: bool) {
     let a = &sim.applied;
     println!(
-        "Audit {} with its fix plan applied: {} redirects, {} canonicals, {} links, {} sitemap lines.",
-        id.0, a.redirects, a.canonicals, a.links, a.sitemap_lines
+        "Audit {} with {} applied: {} redirects, {} canonicals, {} links, {} sitemap lines.",
+        id.0,
+        if migration {
+            "the migration's redirect map"
+        } else {
+            "its fix plan"
+        },
+        a.redirects,
+        a.canonicals,
+        a.links,
+        a.sitemap_lines
     );
     if a.sitemap_lines_skipped > 0 {
         println!(

@@ -210,7 +210,7 @@ impl ProblemKind {
             ProblemKind::Orphan => "Pages left without internal links",
             ProblemKind::ContentLost => "Content taken out of the index with no other copy",
             ProblemKind::ClusterUnresolved => "Clusters left unresolved",
-            ProblemKind::PageTakenOut => "Pages the site serves that a migration's map redirects",
+            ProblemKind::PageTakenOut => "Live pages a migration's map redirects",
         }
     }
 }
