@@ -1387,10 +1387,7 @@ async fn form_audit_with_an_exclude_and_nofollow_off(app: &App) -> i64 {
 /// change.
 async fn compare_with_the_partial_older_audit(app: &App, partial: i64) {
     let s = app.session();
-    let listed = invoke(app, "list_audits", json!({})).await;
-    let full = listed.as_array().unwrap().last().unwrap()["id"]
-        .as_i64()
-        .unwrap();
+    let full = first_audit(app).await;
     let fetched: BTreeSet<String> = read_csv(&app.scratch.join("pages-partial.csv"))
         .into_iter()
         .filter(|r| !r["Status Code"].is_empty())
@@ -1534,10 +1531,7 @@ async fn compare_with_the_partial_older_audit(app: &App, partial: i64) {
 /// long start URL's `&` as `&amp;`).
 async fn external_table_and_client_files(app: &App, long_id: i64) {
     let s = app.session();
-    let listed = invoke(app, "list_audits", json!({})).await;
-    let full = listed.as_array().unwrap().last().unwrap()["id"]
-        .as_i64()
-        .unwrap();
+    let full = first_audit(app).await;
     open_from_the_list(app, full).await;
     click_again(app, &tid("nav-tables")).await;
     click_again(app, &tid("table-tab-external")).await;
@@ -1644,6 +1638,14 @@ async fn external_table_and_client_files(app: &App, long_id: i64) {
             .unwrap()
             .is_empty()
     );
+}
+
+/// The id of the site's first audit (the audits list is newest first).
+async fn first_audit(app: &App) -> i64 {
+    let listed = invoke(app, "list_audits", json!({})).await;
+    listed.as_array().unwrap().last().unwrap()["id"]
+        .as_i64()
+        .unwrap()
 }
 
 /// Opens audit `id` from the Audits list.
@@ -1781,9 +1783,7 @@ async fn pick_audit(app: &App, select: &str, id: i64) {
 async fn migrate_onto_the_list_audit(app: &App, list_id: i64) {
     let s = app.session();
     let audits = invoke(app, "list_audits", json!({})).await;
-    let first = audits.as_array().unwrap().last().unwrap()["id"]
-        .as_i64()
-        .unwrap();
+    let first = first_audit(app).await;
     click_again(app, &tid("nav-migrate")).await;
     s.wait_for_count(
         &format!("{} option", tid("migrate-new")),
@@ -1881,10 +1881,7 @@ async fn migrate_onto_the_list_audit(app: &App, list_id: i64) {
 /// done. The marks are the command's, and the counts add up to the rows.
 async fn verify_the_first_audits_plan(app: &App) {
     let s = app.session();
-    let audits = invoke(app, "list_audits", json!({})).await;
-    let first = audits.as_array().unwrap().last().unwrap()["id"]
-        .as_i64()
-        .unwrap();
+    let first = first_audit(app).await;
     open_from_the_list(app, first).await;
     click_again(app, &tid("nav-fixplan")).await;
     click_again(app, &tid("fixplan-verify-start")).await;
