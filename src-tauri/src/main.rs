@@ -482,10 +482,11 @@ mod handlers {
         state: State<'_, AppState>,
         audit_id: i64,
         plan_dir: Option<PathBuf>,
+        resolve: Vec<String>,
     ) -> Answer<i64> {
         let plan = plan_of(&state, audit_id, plan_dir).await?;
         let redirected = view::verify::Redirected {
-            resolves: Vec::new(),
+            resolves: resolve,
             ca_pems: state.ca_pems.clone(),
         };
         let planned = view::verify::plan_verification(
@@ -548,11 +549,11 @@ mod handlers {
             store::AuditId(new_audit),
         )
         .await?;
-        Ok(
-            tauri::async_runtime::spawn_blocking(move || view::migrate::write_migration(&m, &dir))
-                .await
-                .map_err(task)??,
-        )
+        Ok(tauri::async_runtime::spawn_blocking(move || {
+            view::migrate::write_migration(&m.migration, &dir)
+        })
+        .await
+        .map_err(task)??)
     }
 
     pub async fn explain_url(

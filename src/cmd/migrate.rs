@@ -7,18 +7,21 @@ use anyhow::{Context, Result};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use store::AuditId;
-use view::migrate::{MatchBasis, Migration};
+use view::migrate::{MatchBasis, MigrationReport};
 
 /// Map a site migration: each page of the old audit matched to its best URL on the new
 /// one by identical or near-identical main content, title and h1, then the URL (same
 /// path on a new domain, same last segment), with a confidence per row. Old pages
 /// nothing matched are listed with their inlinks and access-log requests, most first:
-/// what to redirect first. `--out` writes `migration.csv` and the redirect map for every
-/// server (`redirect_map.csv`, nginx, Apache, Netlify, Vercel, Cloudflare, WordPress),
-/// which `dustpan verify NEW --plan DIR` checks once deployed.
+/// what to redirect first. The redirect map is then simulated on the new audit as
+/// `dustpan simulate` simulates a plan: each target must answer 2xx in one hop and be
+/// its cluster's preferred URL, and no page the new site serves may be redirected.
+/// `--out` writes `migration.csv` and the redirect map for every server
+/// (`redirect_map.csv`, nginx, Apache, Netlify, Vercel, Cloudflare, WordPress), which
+/// `dustpan verify NEW --plan DIR` checks once deployed.
 ///
-/// Exits 0 when every old page is kept or mapped, 1 when some are unmatched, 2 on an
-/// error.
+/// Exits 0 when every old page is kept or mapped and the map simulates clean, 1
+/// otherwise, 2 on an error.
 #[derive(clap::Args)]
 pub struct Args {
     /// The old site's audit id (see `dustpan audits`).
@@ -38,23 +41,23 @@ pub struct Args {
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    let m = runtime.block_on(load_and_map(&args))?;
+    let report = runtime.block_on(load_and_map(&args))?;
     if let Some(dir) = &args.out {
-        view::migrate::write_migration(&m, dir)?;
+        view::migrate::write_migration(&report.migration, dir)?;
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&m)?);
+        println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print(&args, &m);
+        print(&args, &report);
     }
-    Ok(if m.unmatched() == 0 {
+    Ok(if report.complete() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
 }
 
-async fn load_and_map(args: &Args) -> Result<Migration> {
+async fn load_and_map(args: &Args) -> Result<MigrationReport> {
     let store = args.db.open().await?;
     let m = view::migrate::map_stored(&store, AuditId(args.old), AuditId(args.new)).await;
     store.close().await;
@@ -64,7 +67,8 @@ async fn load_and_map(args: &Args) -> Result<Migration> {
 /// Rows shown per part in the terminal; the CSV holds them all.
 const SHOWN: usize = 20;
 
-fn print(args: &Args, m: &Migration) {
+fn print(args: &Args, report: &MigrationReport) {
+    let m = &report.migration;
     println!(
         "Audit {} mapped onto audit {}: {} old pages, {} kept at their URL, {} mapped, {} unmatched.",
         args.old,
@@ -113,6 +117,11 @@ fn print(args: &Args, m: &Migration) {
             println!("  ... and {} more", unmatched.len() - SHOWN);
         }
     }
+    println!(
+        "\nThe redirect map ({} redirects) simulated on audit {}:",
+        report.simulation.applied.redirects, args.new
+    );
+    super::simulate::print_verdict(&report.simulation);
     if args.out.is_none() {
         println!("\n--out DIR writes migration.csv and the redirect map for every server.");
     }

@@ -25,6 +25,12 @@ pub struct Args {
     /// each optional), perhaps edited.
     #[arg(long, value_name = "DIR")]
     pub plan: Option<std::path::PathBuf>,
+    /// The plan is a migration's redirect map (a folder written by `dustpan migrate
+    /// --out`, perhaps edited), and AUDIT the new site's audit: its redirects only are
+    /// applied, a page the new site serves must not be redirected, and only the
+    /// clusters of the map's sources are checked.
+    #[arg(long, requires = "plan")]
+    pub migration: bool,
     /// Print the simulation as JSON.
     #[arg(long)]
     pub json: bool,
@@ -39,7 +45,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&sim)?);
     } else {
-        print(id, &sim);
+        print(id, &sim, args.migration);
     }
     Ok(if sim.clean() {
         ExitCode::SUCCESS
@@ -69,16 +75,30 @@ async fn load_and_simulate(args: &Args) -> Result<(AuditId, Simulation)> {
         Some(dir) => Some(view::verify::read_plan(dir)?),
         None => None,
     };
-    let sim = view::fixplan::simulate_stored(&store, id, None, explicit).await;
+    let sim = match explicit {
+        Some(fixes) if args.migration => {
+            view::migrate::simulate_map_stored(&store, id, fixes).await
+        }
+        explicit => view::fixplan::simulate_stored(&store, id, None, explicit).await,
+    };
     store.close().await;
     Ok((id, sim.context("the simulation stopped")?))
 }
 
-fn print(id: AuditId, sim: &Simulation) {
+fn print(id: AuditId, sim: &Simulation, migration: bool) {
     let a = &sim.applied;
     println!(
-        "Audit {} with its fix plan applied: {} redirects, {} canonicals, {} links, {} sitemap lines.",
-        id.0, a.redirects, a.canonicals, a.links, a.sitemap_lines
+        "Audit {} with {} applied: {} redirects, {} canonicals, {} links, {} sitemap lines.",
+        id.0,
+        if migration {
+            "the migration's redirect map"
+        } else {
+            "its fix plan"
+        },
+        a.redirects,
+        a.canonicals,
+        a.links,
+        a.sitemap_lines
     );
     if a.sitemap_lines_skipped > 0 {
         println!(
@@ -98,6 +118,12 @@ fn print(id: AuditId, sim: &Simulation) {
             println!("  {}", safe(key));
         }
     }
+    print_verdict(sim);
+}
+
+/// What the plan would create, by kind, each problem, and the verdict: clean or not
+/// (`dustpan migrate` prints its map's the same way).
+pub fn print_verdict(sim: &Simulation) {
     println!("What the plan would create:");
     for kind in ProblemKind::ALL {
         let n = sim.count(kind);

@@ -377,8 +377,8 @@ export class FakeBackend implements Backend {
     };
   }
 
-  async startVerification(auditId: number, planDir: string | null): Promise<number> {
-    this.log("startVerification", auditId, planDir);
+  async startVerification(auditId: number, planDir: string | null, resolve: string[]): Promise<number> {
+    this.log("startVerification", auditId, planDir, resolve);
     return this.nextAuditId++;
   }
 

@@ -143,8 +143,16 @@ describe("FixPlan", () => {
     // A chosen plan folder.
     await fireEvent.click(screen.getByTestId("fixplan-choose-plan"));
     await waitFor(() => expect(screen.getByTestId("fixplan-plan").textContent).toContain("/home/me/plan"));
+    // On a staging server: the overrides, one a line, blank lines left out.
+    await fireEvent.input(screen.getByTestId("fixplan-verify-resolve"), {
+      target: { value: "site.test:443:10.0.0.5\n\n www.site.test:443:10.0.0.5 \n" },
+    });
     await fireEvent.click(screen.getByTestId("fixplan-verify-start"));
-    await waitFor(() => expect(backend.callsOf("startVerification")).toEqual([[3, "/home/me/plan"]]));
+    await waitFor(() =>
+      expect(backend.callsOf("startVerification")).toEqual([
+        [3, "/home/me/plan", ["site.test:443:10.0.0.5", "www.site.test:443:10.0.0.5"]],
+      ]),
+    );
     // Progress like any run; nothing judged before the run ends.
     board.update(sampleProgress(100, { phase: "crawling" }));
     await screen.findByTestId("progress-panel");
@@ -182,6 +190,7 @@ describe("Migrate", () => {
         { oldUrl: "https://old.test/a", newUrl: "https://new.test/a/", basis: "identical main content", confidence: 95, inlinks: 2, logRequests: 0 },
         { oldUrl: "https://new.test/kept", newUrl: "https://new.test/kept", basis: "same URL", confidence: 100, inlinks: 1, logRequests: 0 },
       ],
+      simulation: simulation([]),
     };
     backend.details.set("https://new.test/a/", sampleDetail("https://new.test/a/", "duplicate"));
     renderWith(Migrate, {}, backend);
@@ -215,6 +224,46 @@ describe("Migrate", () => {
     const done = await screen.findByTestId("migrate-exported");
     expect(backend.callsOf("exportMigration")).toEqual([[1, 2, "/home/me/migration"]]);
     expect(done.textContent).toContain("migration.csv");
+    // The map simulated on the new audit: clean, no problem listed.
+    const verdict = screen.getByTestId("migrate-verdict");
+    expect(verdict.getAttribute("data-clean")).toBe("true");
+    expect(verdict.textContent?.replace(/\s+/g, " ")).toContain("12 redirects) simulated on audit #2: clean");
+    expect(screen.queryByTestId("migrate-problems")).toBeNull();
+  });
+
+  it("shows a map that is not clean: its problems by kind, crawled text as text", async () => {
+    const backend = new FakeBackend();
+    backend.audits = [sampleAudit(1), sampleAudit(2)];
+    backend.migration = {
+      oldAudit: 1,
+      newAudit: 2,
+      kept: 0,
+      mapped: 2,
+      unmatched: 0,
+      rows: [
+        { oldUrl: "https://old.test/a", newUrl: "https://new.test/a", basis: "identical text", confidence: 100, inlinks: 1, logRequests: 0 },
+        { oldUrl: "https://old.test/b", newUrl: "https://new.test/b", basis: "identical text", confidence: 100, inlinks: 1, logRequests: 0 },
+      ],
+      simulation: simulation([
+        { kind: "redirect_chain", url: "https://old.test/a", detail: "2 hops: https://old.test/a -> https://new.test/a -> <b>x</b>" },
+        { kind: "orphan", url: "https://old.test/b", detail: "none" },
+      ]),
+    };
+    renderWith(Migrate, {}, backend);
+    await waitFor(() => expect(screen.getByTestId("migrate-old").querySelectorAll("option")).toHaveLength(3));
+    await fireEvent.change(screen.getByTestId("migrate-old"), { target: { value: "1" } });
+    await fireEvent.change(screen.getByTestId("migrate-new"), { target: { value: "2" } });
+    await fireEvent.click(screen.getByTestId("migrate-run"));
+    const verdict = await screen.findByTestId("migrate-verdict");
+    expect(verdict.getAttribute("data-clean")).toBe("false");
+    expect(verdict.textContent?.replace(/\s+/g, " ")).toContain(
+      "not clean: 2 problems (Redirect chains: 1, Pages left without internal links: 1)",
+    );
+    const problems = screen.getAllByTestId("migrate-problem");
+    expect(problems.map((p) => p.getAttribute("data-kind"))).toEqual(["redirect_chain", "orphan"]);
+    const cells = within(problems[0]).getAllByRole("cell");
+    expect(cells[2].textContent).toBe("2 hops: https://old.test/a -> https://new.test/a -> <b>x</b>");
+    expect(cells[2].querySelector("b")).toBeNull();
   });
 });
 

@@ -16,12 +16,14 @@
 //! Ties between new pages are broken by the longest common path suffix, then by URL.
 //! Old pages matched by none are listed with their internal inlinks and access-log
 //! requests, so the ones that matter are redirected first. The redirect map is the same
-//! [`FixFiles`] every other plan writes, for every server.
+//! [`FixFiles`] every other plan writes, for every server, and is simulated on the new
+//! site's audit like any plan ([`Migration::simulate`]).
 
 use crate::config::AnalysisConfig;
 use crate::fixes::{FixFiles, RedirectLine};
 use crate::input::AuditInput;
 use crate::main_content::jaccard;
+use crate::simulate::{Plan, Simulation};
 use crate::site::Site;
 use crate::urlparts::split;
 use rustc_hash::FxHashMap;
@@ -146,6 +148,20 @@ impl Migration {
             redirects,
             ..FixFiles::default()
         }
+    }
+
+    /// The redirect map applied to the new site's audit (`new`, analysed under
+    /// `new_config` as `new_analysis`) and checked as every plan is: the old URLs answer
+    /// their redirect, and the map is clean when no target is missing, an error, a
+    /// redirect or a non-preferred URL, and no page the new site serves is redirected.
+    pub fn simulate(
+        &self,
+        new: &AuditInput,
+        new_config: &AnalysisConfig,
+        new_analysis: &crate::Analysis,
+    ) -> Simulation {
+        let plan = Plan::migration(self.fix_files());
+        crate::simulate::simulate(new, new_config, new_analysis, &plan)
     }
 
     /// `migration.csv`: every row, spreadsheet-safe.

@@ -20,6 +20,13 @@
 //! a canonical naming a redirect, a page that loses its last internal link, a page taken
 //! out of the index whose content no indexable page keeps, and a cluster that still
 //! needs a fix. A plan is clean when it creates none of them.
+//!
+//! A migration's redirect map ([`Plan::migration`]) is simulated the same way on the
+//! new site's audit: its sources are the old site's URLs, which that audit mostly never
+//! saw and which are added as URLs answering the planned redirect. The same checks run,
+//! with one more ([`ProblemKind::PageTakenOut`]: the map redirects a URL the new site
+//! serves), and the clusters checked are those the map touches (the new site's own
+//! duplicates are its own plan's business).
 
 use crate::analysis::Analysis;
 use crate::cluster::Action;
@@ -54,6 +61,10 @@ pub struct Plan {
     /// redirecting.
     #[serde(default)]
     pub serve: Vec<String>,
+    /// A migration's redirect map, applied to the new site's audit (see
+    /// [`Plan::migration`]).
+    #[serde(default)]
+    pub migration: bool,
 }
 
 impl Plan {
@@ -102,6 +113,20 @@ impl Plan {
             fixes: analysis.fix_files(),
             links,
             serve,
+            migration: false,
+        }
+    }
+
+    /// A migration's redirect map (old site's URL → new site's URL), to simulate on the
+    /// new site's audit: redirects only. A page that audit found serving is the new
+    /// site's own, and a redirect from it takes it out ([`ProblemKind::PageTakenOut`]);
+    /// a cluster is checked only for the map's own sources.
+    pub fn migration(fixes: FixFiles) -> Plan {
+        Plan {
+            fixes,
+            links: Vec::new(),
+            serve: Vec::new(),
+            migration: true,
         }
     }
 }
@@ -140,11 +165,14 @@ pub enum ProblemKind {
     ContentLost,
     /// A cluster whose members still need a redirect or a canonical.
     ClusterUnresolved,
+    /// A URL the new site serves (2xx) that a migration's map redirects: a page taken
+    /// out of the new site.
+    PageTakenOut,
 }
 
 impl ProblemKind {
     /// Every kind, in report order.
-    pub const ALL: [ProblemKind; 8] = [
+    pub const ALL: [ProblemKind; 9] = [
         ProblemKind::RedirectLoop,
         ProblemKind::RedirectChain,
         ProblemKind::RedirectToError,
@@ -153,6 +181,7 @@ impl ProblemKind {
         ProblemKind::Orphan,
         ProblemKind::ContentLost,
         ProblemKind::ClusterUnresolved,
+        ProblemKind::PageTakenOut,
     ];
 
     /// The kind as reports and tests name it: `redirect_chain`.
@@ -166,6 +195,7 @@ impl ProblemKind {
             ProblemKind::Orphan => "orphan",
             ProblemKind::ContentLost => "content_lost",
             ProblemKind::ClusterUnresolved => "cluster_unresolved",
+            ProblemKind::PageTakenOut => "page_taken_out",
         }
     }
 
@@ -180,6 +210,7 @@ impl ProblemKind {
             ProblemKind::Orphan => "Pages left without internal links",
             ProblemKind::ContentLost => "Content taken out of the index with no other copy",
             ProblemKind::ClusterUnresolved => "Clusters left unresolved",
+            ProblemKind::PageTakenOut => "Live pages a migration's map redirects",
         }
     }
 }
@@ -679,7 +710,29 @@ pub fn simulate(
         }
     }
 
-    // Clusters that still need a redirect or a canonical.
+    // A migration's map redirecting a URL the new site serves.
+    if plan.migration {
+        for i in 0..old.n as u32 {
+            let live = old.serves(i) && !old.made_up[i as usize] && !old.external[i as usize];
+            if !live || !applied.redirected.contains(&old.id(i)) {
+                continue;
+            }
+            let to = new.hops[i as usize]
+                .filter(|h| h.to != NONE)
+                .map_or(String::new(), |h| new.url_string(h.to));
+            problems.push(Problem {
+                kind: ProblemKind::PageTakenOut,
+                url: old.url_string(i),
+                detail: format!(
+                    "the new site serves it ({}); the map redirects it to {to}",
+                    old.describe(i)
+                ),
+            });
+        }
+    }
+
+    // Clusters that still need a redirect or a canonical (in a migration, one of the
+    // map's sources).
     for c in &after.clusters {
         let serves = c
             .members
@@ -692,6 +745,7 @@ pub fn simulate(
             .members
             .iter()
             .filter(|m| m.action != Action::None)
+            .filter(|m| !plan.migration || applied.redirected.contains(&m.url_id))
             .map(|m| m.url.as_str())
             .collect();
         if !pending.is_empty() {

@@ -64,6 +64,18 @@ fn site() -> AuditInput {
     }
 }
 
+/// The preferred URL of the site's one cluster (/a and /a/), and its other member.
+fn preferred_and_duplicate(before: &audit::Analysis) -> (String, String) {
+    let cluster = &before.clusters[0];
+    let preferred = cluster.preferred_url.clone();
+    let duplicate = cluster
+        .members
+        .iter()
+        .find(|m| m.url != preferred)
+        .map_or_else(|| panic!("no duplicate of {preferred}"), |m| m.url.clone());
+    (preferred, duplicate)
+}
+
 fn line(source: &str, target: &str) -> RedirectLine {
     RedirectLine {
         source: source.into(),
@@ -202,14 +214,7 @@ fn a_plan_that_leaves_the_duplicate_is_unresolved_and_a_redirect_to_it_non_prefe
     let input = site();
     let config = AnalysisConfig::default();
     let before = analyse(&input, &config);
-    let preferred = before.clusters[0].preferred_url.clone();
-    let duplicate = before.clusters[0]
-        .members
-        .iter()
-        .find(|m| m.url != preferred)
-        .unwrap()
-        .url
-        .clone();
+    let (preferred, duplicate) = preferred_and_duplicate(&before);
     // Nothing for the cluster, and an old URL sent to the duplicate.
     let plan = Plan {
         fixes: audit::FixFiles {
@@ -268,4 +273,90 @@ fn the_plan_files_read_back_exactly() {
     )
     .unwrap();
     assert_eq!(back, fixes);
+}
+
+#[test]
+fn a_migration_map_is_checked_on_the_new_site() {
+    // The new site: site(), and /moved, which redirects to /b.
+    let mut input = site();
+    input.urls.push(url(7, "https://s.test/moved"));
+    input.fetches.push(FetchRow {
+        url_id: 7,
+        status: Some(301),
+        redirect_to: Some(4),
+        ..FetchRow::default()
+    });
+    input.redirects.push(audit::RedirectRow {
+        from: 7,
+        to: Some(4),
+        status: 301,
+        kind: audit::HopKind::Http,
+        hop_index: 0,
+    });
+    let config = AnalysisConfig::default();
+    let before = analyse(&input, &config);
+    let (preferred, duplicate) = preferred_and_duplicate(&before);
+    let map = |rows: &[(&str, &str)]| {
+        Plan::migration(audit::FixFiles {
+            redirects: rows.iter().map(|(s, t)| line(s, t)).collect(),
+            ..audit::FixFiles::default()
+        })
+    };
+
+    // The old site's URLs, which the new audit never saw, to its preferred pages: clean,
+    // though the new site's own duplicate is not resolved (its own plan's business).
+    let good = [
+        ("https://old.test/a", preferred.as_str()),
+        ("https://old.test/b", "https://s.test/b"),
+    ];
+    let sim = simulate(&input, &config, &before, &map(&good));
+    assert!(sim.clean(), "{:#?}", sim.problems);
+    assert_eq!(sim.applied.redirects, 2);
+    // The same rows as Dustpan's own kind of plan would flag that duplicate.
+    let mut own = map(&good);
+    own.migration = false;
+    let sim = simulate(&input, &config, &before, &own);
+    assert_eq!(
+        sim.count(ProblemKind::ClusterUnresolved),
+        1,
+        "{:#?}",
+        sim.problems
+    );
+
+    // Edited by hand: a row to a 404, one to a URL the new audit never fetched, one to a
+    // URL that redirects, one to the non-preferred duplicate, and one redirecting a page
+    // the new site serves.
+    let mut rows = good.to_vec();
+    rows.extend([
+        ("https://old.test/gone", "https://s.test/gone"),
+        ("https://old.test/never", "https://s.test/never"),
+        ("https://old.test/hop", "https://s.test/moved"),
+        ("https://old.test/dup", duplicate.as_str()),
+        ("https://s.test/c", "https://s.test/b"),
+    ]);
+    let sim = simulate(&input, &config, &before, &map(&rows));
+    let has =
+        |kind: ProblemKind, url: &str| sim.problems.iter().any(|p| p.kind == kind && p.url == url);
+    for (kind, url) in [
+        (ProblemKind::RedirectToError, "https://old.test/gone"),
+        (ProblemKind::RedirectToError, "https://old.test/never"),
+        (ProblemKind::RedirectChain, "https://old.test/hop"),
+        (ProblemKind::RedirectToNonPreferred, "https://old.test/dup"),
+        (ProblemKind::PageTakenOut, "https://s.test/c"),
+    ] {
+        assert!(has(kind, url), "{kind:?} {url}: {:#?}", sim.problems);
+    }
+    for url in ["https://old.test/a", "https://old.test/b"] {
+        assert!(
+            !sim.problems.iter().any(|p| p.url == url),
+            "{url}: {:#?}",
+            sim.problems
+        );
+    }
+    let gone = sim
+        .problems
+        .iter()
+        .find(|p| p.url == "https://old.test/gone")
+        .unwrap();
+    assert!(gone.detail.ends_with("which answers 404"), "{gone:?}");
 }

@@ -316,7 +316,7 @@ pub struct SimulateArgs {
     pub audit_id: i64,
     /// Only problems of this kind: redirect_loop, redirect_chain, redirect_to_error,
     /// redirect_to_non_preferred, canonical_to_redirect, orphan, content_lost,
-    /// cluster_unresolved.
+    /// cluster_unresolved, page_taken_out (a migration's map only).
     #[serde(default)]
     pub kind: Option<String>,
     /// The first matched problem to return.

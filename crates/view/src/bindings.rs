@@ -136,10 +136,14 @@ macro_rules! ipc_commands {
             /// Starts verifying a fix plan on the live site (`dustpan verify`): a list audit
             /// of the plan's URLs with the audit's crawl configuration, reporting progress
             /// like any run; the plan is a folder chosen with `choose_path`, or `null`: the
-            /// audit's own. Answers the verification audit's id.
+            /// audit's own. `resolve` (`host:port:address` entries, as curl's `--resolve`,
+            /// `dustpan verify --resolve`) sends the requests to a staging server instead,
+            /// each replacing the audit's own override for its host. Answers the
+            /// verification audit's id.
             start_verification(
                 audit_id: i64,
-                plan_dir: ::std::option::Option<::std::path::PathBuf>
+                plan_dir: ::std::option::Option<::std::path::PathBuf>,
+                resolve: ::std::vec::Vec<::std::string::String>
             ) -> i64;
             /// A fix plan (a folder chosen with `choose_path`, or `null`: the audit's own)
             /// judged on a stored verification audit: each line done, missing, wrong,

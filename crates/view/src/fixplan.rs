@@ -303,23 +303,38 @@ pub fn simulation_page(
     offset: u32,
     limit: u32,
 ) -> Result<SimulationPage, ViewError> {
-    if let Some(k) = kind
-        && !ProblemKind::ALL.iter().any(|p| p.as_str() == k)
-    {
-        let known: Vec<&str> = ProblemKind::ALL.iter().map(|p| p.as_str()).collect();
-        return Err(ViewError::Invalid(format!(
-            "no problem kind {k:?}: one of {}",
-            known.join(", ")
-        )));
-    }
+    let kind = match kind {
+        None => None,
+        Some(k) => match ProblemKind::ALL.iter().find(|p| p.as_str() == k) {
+            Some(&p) => Some(p),
+            None => {
+                let known: Vec<&str> = ProblemKind::ALL.iter().map(|p| p.as_str()).collect();
+                return Err(ViewError::Invalid(format!(
+                    "no problem kind {k:?}: one of {}",
+                    known.join(", ")
+                )));
+            }
+        },
+    };
+    Ok(problems_page(sim, kind, offset, limit))
+}
+
+/// Problems `offset..offset + limit` (at most [`MAX_PAGE`]) of `sim`, of `kind` only
+/// when given.
+pub(crate) fn problems_page(
+    sim: &Simulation,
+    kind: Option<ProblemKind>,
+    offset: u32,
+    limit: u32,
+) -> SimulationPage {
     let matched: Vec<_> = sim
         .problems
         .iter()
-        .filter(|p| kind.is_none_or(|k| p.kind.as_str() == k))
+        .filter(|p| kind.is_none_or(|k| p.kind == k))
         .collect();
     let count = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
     let a = &sim.applied;
-    Ok(SimulationPage {
+    SimulationPage {
         clean: sim.clean(),
         redirects: a.redirects,
         canonicals: a.canonicals,
@@ -349,5 +364,5 @@ pub fn simulation_page(
                 detail: p.detail.clone(),
             })
             .collect(),
-    })
+    }
 }

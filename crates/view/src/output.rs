@@ -182,7 +182,7 @@ pub fn schemas() -> Vec<(&'static str, schemars::Schema)> {
         ),
         (
             "migrate.schema.json",
-            schemars::schema_for!(crate::migrate::Migration),
+            schemars::schema_for!(crate::migrate::MigrationReport),
         ),
         (
             "explain.schema.json",

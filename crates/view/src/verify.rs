@@ -83,7 +83,8 @@ pub struct Planned {
 }
 
 /// The list audit that verifies `plan` of audit `id` on the live site (or where
-/// `redirected` sends it). An error when the plan names no URL on the audit's origins.
+/// `redirected` sends it: a staging server). An error when the plan names no URL on the
+/// audit's origins, or an override is not `host:port:address`.
 pub async fn plan_verification(
     store: &Store,
     id: AuditId,
@@ -102,6 +103,7 @@ pub async fn plan_verification(
     }
     let mut config = crawl::stored_config(&row)?;
     for r in &redirected.resolves {
+        crawl::parse_resolve(r)?;
         let host = r.split(':').next().unwrap_or("").to_owned();
         config
             .resolve

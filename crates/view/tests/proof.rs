@@ -108,6 +108,45 @@ async fn the_fixtures_plan_pages_simulates_clean_and_verifies_as_a_run() {
     .await
     .unwrap();
     assert!(!planned.config.probe_variants);
+    // On a staging server, as the app's Verify view and `dustpan verify --resolve` send
+    // it: an override replaces the audit's own for its host, the others are kept; one
+    // that is not host:port:address is refused before anything is requested.
+    let own = planned.config.resolve.clone();
+    let host = fixture::HOSTS[0];
+    let staging = format!("{host}:{}:127.0.0.2", site.server.port());
+    let redirected = |resolves: Vec<String>| Redirected {
+        resolves,
+        ca_pems: vec![site.server.ca_pem().to_owned()],
+    };
+    let elsewhere = view::verify::plan_verification(
+        &site.store,
+        store::AuditId(id),
+        &plan,
+        &redirected(vec![staging.clone()]),
+    )
+    .await
+    .unwrap();
+    let for_host = |r: &[String]| -> Vec<String> {
+        r.iter()
+            .filter(|e| e.split(':').next() == Some(host))
+            .cloned()
+            .collect()
+    };
+    assert_eq!(for_host(&elsewhere.config.resolve), [staging]);
+    assert_ne!(for_host(&own), for_host(&elsewhere.config.resolve));
+    assert_eq!(elsewhere.config.resolve.len(), own.len(), "{own:?}");
+    for bad in [format!("{host}:443"), format!("{host}:port:127.0.0.1")] {
+        let err = view::verify::plan_verification(
+            &site.store,
+            store::AuditId(id),
+            &plan,
+            &redirected(vec![bad.clone()]),
+        )
+        .await
+        .unwrap_err();
+        assert_eq!(err.code(), view::ErrorCode::InvalidInput, "{bad}: {err}");
+        assert!(err.to_string().contains(&bad), "{err}");
+    }
     let verification_id = run(&site, planned.config, planned.policy).await;
     assert_ne!(verification_id, id);
     let judged = view::verify::judge_stored(
@@ -182,8 +221,12 @@ async fn the_fixtures_plan_pages_simulates_clean_and_verifies_as_a_run() {
     assert!(shown.rows.iter().all(|r| r.basis == "same URL"
         && r.confidence == 100
         && r.new_url.as_deref() == Some(r.old_url.as_str())));
+    // Nothing to redirect: the map is empty and simulates clean.
+    assert!(shown.simulation.clean, "{:?}", shown.simulation);
+    assert_eq!(shown.simulation.redirects, 0);
+    assert!(m.complete());
     let out = site.dir.path().join("migration");
-    let written = view::migrate::write_migration(&m, &out).unwrap();
+    let written = view::migrate::write_migration(&m.migration, &out).unwrap();
     assert_eq!(written[..2], ["migration.csv", "redirect_map.csv"]);
     for name in &written {
         assert!(out.join(name).is_file(), "{name}");

@@ -297,12 +297,14 @@ async fn audit_the_fixture_open_a_cluster_and_export() {
 
     pages_table_filters_copy_and_resize(&app).await;
     issues_and_url_detail(&app).await;
-    list_audit_from_a_file(&app).await;
+    let list_id = list_audit_from_a_file(&app).await;
     let partial = form_audit_with_an_exclude_and_nofollow_off(&app).await;
     compare_with_the_partial_older_audit(&app, partial).await;
     let long_id = layout_at_both_sizes(&app).await;
     external_table_and_client_files(&app, long_id).await;
     report_file_list_in_view(&app).await;
+    migrate_onto_the_list_audit(&app, list_id).await;
+    verify_the_first_audits_plan(&app).await;
 
     app.stop().await.unwrap();
 }
@@ -1385,10 +1387,7 @@ async fn form_audit_with_an_exclude_and_nofollow_off(app: &App) -> i64 {
 /// change.
 async fn compare_with_the_partial_older_audit(app: &App, partial: i64) {
     let s = app.session();
-    let listed = invoke(app, "list_audits", json!({})).await;
-    let full = listed.as_array().unwrap().last().unwrap()["id"]
-        .as_i64()
-        .unwrap();
+    let full = first_audit(app).await;
     let fetched: BTreeSet<String> = read_csv(&app.scratch.join("pages-partial.csv"))
         .into_iter()
         .filter(|r| !r["Status Code"].is_empty())
@@ -1532,10 +1531,7 @@ async fn compare_with_the_partial_older_audit(app: &App, partial: i64) {
 /// long start URL's `&` as `&amp;`).
 async fn external_table_and_client_files(app: &App, long_id: i64) {
     let s = app.session();
-    let listed = invoke(app, "list_audits", json!({})).await;
-    let full = listed.as_array().unwrap().last().unwrap()["id"]
-        .as_i64()
-        .unwrap();
+    let full = first_audit(app).await;
     open_from_the_list(app, full).await;
     click_again(app, &tid("nav-tables")).await;
     click_again(app, &tid("table-tab-external")).await;
@@ -1644,6 +1640,14 @@ async fn external_table_and_client_files(app: &App, long_id: i64) {
     );
 }
 
+/// The id of the site's first audit (the audits list is newest first).
+async fn first_audit(app: &App) -> i64 {
+    let listed = invoke(app, "list_audits", json!({})).await;
+    listed.as_array().unwrap().last().unwrap()["id"]
+        .as_i64()
+        .unwrap()
+}
+
 /// Opens audit `id` from the Audits list.
 async fn open_from_the_list(app: &App, id: i64) {
     let s = app.session();
@@ -1679,7 +1683,8 @@ fn zipped(path: &std::path::Path, name: &str) -> String {
 
 /// A list audit started from the New audit form: the file dialog answered by the
 /// automation hook, the resolve overrides still in the form from the first audit.
-async fn list_audit_from_a_file(app: &App) {
+/// Answers its id.
+async fn list_audit_from_a_file(app: &App) -> i64 {
     let s = app.session();
     let before = invoke(app, "list_audits", json!({})).await;
     let previous = before[0]["id"].as_i64().unwrap().to_string();
@@ -1755,4 +1760,204 @@ async fn list_audit_from_a_file(app: &App) {
         list_pages < first_pages / 2,
         "{list_pages} of {first_pages}"
     );
+    id
+}
+
+/// Picks audit `id` in the `<select>` of test id `select` as a user does (the view reads
+/// its change event).
+async fn pick_audit(app: &App, select: &str, id: i64) {
+    let s = app.session();
+    let e = s.find(&tid(select)).await.unwrap();
+    s.execute(
+        "arguments[0].value = String(arguments[1]);\
+         arguments[0].dispatchEvent(new Event('change', { bubbles: true }));",
+        vec![Session::arg(&e), json!(id)],
+    )
+    .await
+    .unwrap();
+}
+
+/// The Migrate view with the site's first audit as the old site and the list audit of
+/// three of its URLs as the new one: the rows (unmatched first, then mapped, then kept)
+/// and the redirect map's simulation verdict, as the command the view calls answers them.
+async fn migrate_onto_the_list_audit(app: &App, list_id: i64) {
+    let s = app.session();
+    let audits = invoke(app, "list_audits", json!({})).await;
+    let first = first_audit(app).await;
+    click_again(app, &tid("nav-migrate")).await;
+    s.wait_for_count(
+        &format!("{} option", tid("migrate-new")),
+        audits.as_array().unwrap().len() + 1,
+        Duration::from_secs(10),
+    )
+    .await
+    .unwrap();
+    pick_audit(app, "migrate-old", first).await;
+    pick_audit(app, "migrate-new", list_id).await;
+    click_again(app, &tid("migrate-run")).await;
+    let verdict = match s
+        .wait_for_text(&tid("migrate-verdict"), Duration::from_secs(120), |t| {
+            t.contains("simulated on audit")
+        })
+        .await
+    {
+        Ok(t) => t,
+        Err(e) => panic!(
+            "{e}; window saved in {}",
+            app.dump("migrate").await.display()
+        ),
+    };
+    let expected = invoke(
+        app,
+        "migrate_audits",
+        json!({ "oldAudit": first, "newAudit": list_id }),
+    )
+    .await;
+    let summary = s
+        .text(&s.find(&tid("migrate-summary")).await.unwrap())
+        .await
+        .unwrap();
+    let kept = expected["kept"].as_u64().unwrap();
+    let mapped = expected["mapped"].as_u64().unwrap();
+    let unmatched = expected["unmatched"].as_u64().unwrap();
+    assert!(
+        summary.contains(&format!(
+            "{kept} kept at their URL, {mapped} mapped, {unmatched} unmatched"
+        )),
+        "{summary} / {expected}"
+    );
+    // The list audit holds /shoes and /shoes/: some old pages are kept, the copies of
+    // /shoes (its URL variants) are mapped, the rest of the site is unmatched.
+    assert!(kept >= 1 && mapped >= 1 && unmatched >= 1, "{expected}");
+    let rows = s.find_all(&tid("migrate-row")).await.unwrap();
+    let want = expected["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), want.len().min(1000));
+    let mut bases = Vec::new();
+    for row in &rows {
+        bases.push(
+            s.attribute(row, "data-basis")
+                .await
+                .unwrap()
+                .unwrap_or_default(),
+        );
+    }
+    let expected_bases: Vec<&str> = want
+        .iter()
+        .take(rows.len())
+        .map(|r| r["basis"].as_str().unwrap())
+        .collect();
+    assert_eq!(bases, expected_bases);
+    assert_eq!(bases.first().map(String::as_str), Some("no match"));
+    assert_eq!(bases.last().map(String::as_str), Some("same URL"));
+    // The map Dustpan writes simulates clean on the new audit, and the view says so.
+    let sim = &expected["simulation"];
+    assert_eq!(sim["clean"], json!(true), "{sim}");
+    assert_eq!(sim["redirects"].as_u64().unwrap(), mapped);
+    let verdict_el = s.find(&tid("migrate-verdict")).await.unwrap();
+    assert_eq!(
+        s.attribute(&verdict_el, "data-clean")
+            .await
+            .unwrap()
+            .as_deref(),
+        Some("true")
+    );
+    assert!(
+        verdict.contains(&format!(
+            "({mapped} redirects) simulated on audit #{list_id}: clean"
+        )),
+        "{verdict}"
+    );
+    assert!(
+        s.find_all(&tid("migrate-problem"))
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
+
+/// The first audit's Fix plan verified on the live fixture, as a user does it: Verify,
+/// the list audit's progress, then each planned line marked. The fixture serves none of
+/// the plan's new redirects, so they are missing; the redirects it already answers are
+/// done. The marks are the command's, and the counts add up to the rows.
+async fn verify_the_first_audits_plan(app: &App) {
+    let s = app.session();
+    let first = first_audit(app).await;
+    open_from_the_list(app, first).await;
+    click_again(app, &tid("nav-fixplan")).await;
+    click_again(app, &tid("fixplan-verify-start")).await;
+    let line = match s
+        .wait_for_text(
+            &tid("fixplan-verification"),
+            Duration::from_secs(180),
+            |t| t.contains("Verification audit #"),
+        )
+        .await
+    {
+        Ok(t) => t,
+        Err(e) => panic!(
+            "{e}; window saved in {}",
+            app.dump("verify").await.display()
+        ),
+    };
+    let verification_id: i64 = line
+        .split('#')
+        .nth(1)
+        .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no audit id in {line:?}"));
+    assert!(verification_id > first, "{line}");
+    assert!(line.contains("some lines are not done"), "{line}");
+    let expected = invoke(
+        app,
+        "verification_result",
+        json!({ "auditId": first, "verificationId": verification_id, "planDir": null }),
+    )
+    .await;
+    let rows = s.find_all(&tid("fixplan-check")).await.unwrap();
+    let want = expected["checks"].as_array().unwrap();
+    assert_eq!(rows.len(), want.len(), "{expected}");
+    let mut marks = Vec::new();
+    for row in &rows {
+        marks.push(
+            s.attribute(row, "data-verdict")
+                .await
+                .unwrap()
+                .unwrap_or_default(),
+        );
+    }
+    let expected_marks: Vec<&str> = want
+        .iter()
+        .map(|c| c["verdict"].as_str().unwrap())
+        .collect();
+    assert_eq!(marks, expected_marks);
+    for verdict in ["missing", "done"] {
+        assert!(
+            marks.iter().any(|m| m == verdict),
+            "no {verdict}: {marks:?}"
+        );
+    }
+    // Those not done first.
+    let first_done = marks.iter().position(|m| m == "done").unwrap();
+    assert!(marks[first_done..].iter().all(|m| m == "done"), "{marks:?}");
+    // The counts by verdict, as shown, add up to the rows.
+    let mut total = 0;
+    for row in s
+        .find_all(&format!(
+            "{} tr[data-verdict]",
+            tid("fixplan-verdict-counts")
+        ))
+        .await
+        .unwrap()
+    {
+        let verdict = s.attribute(&row, "data-verdict").await.unwrap().unwrap();
+        let text = s.text_content(&row).await.unwrap();
+        let n = number(&text);
+        assert_eq!(
+            n as usize,
+            marks.iter().filter(|m| **m == verdict).count(),
+            "{verdict}: {text}"
+        );
+        total += n as usize;
+    }
+    assert_eq!(total, rows.len());
 }

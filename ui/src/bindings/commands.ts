@@ -127,9 +127,12 @@ export interface Commands {
    * Starts verifying a fix plan on the live site (`dustpan verify`): a list audit
    * of the plan's URLs with the audit's crawl configuration, reporting progress
    * like any run; the plan is a folder chosen with `choose_path`, or `null`: the
-   * audit's own. Answers the verification audit's id.
+   * audit's own. `resolve` (`host:port:address` entries, as curl's `--resolve`,
+   * `dustpan verify --resolve`) sends the requests to a staging server instead,
+   * each replacing the audit's own override for its host. Answers the
+   * verification audit's id.
    */
-  startVerification(auditId: number, planDir: string | null): Promise<number>;
+  startVerification(auditId: number, planDir: string | null, resolve: Array<string>): Promise<number>;
   /**
    * A fix plan (a folder chosen with `choose_path`, or `null`: the audit's own)
    * judged on a stored verification audit: each line done, missing, wrong,
@@ -187,7 +190,7 @@ export function commands(invoke: Invoke): Commands {
     renderUnavailable: () => invoke<string | null>("render_unavailable"),
     fixPlanPage: (auditId, file, offset, limit) => invoke<FixPlanPage>("fix_plan_page", { auditId, file, offset, limit }),
     simulateFixPlan: (auditId, kind, offset, limit) => invoke<SimulationPage>("simulate_fix_plan", { auditId, kind, offset, limit }),
-    startVerification: (auditId, planDir) => invoke<number>("start_verification", { auditId, planDir }),
+    startVerification: (auditId, planDir, resolve) => invoke<number>("start_verification", { auditId, planDir, resolve }),
     verificationResult: (auditId, verificationId, planDir) => invoke<VerificationView>("verification_result", { auditId, verificationId, planDir }),
     migrateAudits: (oldAudit, newAudit) => invoke<MigrationView>("migrate_audits", { oldAudit, newAudit }),
     exportMigration: (oldAudit, newAudit, dir) => invoke<Array<string>>("export_migration", { oldAudit, newAudit, dir }),
