@@ -270,16 +270,6 @@ impl<T: Default + Copy> ByUrl<T> {
         }
     }
 
-    /// The value of `id`, if it has one (a dense range has one for every id in it).
-    fn get_mut(&mut self, id: UrlId) -> Option<&mut T> {
-        match self {
-            ByUrl::Dense { first, slots, .. } => id
-                .checked_sub(*first)
-                .and_then(|at| slots.get_mut(at as usize)),
-            ByUrl::Sparse(map) => map.get_mut(&id),
-        }
-    }
-
     fn get(&self, id: UrlId) -> Option<T> {
         match self {
             ByUrl::Dense { first, slots, .. } => id
@@ -299,9 +289,9 @@ impl<T: Default + Copy> ByUrl<T> {
 pub fn found_via(input: &AuditInput) -> HashMap<UrlId, &'static str> {
     use crate::input::FoundVia as F;
     let mut out: HashMap<UrlId, &'static str> = HashMap::with_capacity(input.urls.len());
-    // Every URL a page found: the page, and its link's words once seen.
-    let mut wanted: ByUrl<Option<(UrlId, Option<&'static str>)>> = ByUrl::new(input);
-    let mut any = false;
+    // (page, URL) of every URL a page found, sorted by page: a page's links are read
+    // together, so the pairs of the page being read stay at hand.
+    let mut wanted: Vec<(UrlId, UrlId)> = Vec::new();
     for u in &input.urls {
         let words = match u.found_via {
             F::Start => "start",
@@ -313,35 +303,44 @@ pub fn found_via(input: &AuditInput) -> HashMap<UrlId, &'static str> {
             F::Hreflang => "hreflang",
             F::Link => {
                 if let Some(from) = u.found_from {
-                    *wanted.entry(u.id) = Some((from, None));
-                    any = true;
+                    wanted.push((from, u.id));
                 }
                 "link"
             }
         };
         out.insert(u.id, words);
     }
-    if !any {
+    if wanted.is_empty() {
         return out;
     }
+    wanted.sort_unstable();
+    // The words of each pair's first link, once seen.
+    let mut words: Vec<Option<&'static str>> = vec![None; wanted.len()];
+    // The pairs of the page whose links are being read.
+    let mut page: (UrlId, std::ops::Range<usize>) = (0, 0..0);
     let nofollow_pages: std::collections::HashSet<UrlId> = input
         .fetches
         .iter()
         .filter(|f| f.nofollow)
         .map(|f| f.url_id)
         .collect();
-    for l in &input.links {
+    for (n, l) in input.links.iter().enumerate() {
         let Some(to) = l.to else { continue };
-        if let Some(Some((from, slot @ None))) = wanted.get_mut(to)
-            && *from == l.from
-        {
-            let nofollow = l.nofollow || nofollow_pages.contains(&l.from);
-            *slot = Some(l.kind.found_via_words(nofollow));
+        if n == 0 || page.0 != l.from {
+            let a = wanted.partition_point(|&(f, _)| f < l.from);
+            let b = a + wanted[a..].partition_point(|&(f, _)| f == l.from);
+            page = (l.from, a..b);
+        }
+        for k in page.1.clone() {
+            if wanted[k].1 == to && words[k].is_none() {
+                let nofollow = l.nofollow || nofollow_pages.contains(&l.from);
+                words[k] = Some(l.kind.found_via_words(nofollow));
+            }
         }
     }
-    for u in &input.urls {
-        if let Some(Some((_, Some(words)))) = wanted.get(u.id) {
-            out.insert(u.id, words);
+    for (&(_, to), w) in wanted.iter().zip(words) {
+        if let Some(w) = w {
+            out.insert(to, w);
         }
     }
     out
