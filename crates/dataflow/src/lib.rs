@@ -46,6 +46,7 @@ pub const INPUT_TABLES: &[&str] = &[
     "redirects",
     "sitemap_entries",
     "robots_blocks",
+    "renders",
     "content",
 ];
 
@@ -234,6 +235,7 @@ pub async fn cluster(
     }
     plan.table("chains", &format!("SELECT * FROM {prev}"))
         .await?;
+    plan.table("texts", &sql::texts()).await?;
     plan.table("facts", &sql::facts(params)).await?;
     plan.table("eff_canon", &sql::eff_canon()).await?;
 
