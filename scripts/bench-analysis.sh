@@ -7,6 +7,8 @@
 #   BENCH_DB=FILE [BENCH_AUDIT=ID] bash scripts/bench-analysis.sh
 #                                   # a stored audit instead (the newest without BENCH_AUDIT),
 #                                   # analysed on a copy: FILE is opened read-only
+#   BENCH_IN_PLACE=1 ...            # FILE is a copy already: analysed as it is (the
+#                                   # analysis records its counts in it)
 #   BENCH_BIN=DIR ...               # DIR's dustpan, dustpan-ballista (and, for synthetic
 #                                   # audits, examples/synthetic_audit), no build
 #   BENCH_POOL_MIB=N ...            # DataFusion's memory pool (default 256 MiB)
@@ -136,13 +138,17 @@ if [[ -n ${BENCH_DB:-} ]]; then
     # A consistent read-only copy (the write-ahead log included): the analysis records
     # its counts in the database it opens.
     db="$tmp/audit.sqlite"
-    python3 - "$BENCH_DB" "$db" <<'PY'
+    if [[ -n ${BENCH_IN_PLACE:-} ]]; then
+        db=$BENCH_DB
+    else
+        python3 - "$BENCH_DB" "$db" <<'PY'
 import sqlite3, sys, urllib.parse
 src = sqlite3.connect(f"file:{urllib.parse.quote(sys.argv[1])}?mode=ro", uri=True)
 dst = sqlite3.connect(sys.argv[2])
 src.backup(dst)
 dst.close()
 PY
+    fi
     audit=${BENCH_AUDIT:-$(sqlite3 "$db" 'SELECT max(id) FROM audits')}
     n=$(sqlite3 "$db" "SELECT count(*) FROM urls WHERE audit_id = $audit")
     compare "$n" "$db" "$audit" || status=1

@@ -139,8 +139,16 @@ fn datafusion_answers_an_audit_without_clusters() {
             "",
         );
         assert_eq!(out.code, 0, "{engine}: {}", out.stderr);
-        assert!(out.stdout.contains("clusters        0\n"), "{engine}: {}", out.stdout);
-        assert!(out.stdout.contains("clustered urls  0\n"), "{engine}: {}", out.stdout);
+        assert!(
+            out.stdout.contains("clusters        0\n"),
+            "{engine}: {}",
+            out.stdout
+        );
+        assert!(
+            out.stdout.contains("clustered urls  0\n"),
+            "{engine}: {}",
+            out.stdout
+        );
         assert!(members(&file).is_empty(), "{engine}");
     }
 }

@@ -326,7 +326,12 @@ pub const TABLES: &[Table] = &[
             ),
             ("title", Utf8, true, "the rendered title"),
             ("h1", Utf8, true, "the rendered first h1"),
-            ("noindex", Boolean, false, "the rendered meta robots say noindex"),
+            (
+                "noindex",
+                Boolean,
+                false,
+                "the rendered meta robots say noindex",
+            ),
             (
                 "names_canonical",
                 Boolean,

@@ -43,7 +43,13 @@ async fn a_rendered_audit_clusters_as_the_builtin_analysis() {
         .keys()
         .chain(planned.keys())
         .filter(|u| expected.get(*u) != planned.get(*u))
-        .map(|u| format!("{u}: builtin {:?}, plans {:?}", expected.get(u), planned.get(u)))
+        .map(|u| {
+            format!(
+                "{u}: builtin {:?}, plans {:?}",
+                expected.get(u),
+                planned.get(u)
+            )
+        })
         .collect();
     assert!(
         differ.is_empty(),
