@@ -399,6 +399,27 @@ impl Plan<'_> {
             None,
         )
         .await?;
+        // An empty result writes no file; one empty file with the schema keeps every
+        // table a Parquet scan. On Ballista 55 a stage that unites a table without
+        // files with others gets tasks of different plans, whose metrics the scheduler
+        // rejects, and the job never finishes.
+        let empty = std::fs::read_dir(&dir)
+            .map_err(|source| DataflowError::Io {
+                path: dir.clone(),
+                source,
+            })?
+            .next()
+            .is_none();
+        if empty {
+            let path = dir.join("empty.parquet");
+            let file = std::fs::File::create(&path).map_err(|source| DataflowError::Io {
+                path: path.clone(),
+                source,
+            })?;
+            datafusion::parquet::arrow::ArrowWriter::try_new(file, Arc::new(schema.clone()), None)
+                .and_then(|w| w.close())
+                .map_err(|e| DataflowError::DataFusion(e.into()))?;
+        }
         self.ctx.deregister_table(name)?;
         self.ctx
             .register_parquet(
