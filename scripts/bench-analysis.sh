@@ -1,24 +1,38 @@
 #!/usr/bin/env bash
-# Analysis benchmark: the same synthetic audit clustered by the three engines of
+# Analysis benchmark and engine check: one audit clustered by the three engines of
 # `dustpan analyse`: the built-in analysis, Apache DataFusion embedded, and Apache
 # Ballista (one scheduler and two executors on 127.0.0.1, scripts/ballista-cluster.sh).
 #
-#   bash scripts/bench-analysis.sh [URLS...]    # default: 100000
-#   BENCH_BIN=DIR bash scripts/bench-analysis.sh 100000   # DIR's dustpan, dustpan-ballista
-#                                                         # and synthetic_audit, no build
+#   bash scripts/bench-analysis.sh [URLS...]    # synthetic audits; default: 100000
+#   BENCH_DB=FILE [BENCH_AUDIT=ID] bash scripts/bench-analysis.sh
+#                                   # a stored audit instead (the newest without BENCH_AUDIT),
+#                                   # analysed on a copy: FILE is opened read-only
+#   BENCH_IN_PLACE=1 ...            # FILE is a copy already: analysed as it is (the
+#                                   # analysis records its counts in it)
+#   BENCH_BIN=DIR ...               # DIR's dustpan, dustpan-ballista (and, for synthetic
+#                                   # audits, examples/synthetic_audit), no build
+#   BENCH_POOL_MIB=N ...            # DataFusion's memory pool (default 256 MiB)
 #
-# For each size: the Parquet export, then each engine: wall seconds, CPU seconds
+# For each audit: the Parquet export, then one line per engine: wall seconds, CPU seconds
 # (user + sys) and peak RSS of every process (for Ballista: the client, the scheduler
-# and each executor), and whether its clusters equal the built-in analysis's, URL by URL.
+# and each executor), and whether its clusters equal the built-in analysis's, URL by URL
+# (every clustered URL and its preferred URL). Exits 1 when an engine's clusters differ
+# or an engine fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 sizes=("$@")
-((${#sizes[@]})) || sizes=(100000)
+if [[ -n ${BENCH_DB:-} ]]; then
+    ((${#sizes[@]} == 0)) || { echo "bench-analysis.sh: BENCH_DB takes no sizes" >&2; exit 2; }
+    [[ -f $BENCH_DB ]] || { echo "bench-analysis.sh: no database $BENCH_DB" >&2; exit 2; }
+else
+    ((${#sizes[@]})) || sizes=(100000)
+fi
+pool=${BENCH_POOL_MIB:-256}
 
 if [[ -n ${BENCH_BIN:-} ]]; then
     bin=$BENCH_BIN
-    example=$BENCH_BIN
+    example=$BENCH_BIN/examples
 else
     echo "==> cargo build --release (dustpan --features ballista, dustpan-ballista, synthetic_audit)" >&2
     cargo build --release --locked -p dustpan -p dataflow -p columnar \
@@ -56,13 +70,61 @@ print("yes" if n == 0 else f"no ({n} URLs differ)")
 PY
 }
 
-# Runs one measured command; prints "wall cpu rss_mib".
+# Runs one measured command; prints "wall cpu rss_mib", or the same and "FAILED" (with
+# its last log lines on standard error) when it fails.
+failed=0
 measured() {
-    /usr/bin/time -f '%e %U %S %M' -o "$tmp/time" "$@" >"$tmp/out" 2>"$tmp/err" || {
-        cat "$tmp/err" >&2
+    local rc=0
+    /usr/bin/time -f '%e %U %S %M' -o "$tmp/time" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+    tail -1 "$tmp/time" | awk '{ printf "%6.1f s  %6.1f s  %6.0f MiB", $1, $2 + $3, $4 / 1024 }'
+    if ((rc)); then
+        printf '  FAILED (exit %s)' "$rc"
+        tail -20 "$tmp/err" >&2
         return 1
-    }
-    awk '{ printf "%6.1f s  %6.1f s  %6.0f MiB", $1, $2 + $3, $4 / 1024 }' "$tmp/time"
+    fi
+}
+
+# An audit's clusters by the three engines: export, builtin, datafusion, ballista.
+# Prints one line per step; returns 1 when an engine fails or its clusters differ.
+compare() {
+    local label=$1 db=$2 audit=$3 line same ok=0
+    local pq="$tmp/parquet-$label"
+    rm -rf "$tmp/work" "$tmp"/*.csv
+    line=$(measured "$bin/dustpan" export "$audit" --db "$db" --parquet "$pq") || ok=1
+    printf '%-9s %-26s %s\n' "$label" "export --parquet" "$line"
+    ((ok == 0)) || return 1
+    line=$(measured "$bin/dustpan" analyse "$audit" --db "$db" --engine builtin \
+        --members "$tmp/builtin.csv") || ok=1
+    printf '%-9s %-26s %s\n' "$label" "builtin" "$line"
+    ((ok == 0)) || return 1
+    if line=$(measured "$bin/dustpan" analyse "$audit" --db "$db" --engine datafusion \
+        --parquet "$pq" --work "$tmp/work" --memory-mib "$pool" --members "$tmp/datafusion.csv"); then
+        same=$(same_members "$tmp/builtin.csv" "$tmp/datafusion.csv")
+    else
+        same=""
+        ok=1
+    fi
+    [[ $same == yes || -z $same ]] || ok=1
+    printf '%-9s %-26s %s  %s\n' "$label" "datafusion (pool $pool MiB)" "$line" "$same"
+    local -A before=()
+    for p in "${pids[@]}"; do before[$p]=$(cpu_of "$p"); done
+    if line=$(measured "$bin/dustpan" analyse "$audit" --db "$db" --engine ballista --parquet "$pq" \
+        --scheduler "127.0.0.1:$port" --work "$tmp/work" --members "$tmp/ballista.csv"); then
+        same=$(same_members "$tmp/builtin.csv" "$tmp/ballista.csv")
+    else
+        same=""
+        ok=1
+    fi
+    [[ $same == yes || -z $same ]] || ok=1
+    printf '%-9s %-26s %s  %s\n' "$label" "ballista client" "$line" "$same"
+    local names=(scheduler executor-1 executor-2) k p cpu
+    for k in 0 1 2; do
+        p=${pids[$k]}
+        cpu=$(awk -v a="$(cpu_of "$p")" -v b="${before[$p]}" 'BEGIN { printf "%.1f", a - b }')
+        printf '%-9s %-26s %8s  %6s s  %6s MiB (peak so far)\n' "$label" "ballista ${names[$k]}" "" "$cpu" "$(hwm_of "$p")"
+    done
+    rm -rf "$pq" "$tmp/work"
+    return "$ok"
 }
 
 port=$((20000 + RANDOM % 20000))
@@ -70,29 +132,32 @@ BALLISTA_BIN="$bin/dustpan-ballista" BALLISTA_TASKS=1 \
     bash scripts/ballista-cluster.sh start "$tmp/cluster" "$port" >/dev/null
 mapfile -t pids <"$tmp/cluster/pids"
 
-printf '%-9s %-26s %9s  %8s  %10s  %s\n' urls step wall cpu "peak rss" "same clusters"
-for n in "${sizes[@]}"; do
-    db="$tmp/bench-$n.sqlite"
-    "$example/synthetic_audit" "$n" "$db" >/dev/null
-    pq="$tmp/parquet-$n"
-    line=$(measured "$bin/dustpan" export 1 --db "$db" --parquet "$pq")
-    printf '%-9s %-26s %s\n' "$n" "export --parquet" "$line"
-    line=$(measured "$bin/dustpan" analyse 1 --db "$db" --engine builtin --members "$tmp/builtin.csv")
-    printf '%-9s %-26s %s\n' "$n" "builtin" "$line"
-    line=$(measured "$bin/dustpan" analyse 1 --db "$db" --engine datafusion --parquet "$pq" \
-        --work "$tmp/work" --memory-mib 256 --members "$tmp/datafusion.csv")
-    same=$(same_members "$tmp/builtin.csv" "$tmp/datafusion.csv")
-    printf '%-9s %-26s %s  %s\n' "$n" "datafusion (pool 256 MiB)" "$line" "$same"
-    declare -A before=()
-    for p in "${pids[@]}"; do before[$p]=$(cpu_of "$p"); done
-    line=$(measured "$bin/dustpan" analyse 1 --db "$db" --engine ballista --parquet "$pq" \
-        --scheduler "127.0.0.1:$port" --work "$tmp/work" --members "$tmp/ballista.csv")
-    same="$(same_members "$tmp/datafusion.csv" "$tmp/ballista.csv") (vs datafusion)"
-    printf '%-9s %-26s %s  %s\n' "$n" "ballista client" "$line" "$same"
-    names=(scheduler executor-1 executor-2)
-    for k in 0 1 2; do
-        p=${pids[$k]}
-        cpu=$(awk -v a="$(cpu_of "$p")" -v b="${before[$p]}" 'BEGIN { printf "%.1f", a - b }')
-        printf '%-9s %-26s %8s  %6s s  %6s MiB (peak so far)\n' "$n" "ballista ${names[$k]}" "" "$cpu" "$(hwm_of "$p")"
+status=0
+printf '%-9s %-26s %9s  %8s  %10s  %s\n' urls step wall cpu "peak rss" "same clusters as builtin"
+if [[ -n ${BENCH_DB:-} ]]; then
+    # A consistent read-only copy (the write-ahead log included): the analysis records
+    # its counts in the database it opens.
+    db="$tmp/audit.sqlite"
+    if [[ -n ${BENCH_IN_PLACE:-} ]]; then
+        db=$BENCH_DB
+    else
+        python3 - "$BENCH_DB" "$db" <<'PY'
+import sqlite3, sys, urllib.parse
+src = sqlite3.connect(f"file:{urllib.parse.quote(sys.argv[1])}?mode=ro", uri=True)
+dst = sqlite3.connect(sys.argv[2])
+src.backup(dst)
+dst.close()
+PY
+    fi
+    audit=${BENCH_AUDIT:-$(sqlite3 "$db" 'SELECT max(id) FROM audits')}
+    n=$(sqlite3 "$db" "SELECT count(*) FROM urls WHERE audit_id = $audit")
+    compare "$n" "$db" "$audit" || status=1
+else
+    for n in "${sizes[@]}"; do
+        db="$tmp/bench-$n.sqlite"
+        "$example/synthetic_audit" "$n" "$db" >/dev/null
+        compare "$n" "$db" 1 || status=1
+        rm -f "$db"
     done
-done
+fi
+exit "$status"

@@ -50,16 +50,17 @@ set -e
 step "DataFusion and Ballista engines (dustpan --features dataflow, dataflow --features ballista)"
 # The engines are cargo features the steps above leave off; their tests are binaries of
 # their own (tests/engines.rs: built-in analysis against embedded DataFusion;
-# crates/dataflow/tests/ballista.rs: a Ballista scheduler and two executors on
-# 127.0.0.1 against the embedded engine), so only the engines, `dustpan-ballista` and
-# those two binaries are built here, in one command so that the crates they share
+# crates/dataflow/tests/embedded.rs: the embedded plans against the built-in analysis's
+# members of a rendered audit; crates/dataflow/tests/ballista.rs: a Ballista scheduler
+# and two executors on 127.0.0.1 against the embedded engine), so only the engines,
+# `dustpan-ballista` and those binaries are built here, in one command so that the crates they share
 # (DataFusion among them) are built once.
 # `--workspace` (here and in the next step) resolves features as `cargo test --workspace`
 # did, so the crates built above are reused instead of rebuilt with other features
 # (`-p dustpan` alone rebuilt 231 crates here, `--workspace` 80, DataFusion's own among them).
 set +e
 cargo test --locked --workspace --features dustpan/dataflow,dataflow/ballista \
-    --test engines --test ballista 2>&1 | tee -a "$log"
+    --test engines --test embedded --test ballista 2>&1 | tee -a "$log"
 engines=${PIPESTATUS[0]}
 ((status != 0)) || status=$engines
 set -e

@@ -108,3 +108,47 @@ fn datafusion_clusters_the_fixture_as_the_builtin_analysis() {
         }
     }
 }
+
+/// An audit without a cluster (one page): the plans write no members file, and the
+/// engine answers no clustered URL, as the built-in analysis does, instead of failing to
+/// read a table that has no file.
+#[test]
+fn datafusion_answers_an_audit_without_clusters() {
+    let site = util::Site::quiet();
+    site.audit("https://example.test/", &["-q", "--max-urls", "1"]);
+    let db = util::path(&site.db);
+    let dir = tempfile::tempdir().unwrap();
+    for engine in ["builtin", "datafusion"] {
+        let file = dir.path().join(format!("{engine}.csv"));
+        let parquet = dir.path().join("parquet");
+        let out = dustpan(
+            &[
+                "analyse",
+                "1",
+                "--db",
+                &db,
+                "--engine",
+                engine,
+                "--parquet",
+                parquet.to_str().unwrap(),
+                "--memory-mib",
+                "64",
+                "--members",
+                file.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert_eq!(out.code, 0, "{engine}: {}", out.stderr);
+        assert!(
+            out.stdout.contains("clusters        0\n"),
+            "{engine}: {}",
+            out.stdout
+        );
+        assert!(
+            out.stdout.contains("clustered urls  0\n"),
+            "{engine}: {}",
+            out.stdout
+        );
+        assert!(members(&file).is_empty(), "{engine}");
+    }
+}

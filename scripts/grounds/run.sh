@@ -15,7 +15,7 @@
 #
 # The binary is $DUSTPAN, else target/release/dustpan, else target/debug/dustpan.
 # Each run writes STATE_DIR/runs/RUN/ (audit.log, export/, score.txt, score.json,
-# simulate.txt, dust.txt, learn-list.txt, learn-groups.tsv, learn.log, learn-score.txt)
+# simulate.txt, engines.txt, dust.txt, learn-list.txt, learn-groups.tsv, learn.log, learn-score.txt)
 # with a fresh audit database STATE_DIR/runs/RUN/audit.sqlite; STATE_DIR/audit.sqlite
 # links to the newest.
 # The crawl is held to http(s)://127.0.0.1:PORT/ by --include.
@@ -113,6 +113,17 @@ python3 "$HERE/score.py" --truth "$G/truth.py" --state "$S" --export "$run/expor
 echo
 simulated=0
 bash "$HERE/simulate.sh" "$bin" "$db" "$id" "$run" || simulated=$?
+# The three engines of `dustpan analyse` on this audit, URL by URL (bench-analysis.sh on
+# a copy of the database), when the binary has them: built with `--features ballista`
+# (it then lacks the message asking for a dustpan built with a feature), with
+# dustpan-ballista beside it.
+engines=0
+if [ -x "$(dirname "$bin")/dustpan-ballista" ] &&
+    ! grep -qaF 'needs a dustpan built with the `' "$bin"; then
+    echo
+    BENCH_DB=$db BENCH_AUDIT=$id BENCH_BIN=$(dirname "$bin") bash "$ROOT/scripts/bench-analysis.sh" |
+        tee "$run/engines.txt" || engines=$?
+fi
 # DUST during the crawl, per query parameter: fetched, skipped, fetched pairs compared.
 echo
 python3 "$HERE/dust.py" --db "$db" --log "$run/audit.log" | tee "$run/dust.txt"
@@ -140,6 +151,10 @@ print("\n".join(urls))' "$run/truth-list.txt" >"$run/learn-list.txt"
 fi
 echo
 echo "run: $run   (server still up on $BASE/; stop with bash $G/stop.sh $S)"
+if [ "$engines" != 0 ]; then
+    echo "run.sh: the engines' clusters differ (see $run/engines.txt)" >&2
+    exit 1
+fi
 if [ "$simulated" != 0 ]; then
     echo "run.sh: the fix plan is not clean (see $run/simulate.txt)" >&2
     exit 1

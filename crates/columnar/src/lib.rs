@@ -109,6 +109,7 @@ pub async fn export_audit(
     written.push(tables::robots_blocks(store, audit, dir).await?);
     written.push(tables::probes(store, audit, dir).await?);
     written.push(tables::log_hits(store, audit, dir).await?);
+    written.push(tables::renders(store, audit, dir).await?);
     Ok(written)
 }
 

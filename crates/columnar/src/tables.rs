@@ -314,6 +314,46 @@ pub const TABLES: &[Table] = &[
         ],
     },
     Table {
+        name: "renders",
+        row: "one page rendered in a browser (audits with rendering on)",
+        columns: &[
+            ("url_id", Int64, false, "the page"),
+            (
+                "outcome",
+                Utf8,
+                false,
+                "rendered, unsettled (both read the DOM), timeout or failed",
+            ),
+            ("title", Utf8, true, "the rendered title"),
+            ("h1", Utf8, true, "the rendered first h1"),
+            (
+                "noindex",
+                Boolean,
+                false,
+                "the rendered meta robots say noindex",
+            ),
+            (
+                "names_canonical",
+                Boolean,
+                false,
+                "the rendered head names a canonical",
+            ),
+            (
+                "canonical_url_id",
+                Int64,
+                true,
+                "its target (urls.id); null when none or it did not resolve",
+            ),
+            ("word_count", Int32, true, "words of rendered visible text"),
+            (
+                "text_hash",
+                Int64,
+                true,
+                "xxh3-64 of the rendered visible text (the bits as a signed integer)",
+            ),
+        ],
+    },
+    Table {
         name: "content",
         row: "one page with stored text blocks, as the analysis reads it",
         columns: &[
@@ -579,6 +619,28 @@ pub(crate) async fn log_hits(
     for h in store.log_hits(audit).await? {
         file.push(h);
     }
+    file.finish()
+}
+
+pub(crate) async fn renders(
+    store: &store::Store,
+    audit: store::AuditId,
+    dir: &Path,
+) -> Result<Written, ColumnarError> {
+    let mut file = open(dir, "renders", |rows: &[store::RenderFacts]| {
+        vec![
+            i64s(rows.iter().map(|r| r.url_id)),
+            strs(rows.iter().map(|r| r.outcome.as_str())),
+            opt_strs(rows.iter().map(|r| r.title.as_deref())),
+            opt_strs(rows.iter().map(|r| r.h1.as_deref())),
+            bools(rows.iter().map(|r| r.noindex)),
+            bools(rows.iter().map(|r| r.names_canonical)),
+            opt_i64s(rows.iter().map(|r| r.canonical_url_id)),
+            opt_i32s(rows.iter().map(|r| r.word_count.map(int32))),
+            opt_i64s(rows.iter().map(|r| r.text_hash)),
+        ]
+    })?;
+    store.scan_renders(audit, |r| file.push(r)).await?;
     file.finish()
 }
 

@@ -59,37 +59,70 @@ fn hamming(a: &str, b: &str) -> String {
     format!("({})", bits.join(" + "))
 }
 
-/// One row per URL: what the evidence and the preference order read.
-pub(crate) fn facts(p: &Params) -> String {
-    let soft = SOFT_404
+/// Whether the text in column `t` reads like an error page's title or heading
+/// (`audit`'s `soft_404_title`); null when `t` is.
+fn soft_404(t: &str) -> String {
+    let any = SOFT_404
         .iter()
-        .map(|t| format!("strpos(lower(btrim(f.title)), '{t}') > 0"))
+        .map(|p| format!("strpos(lower(btrim({t})), '{p}') > 0"))
         .collect::<Vec<_>>()
         .join(" OR ");
+    format!("(lower(btrim({t})) = '404' OR {any})")
+}
+
+/// One row per fetched URL: the text its content evidence reads. Where the page was
+/// rendered and its DOM read, the rendered page's title, first heading, words and text
+/// hash (what a search engine indexes), the served SimHash only when the two texts are
+/// the same; else the served page's.
+pub(crate) fn texts() -> String {
+    format!(
+        "SELECT f.url_id,
+            CASE WHEN r.url_id IS NULL THEN f.title ELSE r.title END AS title,
+            CASE WHEN r.url_id IS NULL THEN f.h1 ELSE r.h1 END AS h1,
+            CASE WHEN r.url_id IS NULL THEN f.word_count ELSE r.word_count END AS word_count,
+            CASE WHEN r.url_id IS NULL THEN f.text_hash ELSE r.text_hash END AS text_hash,
+            CASE WHEN r.url_id IS NULL OR r.text_hash IS NOT DISTINCT FROM f.text_hash
+                 THEN f.simhash END AS simhash,
+            (coalesce(f.noindex, false) OR coalesce(r.noindex, false)) AS noindex,
+            coalesce(r.url_id IS NOT NULL AND {soft_h1}, false) AS soft_heading
+         FROM fetches f
+         LEFT JOIN renders r ON r.url_id = f.url_id AND r.outcome IN ({dom})",
+        soft_h1 = soft_404("r.h1"),
+        dom = DOM_READ,
+    )
+}
+
+/// Render outcomes whose DOM was read (`RenderOutcome::has_dom`).
+const DOM_READ: &str = "'rendered', 'unsettled'";
+
+/// One row per URL: what the evidence and the preference order read.
+pub(crate) fn facts(p: &Params) -> String {
     format!(
         "SELECT u.id, u.url_rfc3986 AS url, u.key, coalesce(u.key, u.url_rfc3986) AS key_str,
             (u.key IS NOT NULL AND u.key = u.url_rfc3986) AS key_form,
             (u.state = 'skipped' AND coalesce(u.reason, '') = 'out_of_scope') AS external,
             (u.state = 'blocked' OR rb.url_id IS NOT NULL) AS blocked,
             (u.found_via = 'variant' AND u.depth > 0) AS probe,
-            f.url_id IS NOT NULL AS fetched, f.status, f.title, f.h1,
-            coalesce(f.noindex, false) AS noindex,
+            f.url_id IS NOT NULL AS fetched, f.status, t.title, t.h1,
+            coalesce(t.noindex, false) AS noindex,
             h.src IS NOT NULL AS has_hop,
             (f.status >= 200 AND f.status < 300) AS ok,
             coalesce(f.status >= 200 AND f.status < 300 AND h.src IS NULL, false) AS serves,
             CASE WHEN f.url_id IS NOT NULL THEN (f.status IS NULL OR f.status >= 400)
                  ELSE u.state = 'failed' END AS error,
             coalesce(f.status >= 200 AND f.status < 300 AND h.src IS NULL
-                 AND coalesce(f.word_count, 0) >= {min_words}
-                 AND NOT coalesce(lower(btrim(f.title)) = '404' OR {soft}, false)
-                 AND f.text_hash IS NOT NULL, false) AS content_ok,
-            f.text_hash, f.simhash, c.main_hash, c.main_words
+                 AND coalesce(t.word_count, 0) >= {min_words}
+                 AND NOT coalesce({soft} OR t.soft_heading, false)
+                 AND t.text_hash IS NOT NULL, false) AS content_ok,
+            t.text_hash, t.simhash, c.main_hash, c.main_words
          FROM urls u
          LEFT JOIN fetches f ON f.url_id = u.id
+         LEFT JOIN texts t ON t.url_id = u.id
          LEFT JOIN (SELECT DISTINCT url_id FROM robots_blocks) rb ON rb.url_id = u.id
          LEFT JOIN hops h ON h.src = u.id
          LEFT JOIN content c ON c.url_id = u.id",
         min_words = p.min_words,
+        soft = soft_404("t.title"),
     )
 }
 
@@ -131,14 +164,33 @@ pub(crate) fn chain_step(prev: &str) -> String {
     )
 }
 
-/// Each page's one effective canonical: in head or a header, resolved, all agreeing.
+/// Each page's one effective canonical: in head or a header, resolved, all agreeing;
+/// where the page was rendered and its DOM read, the rendered head's (none when it
+/// names none, unless a header names one: a header is not in the DOM).
 pub(crate) fn eff_canon() -> String {
-    "SELECT c.page_url_id AS page, min(c.target_url_id) AS target
-     FROM canonicals c JOIN urls t ON t.id = c.target_url_id
-     WHERE c.source = 'http_header' OR c.in_head
-     GROUP BY c.page_url_id
-     HAVING count(DISTINCT c.target_url_id) = 1"
-        .to_owned()
+    format!(
+        "SELECT page, target FROM (
+            SELECT coalesce(raw.page, d.page) AS page,
+                   CASE WHEN d.page IS NULL THEN raw.target
+                        WHEN d.names THEN d.target
+                        WHEN d.from_header THEN raw.target END AS target
+            FROM (SELECT c.page_url_id AS page, min(c.target_url_id) AS target
+                  FROM canonicals c JOIN urls t ON t.id = c.target_url_id
+                  WHERE c.source = 'http_header' OR c.in_head
+                  GROUP BY c.page_url_id
+                  HAVING count(DISTINCT c.target_url_id) = 1) raw
+            FULL OUTER JOIN (
+                  SELECT r.url_id AS page, r.names_canonical AS names, t.id AS target,
+                         hd.page IS NOT NULL AS from_header
+                  FROM renders r
+                  LEFT JOIN urls t ON t.id = r.canonical_url_id
+                  LEFT JOIN (SELECT DISTINCT page_url_id AS page FROM canonicals
+                             WHERE source = 'http_header') hd ON hd.page = r.url_id
+                  WHERE r.outcome IN ({dom})) d
+            ON d.page = raw.page
+         ) e WHERE target IS NOT NULL",
+        dom = DOM_READ,
+    )
 }
 
 /// The two pages' titles and first h1s are all present and differ.

@@ -171,6 +171,31 @@ pub struct SitemapListing {
     pub loc_raw: String,
 }
 
+/// A rendered page as the analysis reads it (`renders`, without its text blocks).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct RenderFacts {
+    /// The page.
+    pub url_id: UrlId,
+    /// `rendered`, `unsettled`, `timeout` or `failed`.
+    pub outcome: String,
+    /// Rendered title.
+    pub title: Option<String>,
+    /// Rendered first h1.
+    pub h1: Option<String>,
+    /// Rendered noindex.
+    #[serde(deserialize_with = "flag")]
+    pub noindex: bool,
+    /// The rendered head names a canonical.
+    #[serde(deserialize_with = "flag")]
+    pub names_canonical: bool,
+    /// Its target, when it resolved.
+    pub canonical_url_id: Option<UrlId>,
+    /// Rendered word count.
+    pub word_count: Option<u32>,
+    /// Rendered text hash, stored as a signed integer.
+    pub text_hash: Option<i64>,
+}
+
 /// The anchor text of one link, for the links [`Store::quoted_anchors`] reads.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct LinkAnchor {
@@ -437,6 +462,24 @@ impl Store {
             elements: "sitemap_id, url_id, iif(url_id IS NULL, loc_raw, '')",
             key: "sitemap_id",
             within: Some("position"),
+            rows: CHUNK,
+        };
+        self.chunked(audit, spec, each).await
+    }
+
+    /// Every rendered page of `audit`, in URL id order, without its text blocks.
+    pub async fn scan_renders(
+        &self,
+        audit: AuditId,
+        each: impl FnMut(RenderFacts),
+    ) -> Result<(), StoreError> {
+        let spec = Chunked {
+            what: "reading rendered pages",
+            table: "renders",
+            elements: "url_id, outcome, title, h1, noindex, canonical_href IS NOT NULL, \
+                       canonical_url_id, word_count, text_hash",
+            key: "url_id",
+            within: None,
             rows: CHUNK,
         };
         self.chunked(audit, spec, each).await

@@ -47,8 +47,8 @@ use sqlx::{Row, SqlitePool};
 
 pub use audit::{Audit, AuditSummary, ResumePoint, StateCounts, StatusClasses};
 pub use bulk::{
-    CanonicalDecl, FetchFacts, HreflangDecl, LinkAnchor, LinkEdge, RedirectHop, SitemapListing,
-    UrlFacts,
+    CanonicalDecl, FetchFacts, HreflangDecl, LinkAnchor, LinkEdge, RedirectHop, RenderFacts,
+    SitemapListing, UrlFacts,
 };
 use error::SqlContext;
 pub use error::StoreError;
