@@ -265,8 +265,8 @@ impl OpenAudit {
     }
 
     /// A table, built on first use and kept while the tables built hold no more than
-    /// [`crate::table::TABLE_ROWS_KEPT`] rows (the least recently used are dropped and
-    /// built again when asked for).
+    /// 2.5 million rows (the least recently used are dropped and built again when asked
+    /// for).
     pub fn table(&self, name: TableName) -> std::sync::Arc<PagedTable> {
         let slot = TableName::ALL.iter().position(|&t| t == name).unwrap_or(0);
         let cache = || {
