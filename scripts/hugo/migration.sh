@@ -88,5 +88,7 @@ for file, link in sorted(old.items()):
     if file in new:
         print(sys.argv[3].rstrip("/") + link + "\t" + sys.argv[4].rstrip("/") + new[file])
 PY
-python3 "$HERE/../grounds/score_migration.py" "$M/pairs.tsv" "$M/migration.json" | tee "$M/score.txt"
+# The new audit's clusters: a page sent to its target's preferred URL is right too.
+"$bin" analyse 2 --db "$db" --members "$M/new-members.csv" >/dev/null
+python3 "$HERE/../grounds/score_migration.py" "$M/pairs.tsv" "$M/migration.json" "$M/new-members.csv" | tee "$M/score.txt"
 kill -QUIT "$(cat "$M/run/nginx.pid")" 2>/dev/null || true

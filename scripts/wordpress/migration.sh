@@ -67,4 +67,6 @@ for p in before["posts"]:
     if p["id"] in new and p["status"] == "publish":
         print(p["permalink"] + "\t" + new[p["id"]])
 PY
-python3 "$ROOT/scripts/grounds/score_migration.py" "$run/pairs.tsv" "$run/migration.json" | tee "$run/score.txt"
+# The new audit's clusters: a page sent to its target's preferred URL is right too.
+"$bin" analyse 2 --db "$db" --members "$run/new-members.csv" >/dev/null
+python3 "$ROOT/scripts/grounds/score_migration.py" "$run/pairs.tsv" "$run/migration.json" "$run/new-members.csv" | tee "$run/score.txt"

@@ -13,12 +13,16 @@
 //! 5. the same path on another origin (a domain move): 70;
 //! 6. the same last path segment (its extension left out), on one new page only: 50.
 //!
-//! Ties between new pages are broken by the longest common path suffix, then by URL.
+//! Ties between new pages are broken by the longest common path suffix, then by URL. A
+//! match that is a duplicate on the new site (a member of one of the new audit's
+//! clusters, not its preferred URL) is mapped to that cluster's preferred URL: the
+//! redirect goes where the new site's own duplicates are sent, not to a duplicate.
 //! Old pages matched by none are listed with their internal inlinks and access-log
 //! requests, so the ones that matter are redirected first. The redirect map is the same
 //! [`FixFiles`] every other plan writes, for every server, and is simulated on the new
 //! site's audit like any plan ([`Migration::simulate`]).
 
+use crate::Analysis;
 use crate::config::AnalysisConfig;
 use crate::fixes::{FixFiles, RedirectLine};
 use crate::input::AuditInput;
@@ -245,16 +249,31 @@ fn title_h1(site: &Site<'_>, i: u32) -> Option<(String, String)> {
     (!t.is_empty() && !h.is_empty()).then_some((t, h))
 }
 
-/// Maps every page of the `old` audit to its best URL in the `new` one.
+/// Maps every page of the `old` audit to its best URL in the `new` one (`new_analysis`
+/// is the new audit's analysis, whose clusters name each duplicate's preferred URL).
 pub fn migrate(
     old: &AuditInput,
     old_config: &AnalysisConfig,
     new: &AuditInput,
     new_config: &AnalysisConfig,
+    new_analysis: &Analysis,
 ) -> Migration {
     let a = Site::new(old, old_config);
     let b = Site::new(new, new_config);
     let targets = pages(&b);
+    // Each new duplicate's preferred URL, where that URL is a page of the new site.
+    let target_urls: rustc_hash::FxHashSet<&str> = targets.iter().map(|&j| b.url(j)).collect();
+    let preferred: FxHashMap<crate::UrlId, &str> = new_analysis
+        .clusters
+        .iter()
+        .filter(|c| target_urls.contains(c.preferred_url.as_str()))
+        .flat_map(|c| {
+            c.members
+                .iter()
+                .filter(|m| m.url != c.preferred_url)
+                .map(move |m| (m.url_id, c.preferred_url.as_str()))
+        })
+        .collect();
 
     // The new site's pages by each thing a match can agree on.
     let mut by_url: FxHashMap<&str, u32> = FxHashMap::default();
@@ -356,7 +375,13 @@ pub fn migrate(
                 .map(|j| (j, 50, MatchBasis::SameSlug))
         };
         let (new_url, confidence, basis) = match found {
-            Some((j, c, basis)) => (Some(b.url_string(j)), c, basis),
+            Some((j, c, MatchBasis::SameUrl)) => (Some(b.url_string(j)), c, MatchBasis::SameUrl),
+            Some((j, c, basis)) => {
+                let to = preferred
+                    .get(&b.id(j))
+                    .map_or_else(|| b.url_string(j), |p| (*p).to_owned());
+                (Some(to), c, basis)
+            }
             None => (None, 0, MatchBasis::Unmatched),
         };
         rows.push(MigrationRow {

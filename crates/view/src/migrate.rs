@@ -47,8 +47,9 @@ pub async fn map_stored(
     let old = load(old).await?;
     let new = load(new).await?;
     tokio::task::spawn_blocking(move || {
-        let migration = audit::migrate::migrate(&old.input, &old.config, &new.input, &new.config);
         let analysis = audit::analyse(&new.input, &new.config);
+        let migration =
+            audit::migrate::migrate(&old.input, &old.config, &new.input, &new.config, &analysis);
         let simulation = migration.simulate(&new.input, &new.config, &analysis);
         MigrationReport {
             migration,

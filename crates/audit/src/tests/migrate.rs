@@ -107,7 +107,7 @@ fn pages_moved_to_new_paths_and_a_new_theme_map_by_their_content() {
     a.status(&old("/missing"), 404);
 
     let cfg = AnalysisConfig::default();
-    let m = migrate(&a.input, &cfg, &b.input, &cfg);
+    let m = migrate(&a.input, &cfg, &b.input, &cfg, &analyse(&b.input, &cfg));
     let row = |u: &str| {
         m.rows
             .iter()
@@ -189,11 +189,63 @@ fn a_domain_move_keeps_paths_and_pages_without_content_map_by_path() {
     a.page_html(&old("/tiny"), &old_theme("Tiny", "<p>two words</p>"));
     b.page_html(&new("/tiny"), &new_theme("Renamed", "<p>other words</p>"));
     let cfg = AnalysisConfig::default();
-    let m = migrate(&a.input, &cfg, &b.input, &cfg);
+    let m = migrate(&a.input, &cfg, &b.input, &cfg, &analyse(&b.input, &cfg));
     let tiny = m.rows.iter().find(|r| r.old_url == old("/tiny")).unwrap();
     assert_eq!(
         (tiny.basis, tiny.new_url.as_deref()),
         (MatchBasis::SamePath, Some(new("/tiny").as_str()))
     );
     assert_eq!(m.mapped(), 7, "{m:#?}");
+}
+
+/// The old site's copy of a post and the post itself, moved together: the new site still
+/// serves both, one cluster. The copy is redirected to that cluster's preferred URL, where
+/// the new site's own plan sends its duplicate, not to the duplicate.
+#[test]
+fn a_match_that_is_a_duplicate_on_the_new_site_maps_to_its_preferred_url() {
+    let (mut a, mut b) = (B::new(), B::new());
+    let body = format!("<p>{}</p><p>{}</p>", prose(901, 140), prose(902, 90));
+    for slug in ["stone-foundry", "stone-foundry-copy"] {
+        a.page_html(
+            &old(&format!("/posts/{slug}/")),
+            &old_theme("Stone foundry", &body),
+        );
+        b.page_html(
+            &new(&format!("/journal/2024/{slug}/")),
+            &new_theme("Stone foundry", &body),
+        );
+    }
+    // Another page, so the new site is more than the one cluster.
+    let other = format!("<p>{}</p>", prose(903, 150));
+    a.page_html(&old("/about/"), &old_theme("About", &other));
+    b.page_html(&new("/about/"), &new_theme("About", &other));
+    let cfg = AnalysisConfig::default();
+    let analysis = analyse(&b.input, &cfg);
+    let id = |u: &str| b.input.urls.iter().find(|r| r.url == u).unwrap().id;
+    let copy = new("/journal/2024/stone-foundry-copy/");
+    let cluster = analysis
+        .cluster_of(id(&copy))
+        .expect("the copies are one cluster");
+    let preferred = cluster.preferred_url.clone();
+    assert!(cluster.members.iter().any(|m| m.url == copy));
+    let m = migrate(&a.input, &cfg, &b.input, &cfg, &analysis);
+    let to = |u: &str| {
+        m.rows
+            .iter()
+            .find(|r| r.old_url == old(u))
+            .and_then(|r| r.new_url.clone())
+    };
+    // Both old pages go to the one preferred URL; the other page to its own.
+    assert_eq!(
+        to("/posts/stone-foundry-copy/").as_deref(),
+        Some(preferred.as_str())
+    );
+    assert_eq!(
+        to("/posts/stone-foundry/").as_deref(),
+        Some(preferred.as_str())
+    );
+    assert_eq!(to("/about/"), Some(new("/about/")));
+    // The map is clean on the new site: no redirect to a duplicate.
+    let sim = m.simulate(&b.input, &cfg, &analysis);
+    assert!(sim.clean(), "{sim:#?}");
 }
