@@ -84,10 +84,27 @@ measured() {
     fi
 }
 
+# One engine of `dustpan analyse` on the caller's audit ($audit, $db, $label, $tmp):
+# prints its figures and whether its clusters equal the built-in analysis's, and sets
+# the caller's ok=1 when it fails or differs.
+#   engine NAME TITLE [ANALYSE ARGS...]
+engine() {
+    local name=$1 title=$2 line same=""
+    shift 2
+    if line=$(measured "$bin/dustpan" analyse "$audit" --db "$db" --engine "$name" "$@" \
+        --members "$tmp/$name.csv"); then
+        same=$(same_members "$tmp/builtin.csv" "$tmp/$name.csv")
+    else
+        ok=1
+    fi
+    [[ $same == yes || -z $same ]] || ok=1
+    printf '%-9s %-26s %s  %s\n' "$label" "$title" "$line" "$same"
+}
+
 # An audit's clusters by the three engines: export, builtin, datafusion, ballista.
 # Prints one line per step; returns 1 when an engine fails or its clusters differ.
 compare() {
-    local label=$1 db=$2 audit=$3 line same ok=0
+    local label=$1 db=$2 audit=$3 line ok=0
     local pq="$tmp/parquet-$label"
     rm -rf "$tmp/work" "$tmp"/*.csv
     line=$(measured "$bin/dustpan" export "$audit" --db "$db" --parquet "$pq") || ok=1
@@ -97,26 +114,12 @@ compare() {
         --members "$tmp/builtin.csv") || ok=1
     printf '%-9s %-26s %s\n' "$label" "builtin" "$line"
     ((ok == 0)) || return 1
-    if line=$(measured "$bin/dustpan" analyse "$audit" --db "$db" --engine datafusion \
-        --parquet "$pq" --work "$tmp/work" --memory-mib "$pool" --members "$tmp/datafusion.csv"); then
-        same=$(same_members "$tmp/builtin.csv" "$tmp/datafusion.csv")
-    else
-        same=""
-        ok=1
-    fi
-    [[ $same == yes || -z $same ]] || ok=1
-    printf '%-9s %-26s %s  %s\n' "$label" "datafusion (pool $pool MiB)" "$line" "$same"
+    engine datafusion "datafusion (pool $pool MiB)" --parquet "$pq" --work "$tmp/work" \
+        --memory-mib "$pool"
     local -A before=()
     for p in "${pids[@]}"; do before[$p]=$(cpu_of "$p"); done
-    if line=$(measured "$bin/dustpan" analyse "$audit" --db "$db" --engine ballista --parquet "$pq" \
-        --scheduler "127.0.0.1:$port" --work "$tmp/work" --members "$tmp/ballista.csv"); then
-        same=$(same_members "$tmp/builtin.csv" "$tmp/ballista.csv")
-    else
-        same=""
-        ok=1
-    fi
-    [[ $same == yes || -z $same ]] || ok=1
-    printf '%-9s %-26s %s  %s\n' "$label" "ballista client" "$line" "$same"
+    engine ballista "ballista client" --parquet "$pq" --scheduler "127.0.0.1:$port" \
+        --work "$tmp/work"
     local names=(scheduler executor-1 executor-2) k p cpu
     for k in 0 1 2; do
         p=${pids[$k]}

@@ -20,6 +20,35 @@ fn fixture_audit(dir: &Path) -> String {
     db
 }
 
+/// `dustpan analyse 1 --db DB --engine ENGINE` with the Parquet files and the members
+/// file in `dir`, and `extra` arguments: the members (see [`members`]) and what it
+/// printed. Fails the test when the command fails.
+fn analyse(
+    db: &str,
+    dir: &Path,
+    engine: &str,
+    extra: &[&str],
+) -> (BTreeMap<String, (String, String)>, String) {
+    let file = dir.join(format!("{engine}.csv"));
+    let parquet = dir.join("parquet");
+    let mut args = vec![
+        "analyse",
+        "1",
+        "--db",
+        db,
+        "--engine",
+        engine,
+        "--parquet",
+        parquet.to_str().unwrap(),
+        "--members",
+        file.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let out = dustpan(&args, "");
+    assert_eq!(out.code, 0, "{engine}: {}", out.stderr);
+    (members(&file), out.stdout)
+}
+
 /// `url -> (preferred_url, evidence)` from an `analyse --members` file.
 fn members(path: &Path) -> BTreeMap<String, (String, String)> {
     read_csv(path)
@@ -39,28 +68,8 @@ fn members(path: &Path) -> BTreeMap<String, (String, String)> {
 fn datafusion_clusters_the_fixture_as_the_builtin_analysis() {
     let dir = tempfile::tempdir().unwrap();
     let db = fixture_audit(dir.path());
-    let parquet = dir.path().join("parquet");
-    let analyse = |engine: &str, extra: &[&str]| {
-        let file = dir.path().join(format!("{engine}.csv"));
-        let mut args = vec![
-            "analyse",
-            "1",
-            "--db",
-            &db,
-            "--engine",
-            engine,
-            "--parquet",
-            parquet.to_str().unwrap(),
-            "--members",
-            file.to_str().unwrap(),
-        ];
-        args.extend_from_slice(extra);
-        let out = dustpan(&args, "");
-        assert_eq!(out.code, 0, "{engine}: {}", out.stderr);
-        (members(&file), out.stdout)
-    };
-    let (builtin, b_out) = analyse("builtin", &[]);
-    let (planned, p_out) = analyse("datafusion", &["--memory-mib", "64"]);
+    let (builtin, b_out) = analyse(&db, dir.path(), "builtin", &[]);
+    let (planned, p_out) = analyse(&db, dir.path(), "datafusion", &["--memory-mib", "64"]);
     assert!(builtin.len() > 100, "{b_out}");
     // The one kind of evidence the files cannot reproduce: a canonical whose page and
     // target have near-identical main content (the analysis compares their shingles,
@@ -119,36 +128,9 @@ fn datafusion_answers_an_audit_without_clusters() {
     let db = util::path(&site.db);
     let dir = tempfile::tempdir().unwrap();
     for engine in ["builtin", "datafusion"] {
-        let file = dir.path().join(format!("{engine}.csv"));
-        let parquet = dir.path().join("parquet");
-        let out = dustpan(
-            &[
-                "analyse",
-                "1",
-                "--db",
-                &db,
-                "--engine",
-                engine,
-                "--parquet",
-                parquet.to_str().unwrap(),
-                "--memory-mib",
-                "64",
-                "--members",
-                file.to_str().unwrap(),
-            ],
-            "",
-        );
-        assert_eq!(out.code, 0, "{engine}: {}", out.stderr);
-        assert!(
-            out.stdout.contains("clusters        0\n"),
-            "{engine}: {}",
-            out.stdout
-        );
-        assert!(
-            out.stdout.contains("clustered urls  0\n"),
-            "{engine}: {}",
-            out.stdout
-        );
-        assert!(members(&file).is_empty(), "{engine}");
+        let (clustered, out) = analyse(&db, dir.path(), engine, &["--memory-mib", "64"]);
+        assert!(out.contains("clusters        0\n"), "{engine}: {out}");
+        assert!(out.contains("clustered urls  0\n"), "{engine}: {out}");
+        assert!(clustered.is_empty(), "{engine}");
     }
 }
